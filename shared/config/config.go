@@ -1,0 +1,183 @@
+// Package config loads Firmo's settings once from the environment into one struct.
+// Nothing else in Firmo reads the environment.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Backend selects the composition: embedded storage or AWS services.
+type Backend string
+
+const (
+	BackendLocal Backend = "local"
+	BackendAWS   Backend = "aws"
+)
+
+// Config is every setting of Firmo. The zero value is not useful: call Load.
+type Config struct {
+	Addr         string        // FIRMO_ADDR: listen address of `firmo serve`
+	DataDir      string        // FIRMO_DATA_DIR: embedded storage directory
+	Backend      Backend       // FIRMO_BACKEND: local or aws
+	LogLevel     slog.Level    // FIRMO_LOG_LEVEL: debug, info, warn, error
+	LogFormat    string        // FIRMO_LOG_FORMAT: text or json
+	MaxBodyBytes int64         // FIRMO_MAX_BODY_BYTES: request body limit
+	DemoAPIKey   string        // FIRMO_DEMO_API_KEY: fixes the demo organisation's key
+	ShutdownWait time.Duration // FIRMO_SHUTDOWN_TIMEOUT: graceful shutdown budget
+	SessionTTL   time.Duration // FIRMO_SESSION_TTL: admin app session lifetime
+	InsecureCookies bool       // FIRMO_INSECURE_COOKIES: drop the Secure cookie flag (plain-HTTP development only)
+
+	AWS AWS
+}
+
+// AWS holds the names and endpoints of the AWS composition. Endpoints are empty in a
+// real deployment and point at the local stand-ins in tests.
+type AWS struct {
+	Region           string // AWS_REGION
+	Table            string // FIRMO_TABLE: the DynamoDB item table
+	QueueURL         string // FIRMO_QUEUE_URL: per-record work queue
+	StateMachineARN  string // FIRMO_STATE_MACHINE_ARN: task workflow
+	DynamoDBEndpoint string // FIRMO_DYNAMODB_ENDPOINT
+	SQSEndpoint      string // FIRMO_SQS_ENDPOINT
+	SFNEndpoint      string // FIRMO_SFN_ENDPOINT
+}
+
+// Getenv reads one variable; os.Getenv in production, a map in tests.
+type Getenv func(string) string
+
+// Load reads the configuration. A bad variable gives one error listing every problem.
+func Load(getenv Getenv) (Config, error) {
+	l := loader{getenv: getenv}
+	c := Config{
+		Addr:            l.str("FIRMO_ADDR", ":8080"),
+		DataDir:         l.str("FIRMO_DATA_DIR", "./data"),
+		Backend:         Backend(l.oneOf("FIRMO_BACKEND", "local", "local", "aws")),
+		LogLevel:        l.level("FIRMO_LOG_LEVEL", slog.LevelInfo),
+		LogFormat:       l.oneOf("FIRMO_LOG_FORMAT", "text", "text", "json"),
+		MaxBodyBytes:    l.int64("FIRMO_MAX_BODY_BYTES", 1<<20, 1024, 1<<30),
+		DemoAPIKey:      l.str("FIRMO_DEMO_API_KEY", ""),
+		ShutdownWait:    l.duration("FIRMO_SHUTDOWN_TIMEOUT", 15*time.Second),
+		SessionTTL:      l.duration("FIRMO_SESSION_TTL", 12*time.Hour),
+		InsecureCookies: l.bool("FIRMO_INSECURE_COOKIES", false),
+		AWS: AWS{
+			Region:           l.str("AWS_REGION", "us-east-1"),
+			Table:            l.str("FIRMO_TABLE", "firmo"),
+			QueueURL:         l.str("FIRMO_QUEUE_URL", ""),
+			StateMachineARN:  l.str("FIRMO_STATE_MACHINE_ARN", ""),
+			DynamoDBEndpoint: l.url("FIRMO_DYNAMODB_ENDPOINT"),
+			SQSEndpoint:      l.url("FIRMO_SQS_ENDPOINT"),
+			SFNEndpoint:      l.url("FIRMO_SFN_ENDPOINT"),
+		},
+	}
+	if c.DemoAPIKey != "" && (len(c.DemoAPIKey) < 16 || strings.ContainsAny(c.DemoAPIKey, " \t\r\n")) {
+		l.fail("FIRMO_DEMO_API_KEY", "must be at least 16 characters without whitespace")
+	}
+	if c.Backend == BackendLocal && strings.TrimSpace(c.DataDir) == "" {
+		l.fail("FIRMO_DATA_DIR", "must not be empty with FIRMO_BACKEND=local")
+	}
+	if c.Backend == BackendAWS && c.AWS.Table == "" {
+		l.fail("FIRMO_TABLE", "is required with FIRMO_BACKEND=aws")
+	}
+	if len(l.problems) > 0 {
+		return Config{}, fmt.Errorf("configuration: %w", errors.Join(l.problems...))
+	}
+	return c, nil
+}
+
+type loader struct {
+	getenv   Getenv
+	problems []error
+}
+
+func (l *loader) fail(name, format string, args ...any) {
+	l.problems = append(l.problems, fmt.Errorf("%s %s", name, fmt.Sprintf(format, args...)))
+}
+
+func (l *loader) str(name, def string) string {
+	if v := strings.TrimSpace(l.getenv(name)); v != "" {
+		return v
+	}
+	return def
+}
+
+func (l *loader) oneOf(name, def string, allowed ...string) string {
+	v := strings.ToLower(l.str(name, def))
+	for _, a := range allowed {
+		if v == a {
+			return v
+		}
+	}
+	l.fail(name, "is %q; want one of %s", v, strings.Join(allowed, ", "))
+	return def
+}
+
+func (l *loader) int64(name string, def, min, max int64) int64 {
+	raw := l.str(name, "")
+	if raw == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || n < min || n > max {
+		l.fail(name, "is %q; want an integer from %d to %d", raw, min, max)
+		return def
+	}
+	return n
+}
+
+func (l *loader) bool(name string, def bool) bool {
+	raw := l.str(name, "")
+	if raw == "" {
+		return def
+	}
+	b, err := strconv.ParseBool(raw)
+	if err != nil {
+		l.fail(name, "is %q; want true or false", raw)
+		return def
+	}
+	return b
+}
+
+func (l *loader) duration(name string, def time.Duration) time.Duration {
+	raw := l.str(name, "")
+	if raw == "" {
+		return def
+	}
+	d, err := time.ParseDuration(raw)
+	if err != nil || d <= 0 {
+		l.fail(name, "is %q; want a positive duration such as 30s or 5m", raw)
+		return def
+	}
+	return d
+}
+
+func (l *loader) level(name string, def slog.Level) slog.Level {
+	raw := l.str(name, "")
+	if raw == "" {
+		return def
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(raw)); err != nil {
+		l.fail(name, "is %q; want debug, info, warn or error", raw)
+		return def
+	}
+	return lvl
+}
+
+func (l *loader) url(name string) string {
+	raw := l.str(name, "")
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		l.fail(name, "is %q; want an http(s) URL", raw)
+		return ""
+	}
+	return raw
+}

@@ -1,0 +1,52 @@
+package config
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) Getenv { return func(k string) string { return m[k] } }
+
+func TestDefaults(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":8080" || c.DataDir != "./data" || c.Backend != BackendLocal || c.LogLevel != slog.LevelInfo || c.MaxBodyBytes != 1<<20 || c.AWS.Table != "firmo" || c.ShutdownWait != 15*time.Second {
+		t.Errorf("defaults = %+v", c)
+	}
+}
+
+func TestOverrides(t *testing.T) {
+	c, err := Load(env(map[string]string{
+		"FIRMO_ADDR": "127.0.0.1:9999", "FIRMO_BACKEND": "AWS", "FIRMO_LOG_LEVEL": "debug",
+		"FIRMO_DYNAMODB_ENDPOINT": "http://127.0.0.1:4567", "FIRMO_DEMO_API_KEY": "demo-key-0123456789",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:9999" || c.Backend != BackendAWS || c.LogLevel != slog.LevelDebug || c.AWS.DynamoDBEndpoint != "http://127.0.0.1:4567" || c.DemoAPIKey != "demo-key-0123456789" {
+		t.Errorf("got %+v", c)
+	}
+}
+
+func TestEveryProblemListed(t *testing.T) {
+	_, err := Load(env(map[string]string{
+		"FIRMO_BACKEND":           "cloud",
+		"FIRMO_MAX_BODY_BYTES":    "lots",
+		"FIRMO_SHUTDOWN_TIMEOUT":  "-1s",
+		"FIRMO_DYNAMODB_ENDPOINT": "localhost:4567",
+		"FIRMO_DEMO_API_KEY":      "short",
+		"FIRMO_LOG_LEVEL":         "loud",
+	}))
+	if err == nil {
+		t.Fatal("want error")
+	}
+	for _, name := range []string{"FIRMO_BACKEND", "FIRMO_MAX_BODY_BYTES", "FIRMO_SHUTDOWN_TIMEOUT", "FIRMO_DYNAMODB_ENDPOINT", "FIRMO_DEMO_API_KEY", "FIRMO_LOG_LEVEL"} {
+		if !strings.Contains(err.Error(), name) {
+			t.Errorf("error does not name %s: %v", name, err)
+		}
+	}
+}
