@@ -22,16 +22,16 @@ const (
 
 // Config is every setting of Firmo. The zero value is not useful: call Load.
 type Config struct {
-	Addr         string        // FIRMO_ADDR: listen address of `firmo serve`
-	DataDir      string        // FIRMO_DATA_DIR: embedded storage directory
-	Backend      Backend       // FIRMO_BACKEND: local or aws
-	LogLevel     slog.Level    // FIRMO_LOG_LEVEL: debug, info, warn, error
-	LogFormat    string        // FIRMO_LOG_FORMAT: text or json
-	MaxBodyBytes int64         // FIRMO_MAX_BODY_BYTES: request body limit
-	DemoAPIKey   string        // FIRMO_DEMO_API_KEY: fixes the demo organisation's key
-	ShutdownWait time.Duration // FIRMO_SHUTDOWN_TIMEOUT: graceful shutdown budget
-	SessionTTL   time.Duration // FIRMO_SESSION_TTL: admin app session lifetime
-	InsecureCookies bool       // FIRMO_INSECURE_COOKIES: drop the Secure cookie flag (plain-HTTP development only)
+	Addr            string        // FIRMO_ADDR: listen address of `firmo serve`
+	DataDir         string        // FIRMO_DATA_DIR: embedded storage directory
+	Backend         Backend       // FIRMO_BACKEND: local or aws
+	LogLevel        slog.Level    // FIRMO_LOG_LEVEL: debug, info, warn, error
+	LogFormat       string        // FIRMO_LOG_FORMAT: text or json
+	MaxBodyBytes    int64         // FIRMO_MAX_BODY_BYTES: request body limit
+	DemoAPIKey      string        // FIRMO_DEMO_API_KEY: fixes the demo organisation's key
+	ShutdownWait    time.Duration // FIRMO_SHUTDOWN_TIMEOUT: graceful shutdown budget
+	SessionTTL      time.Duration // FIRMO_SESSION_TTL: admin app session lifetime
+	InsecureCookies bool          // FIRMO_INSECURE_COOKIES: drop the Secure cookie flag (plain-HTTP development only)
 
 	AWS AWS
 }

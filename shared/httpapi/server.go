@@ -1,0 +1,309 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/account"
+	"github.com/firmoapi/firmo/shared/apperr"
+)
+
+// Auth says how a route authenticates its caller.
+type Auth int
+
+const (
+	// AuthRequired needs an API key (x-service-key or Authorization: Bearer) or an
+	// admin app session cookie.
+	AuthRequired Auth = iota
+	// AuthNone serves anyone (health, API reference, login).
+	AuthNone
+)
+
+// HandlerFunc handles a request and returns an error to be answered in the JSON
+// error shape; it writes the response itself on success.
+type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// Route is one endpoint: a method and a Go 1.22 path pattern in an endpoint family.
+type Route struct {
+	Method string
+	Path   string
+	Family string // the Lambda function serving it: account, contacts, company, ...
+	Auth   Auth
+	Handle HandlerFunc
+}
+
+// Pattern is the ServeMux pattern of the route.
+func (r Route) Pattern() string { return r.Method + " " + r.Path }
+
+// Authenticator resolves credentials to a caller. account.Service implements it.
+type Authenticator interface {
+	Authenticate(ctx context.Context, secret string) (account.Principal, error)
+	SessionPrincipal(ctx context.Context, token string) (account.Principal, error)
+}
+
+// SessionCookie is the name of the admin app session cookie.
+const SessionCookie = "firmo_session"
+
+// Server assembles routes into http.Handlers: all families for the local server, one
+// family for each Lambda function.
+type Server struct {
+	log     *slog.Logger
+	auth    Authenticator
+	maxBody int64
+	routes  []Route
+}
+
+// NewServer makes a Server. maxBody bounds every request body.
+func NewServer(log *slog.Logger, auth Authenticator, maxBody int64) *Server {
+	return &Server{log: log, auth: auth, maxBody: maxBody}
+}
+
+// Add registers routes. A duplicate pattern panics at start-up, as ServeMux does.
+func (s *Server) Add(routes ...Route) { s.routes = append(s.routes, routes...) }
+
+// Routes lists the registered routes sorted by path and method.
+func (s *Server) Routes() []Route {
+	out := append([]Route(nil), s.routes...)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Method < out[j].Method
+	})
+	return out
+}
+
+// Families lists the family names that have routes.
+func (s *Server) Families() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range s.routes {
+		if !seen[r.Family] {
+			seen[r.Family] = true
+			out = append(out, r.Family)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Handler serves the routes of the given families, or of all families when none is given.
+func (s *Server) Handler(families ...string) http.Handler {
+	want := map[string]bool{}
+	for _, f := range families {
+		want[f] = true
+	}
+	mux := http.NewServeMux()
+	for _, rt := range s.routes {
+		if len(want) == 0 || want[rt.Family] {
+			mux.Handle(rt.Pattern(), s.endpoint(rt))
+		}
+	}
+	var h http.Handler = s.unmatched(mux)
+	h = s.limitBody(h)
+	h = s.recoverPanics(h)
+	h = s.accessLog(h)
+	return s.requestID(h)
+}
+
+// endpoint wraps a route's handler with authentication and error answering.
+func (s *Server) endpoint(rt Route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rt.Auth == AuthRequired {
+			p, err := s.authenticate(r)
+			if err != nil {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="firmo"`)
+				WriteError(w, r, s.log, err)
+				return
+			}
+			if info, ok := r.Context().Value(logInfoKey).(*logInfo); ok {
+				info.orgID = p.Org.ID
+			}
+			r = r.WithContext(context.WithValue(r.Context(), principalKey, p))
+		}
+		if err := rt.Handle(w, r); err != nil {
+			WriteError(w, r, s.log, err)
+		}
+	})
+}
+
+func (s *Server) authenticate(r *http.Request) (account.Principal, error) {
+	if key := strings.TrimSpace(r.Header.Get("x-service-key")); key != "" {
+		return s.auth.Authenticate(r.Context(), key)
+	}
+	if h := strings.TrimSpace(r.Header.Get("Authorization")); h != "" {
+		scheme, token, ok := strings.Cut(h, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+			return account.Principal{}, apperr.New(apperr.ErrUnauthorized, "The Authorization header must be of the form: Bearer <API key>.")
+		}
+		return s.auth.Authenticate(r.Context(), strings.TrimSpace(token))
+	}
+	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
+		return s.auth.SessionPrincipal(r.Context(), c.Value)
+	}
+	return account.Principal{}, apperr.New(apperr.ErrUnauthorized, "A valid API key is required: send it in the x-service-key header or as Authorization: Bearer <key>.")
+}
+
+// Caller returns the authenticated caller of a request served by an AuthRequired route.
+func Caller(r *http.Request) account.Principal {
+	p, _ := r.Context().Value(principalKey).(account.Principal)
+	return p
+}
+
+// unmatched answers unknown paths (404) and wrong methods (405, with Allow) in the
+// JSON error shape instead of ServeMux's plain text.
+func (s *Server) unmatched(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, pattern := mux.Handler(r)
+		if pattern != "" {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		rec := &recorder{header: http.Header{}}
+		h.ServeHTTP(rec, r)
+		switch rec.status {
+		case http.StatusNotFound:
+			WriteError(w, r, s.log, apperr.NotFound("No endpoint matches %s %s; see /v1/openapi.json for the API reference.", r.Method, r.URL.Path))
+		case http.StatusMethodNotAllowed:
+			w.Header().Set("Allow", rec.header.Get("Allow"))
+			WriteError(w, r, s.log, &apperr.Error{Kind: apperr.ErrMethod, Message: fmt.Sprintf("%s is not allowed on %s; allowed: %s.", r.Method, r.URL.Path, rec.header.Get("Allow"))})
+		default: // redirects to a cleaned path
+			for k, v := range rec.header {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.status)
+			w.Write(rec.body.Bytes())
+		}
+	})
+}
+
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+}
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.body.Write(b)
+}
+
+func (s *Server) limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > s.maxBody {
+			WriteError(w, r, s.log, &apperr.Error{Kind: apperr.ErrTooLarge, Message: fmt.Sprintf("The request body is larger than %d bytes.", s.maxBody)})
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, s.maxBody)
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.ErrorContext(r.Context(), "panic", "request_id", RequestID(r.Context()), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				WriteError(w, r, s.log, errors.New("panic recovered"))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+type logInfo struct{ orgID string }
+
+const logInfoKey ctxKey = 100
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (s *Server) accessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		info := &logInfo{}
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), logInfoKey, info)))
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("request_id", RequestID(r.Context())),
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", sw.status),
+			slog.Int("bytes", sw.bytes),
+			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+			slog.String("org_id", info.orgID),
+		)
+	})
+}
+
+func (s *Server) requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rid := r.Header.Get("x-request-id")
+		if !validRequestID(rid) {
+			rid = newRequestID()
+		}
+		w.Header().Set("x-request-id", rid)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ridKey, rid)))
+	})
+}
+
+func validRequestID(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '-' || c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func newRequestID() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
