@@ -17,6 +17,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/kv"
@@ -31,7 +32,10 @@ var _ kv.Store = (*Store)(nil)
 
 // Open opens (creating if needed) the database file at path.
 func Open(path string) (*Store, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("open %s: the database is locked by another process (is firmo serve running on this data dir? stop it first)", path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open bolt %s: %w", path, err)
 	}

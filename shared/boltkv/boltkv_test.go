@@ -2,6 +2,7 @@ package boltkv_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/firmoapi/firmo/shared/boltkv"
@@ -18,4 +19,17 @@ func TestContract(t *testing.T) {
 		t.Cleanup(func() { s.Close() })
 		return s
 	})
+}
+
+func TestLockedFileGivesClearError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kv.db")
+	s, err := boltkv.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = boltkv.Open(path)
+	if err == nil || !strings.Contains(err.Error(), "locked by another process") {
+		t.Fatalf("second open: %v", err)
+	}
 }

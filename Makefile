@@ -1,0 +1,69 @@
+# Firmo. `make run` serves the whole API locally; `make test` runs every test.
+SHELL := /bin/bash
+GO ?= go
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+# Lambda builds: Amazon Linux 2023 custom runtime on Graviton, no RPC shim.
+LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
+LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags '$(LDFLAGS)'
+# Local stand-ins of AWS services installed from npm into .tools (see infra/README.md).
+TOOLS := .tools
+NPM_TOOLS := dynalite@4.0.0
+# Lambda functions: directory under functions/ -> SAM logical id <Name>Function.
+FUNCTIONS := account
+TEST_TIMEOUT ?= 14m
+
+.PHONY: run test test-short build bench lint tools clean help FORCE build-AccountFunction
+
+help:
+	@echo "make run     serve the API on :8080 with embedded storage and the demo world"
+	@echo "make test    install test stand-ins (npm) and run every test"
+	@echo "make build   build bin/firmo and every Lambda bootstrap (linux/arm64)"
+	@echo "make bench   run the benchmarks"
+	@echo "make lint    gofmt, go vet, staticcheck"
+
+run: bin/firmo
+	./bin/firmo serve
+
+bin/firmo: FORCE
+	@mkdir -p bin
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/firmo ./functions/local
+
+FORCE:
+
+test: tools
+	$(GO) vet ./...
+	FIRMO_REQUIRE_STANDINS=1 $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
+
+# Unit tests only: skips tests that need the npm stand-ins when they are absent.
+test-short:
+	$(GO) test -count=1 ./...
+
+# Installs the pinned npm stand-ins once; the test kit does the same on demand.
+tools: $(TOOLS)/.installed
+
+$(TOOLS)/.installed: Makefile
+	@command -v npm >/dev/null || { echo "npm is needed for the AWS stand-ins: apt-get install -y nodejs npm"; exit 1; }
+	npm install --prefix $(TOOLS) --no-audit --no-fund --save-exact $(NPM_TOOLS)
+	@touch $@
+
+build: bin/firmo $(foreach f,$(FUNCTIONS),bin/lambda/$(f)/bootstrap)
+
+bin/lambda/%/bootstrap: FORCE
+	@mkdir -p $(dir $@)
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $@ ./functions/$*
+
+# SAM (BuildMethod: makefile) calls build-<LogicalId> with ARTIFACTS_DIR set.
+build-AccountFunction:
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/account
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+
+lint:
+	@fmt=$$(gofmt -l functions shared); if [ -n "$$fmt" ]; then echo "gofmt needed:"; echo "$$fmt"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@2025.1.1 ./... || echo "staticcheck could not run (it is optional)"
+
+clean:
+	rm -rf bin
