@@ -72,13 +72,18 @@ func NewAWS(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, err
 
 func build(cfg config.Config, log *slog.Logger, store kv.Store) (*App, error) {
 	accounts := account.New(store)
+	doc, err := openapi.Document()
+	if err != nil {
+		store.Close()
+		return nil, fmt.Errorf("assemble API reference: %w", err)
+	}
 	docsHTML, err := openapi.HTML()
 	if err != nil {
 		store.Close()
 		return nil, fmt.Errorf("render API reference: %w", err)
 	}
 	srv := httpapi.NewServer(log, accounts, cfg.MaxBodyBytes)
-	srv.Add(httpapi.MetaRoutes(openapi.Document(), docsHTML)...)
+	srv.Add(httpapi.MetaRoutes(doc, docsHTML)...)
 	srv.Add(httpapi.AccountRoutes(accounts, httpapi.SessionOptions{TTL: cfg.SessionTTL, Insecure: cfg.InsecureCookies})...)
 	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv}, nil
 }

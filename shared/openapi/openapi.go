@@ -1,23 +1,94 @@
 // Package openapi holds Firmo's OpenAPI 3.1 document and renders the browsable
-// reference served at /docs. A test in httpapi keeps the document's paths and the
-// router's routes the same set.
+// reference served at /docs. A test in shared/app keeps the document's operations and
+// the router's routes the same set.
+//
+// The document is assembled from base.json (info, security, shared components) and one
+// fragment per endpoint family in paths/*.json, each of the form
+// {"tags": [...], "paths": {...}, "components": {"schemas": {...}, ...}}, so families
+// are documented beside each other without editing one shared file.
 package openapi
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"path"
 	"sort"
 	"strings"
 )
 
-//go:embed openapi.json
-var document []byte
+//go:embed base.json paths/*.json
+var files embed.FS
 
-// Document returns the OpenAPI document.
-func Document() []byte { return append([]byte(nil), document...) }
+// Document assembles the OpenAPI document from its fragments. Two fragments defining
+// the same operation or the same component differently are an error.
+func Document() ([]byte, error) {
+	var base map[string]any
+	raw, err := files.ReadFile("base.json")
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(raw, &base); err != nil {
+		return nil, fmt.Errorf("base.json: %w", err)
+	}
+	entries, err := files.ReadDir("paths")
+	if err != nil {
+		return nil, err
+	}
+	paths := asMap(base, "paths")
+	components := asMap(base, "components")
+	for _, e := range entries {
+		name := path.Join("paths", e.Name())
+		raw, err := files.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		var frag map[string]any
+		if err := json.Unmarshal(raw, &frag); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		for p, ops := range asMap(frag, "paths") {
+			dst := asMap(paths, p)
+			for method, op := range ops.(map[string]any) {
+				if _, dup := dst[method]; dup {
+					return nil, fmt.Errorf("%s: %s %s is defined twice", name, strings.ToUpper(method), p)
+				}
+				dst[method] = op
+			}
+		}
+		for kind, defs := range asMap(frag, "components") {
+			dst := asMap(components, kind)
+			for k, v := range defs.(map[string]any) {
+				if old, dup := dst[k]; dup && !sameJSON(old, v) {
+					return nil, fmt.Errorf("%s: components.%s.%s differs from another fragment's", name, kind, k)
+				}
+				dst[k] = v
+			}
+		}
+		if tags, ok := frag["tags"].([]any); ok {
+			existing, _ := base["tags"].([]any)
+			base["tags"] = append(existing, tags...)
+		}
+	}
+	return json.MarshalIndent(base, "", "  ")
+}
+
+func asMap(m map[string]any, key string) map[string]any {
+	v, ok := m[key].(map[string]any)
+	if !ok {
+		v = map[string]any{}
+		m[key] = v
+	}
+	return v
+}
+
+func sameJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
 
 // Operation is one method on one path of the document.
 type Operation struct {
@@ -61,6 +132,10 @@ type doc struct {
 
 // Operations parses the document into its operations, sorted by path and method.
 func Operations() ([]Operation, error) {
+	document, err := Document()
+	if err != nil {
+		return nil, err
+	}
 	var d doc
 	if err := json.Unmarshal(document, &d); err != nil {
 		return nil, fmt.Errorf("parse openapi.json: %w", err)
@@ -116,6 +191,10 @@ nav a{margin-right:.8rem}
 // HTML renders the browsable reference: plain HTML from the document, no scripts.
 func HTML() ([]byte, error) {
 	ops, err := Operations()
+	if err != nil {
+		return nil, err
+	}
+	document, err := Document()
 	if err != nil {
 		return nil, err
 	}
