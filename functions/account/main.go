@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
@@ -23,5 +24,10 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(httpadapter.NewV2(a.Handler("account")).ProxyWithContext)
+	lambda.Start(proxy(a))
+}
+
+// proxy serves HTTP API (payload 2.0) events with the account family's routes.
+func proxy(a *app.App) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+	return httpadapter.NewV2(a.Handler("account")).ProxyWithContext
 }
