@@ -63,7 +63,7 @@ bench:
 lint:
 	@fmt=$$(gofmt -l functions shared); if [ -n "$$fmt" ]; then echo "gofmt needed:"; echo "$$fmt"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) run honnef.co/go/tools/cmd/staticcheck@2025.1.1 ./... || echo "staticcheck could not run (it is optional)"
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./... || echo "staticcheck could not run (it is optional)"
 
 clean:
 	rm -rf bin
