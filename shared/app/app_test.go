@@ -277,3 +277,23 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		t.Fatalf("/docs = %d", page.status)
 	}
 }
+
+// TestFamilyHandlerKnowsOtherFamiliesMethods: the account function also serves API
+// Gateway's catch-all route, so it must answer 405 for a wrong method on any family's path.
+func TestFamilyHandlerKnowsOtherFamiliesMethods(t *testing.T) {
+	e := newEnv(t, nil)
+	srv := httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), e.app.Accounts, 1<<20)
+	srv.Add(httpapi.Route{Method: "GET", Path: "/v1/elsewhere", Family: "other", Auth: httpapi.AuthNone, Handle: func(w http.ResponseWriter, r *http.Request) error { return nil }})
+	srv.Add(httpapi.Route{Method: "GET", Path: "/v1/here", Family: "account", Auth: httpapi.AuthNone, Handle: func(w http.ResponseWriter, r *http.Request) error { return nil }})
+	h := srv.Handler("account")
+	for _, c := range []struct {
+		method, path string
+		want         int
+	}{{"GET", "/v1/here", 200}, {"PUT", "/v1/elsewhere", 405}, {"GET", "/v1/elsewhere", 404}, {"GET", "/v1/nowhere", 404}} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(c.method, c.path, nil))
+		if rec.Code != c.want {
+			t.Errorf("%s %s = %d, want %d", c.method, c.path, rec.Code, c.want)
+		}
+	}
+}

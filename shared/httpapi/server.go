@@ -104,12 +104,16 @@ func (s *Server) Handler(families ...string) http.Handler {
 		want[f] = true
 	}
 	mux := http.NewServeMux()
+	// every knows all routes of all families, so a function serving one family (and
+	// API Gateway's catch-all route) still tells a wrong method (405) from an unknown path.
+	every := http.NewServeMux()
 	for _, rt := range s.routes {
 		if len(want) == 0 || want[rt.Family] {
 			mux.Handle(rt.Pattern(), s.endpoint(rt))
 		}
+		every.Handle(rt.Pattern(), http.NotFoundHandler())
 	}
-	var h http.Handler = s.unmatched(mux)
+	var h http.Handler = s.unmatched(mux, every)
 	h = s.limitBody(h)
 	h = s.recoverPanics(h)
 	h = s.accessLog(h)
@@ -162,15 +166,19 @@ func Caller(r *http.Request) account.Principal {
 
 // unmatched answers unknown paths (404) and wrong methods (405, with Allow) in the
 // JSON error shape instead of ServeMux's plain text.
-func (s *Server) unmatched(mux *http.ServeMux) http.Handler {
+func (s *Server) unmatched(mux, every *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h, pattern := mux.Handler(r)
-		if pattern != "" {
+		if _, pattern := mux.Handler(r); pattern != "" {
 			mux.ServeHTTP(w, r)
 			return
 		}
+		h, pattern := every.Handler(r)
 		rec := &recorder{header: http.Header{}}
 		h.ServeHTTP(rec, r)
+		if pattern != "" {
+			// A route of another family: served by another function on AWS.
+			rec.status = http.StatusNotFound
+		}
 		switch rec.status {
 		case http.StatusNotFound:
 			WriteError(w, r, s.log, apperr.NotFound("No endpoint matches %s %s; see /v1/openapi.json for the API reference.", r.Method, r.URL.Path))
