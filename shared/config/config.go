@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -32,6 +33,7 @@ type Config struct {
 	ShutdownWait    time.Duration // FIRMO_SHUTDOWN_TIMEOUT: graceful shutdown budget
 	SessionTTL      time.Duration // FIRMO_SESSION_TTL: admin app session lifetime
 	InsecureCookies bool          // FIRMO_INSECURE_COOKIES: drop the Secure cookie flag (plain-HTTP development only)
+	FetchAllowHosts []string      // FIRMO_FETCH_ALLOW_HOSTS: hosts or host:port pairs the guarded fetch client admits although private (tests only)
 
 	AWS AWS
 }
@@ -65,6 +67,7 @@ func Load(getenv Getenv) (Config, error) {
 		ShutdownWait:    l.duration("FIRMO_SHUTDOWN_TIMEOUT", 15*time.Second),
 		SessionTTL:      l.duration("FIRMO_SESSION_TTL", 12*time.Hour),
 		InsecureCookies: l.bool("FIRMO_INSECURE_COOKIES", false),
+		FetchAllowHosts: l.hosts("FIRMO_FETCH_ALLOW_HOSTS"),
 		AWS: AWS{
 			Region:           l.str("AWS_REGION", "us-east-1"),
 			Table:            l.str("FIRMO_TABLE", "firmo"),
@@ -167,6 +170,31 @@ func (l *loader) level(name string, def slog.Level) slog.Level {
 		return def
 	}
 	return lvl
+}
+
+// hosts reads a comma-separated list of host or host:port entries (no scheme, no path).
+func (l *loader) hosts(name string) []string {
+	var out []string
+	for _, h := range strings.Split(l.str(name, ""), ",") {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if h == "" {
+			continue
+		}
+		host := h
+		if hp, port, err := net.SplitHostPort(h); err == nil {
+			if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+				l.fail(name, "has %q; want host or host:port entries separated by commas", h)
+				continue
+			}
+			host = hp
+		}
+		if host == "" || strings.ContainsAny(host, "/@?#: ") && net.ParseIP(strings.Trim(host, "[]")) == nil {
+			l.fail(name, "has %q; want host or host:port entries separated by commas", h)
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
 }
 
 func (l *loader) url(name string) string {
