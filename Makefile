@@ -10,10 +10,10 @@ LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags '$(LDFLAGS)'
 TOOLS := .tools
 NPM_TOOLS := dynalite@4.0.0
 # Lambda functions: directory under functions/ -> SAM logical id <Name>Function.
-FUNCTIONS := account
+FUNCTIONS := account generation
 TEST_TIMEOUT ?= 14m
 
-.PHONY: run test test-short build bench lint tools clean help FORCE build-AccountFunction
+.PHONY: run test test-short build bench lint tools clean help FORCE build-AccountFunction build-GenerationFunction
 
 help:
 	@echo "make run     serve the API on :8080 with embedded storage and the demo world"
@@ -56,6 +56,9 @@ bin/lambda/%/bootstrap: FORCE
 # SAM (BuildMethod: makefile) calls build-<LogicalId> with ARTIFACTS_DIR set.
 build-AccountFunction:
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/account
+
+build-GenerationFunction:
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/generation
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...

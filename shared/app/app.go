@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
@@ -23,7 +24,9 @@ import (
 	"github.com/firmoapi/firmo/shared/dynamokv"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/memqueue"
 	"github.com/firmoapi/firmo/shared/openapi"
+	"github.com/firmoapi/firmo/shared/task"
 )
 
 // App holds the built services.
@@ -33,6 +36,10 @@ type App struct {
 	Store    kv.Store
 	Accounts *account.Service
 	Server   *httpapi.Server
+	// Tasks is the async task engine; kinds register on Tasks.Kinds() before StartTasks.
+	Tasks *task.Engine
+
+	local *localTasks // the embedded queue and workflow; nil on AWS
 }
 
 // New builds the composition the configuration selects.
@@ -52,7 +59,7 @@ func NewLocal(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, e
 	if err != nil {
 		return nil, err
 	}
-	return build(cfg, log, store)
+	return build(cfg, log, store, newLocalTasks(log))
 }
 
 // NewAWS builds Firmo on AWS services (or their local stand-ins when the endpoints
@@ -67,10 +74,12 @@ func NewAWS(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, err
 			o.BaseEndpoint = aws.String(cfg.AWS.DynamoDBEndpoint)
 		}
 	})
-	return build(cfg, log, dynamokv.New(ddb, cfg.AWS.Table))
+	// The task engine's SQS queue and Step Functions workflow plug in here (taskRuntime);
+	// until then the engine serves status and cancel from DynamoDB and refuses submissions.
+	return build(cfg, log, dynamokv.New(ddb, cfg.AWS.Table), taskRuntime{})
 }
 
-func build(cfg config.Config, log *slog.Logger, store kv.Store) (*App, error) {
+func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) (*App, error) {
 	accounts := account.New(store)
 	doc, err := openapi.Document()
 	if err != nil {
@@ -85,14 +94,76 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store) (*App, error) {
 	srv := httpapi.NewServer(log, accounts, cfg.MaxBodyBytes)
 	srv.Add(httpapi.MetaRoutes(doc, docsHTML)...)
 	srv.Add(httpapi.AccountRoutes(accounts, httpapi.SessionOptions{TTL: cfg.SessionTTL, Insecure: cfg.InsecureCookies})...)
-	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv}, nil
+	tasks := task.New(store, task.NewRegistry(), rt.queue, rt.flow, task.NewLimiter(nil, taskConcurrency), task.Options{Log: log})
+	srv.Add(httpapi.GenerationRoutes(tasks)...)
+	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, local: rt.local}, nil
+}
+
+// taskConcurrency bounds the records of one provider running at once (each provider
+// gets its own lane of that many workers in the embedded queue).
+const taskConcurrency = 50
+
+// taskRuntime is the task engine's queue and workflow for one composition.
+type taskRuntime struct {
+	queue task.Queue
+	flow  task.Workflow
+	local *localTasks
+}
+
+// localTasks is the embedded runtime: in-process queue and workflow, started by
+// StartTasks. Nothing in them is persisted: unfinished tasks resume from the store.
+type localTasks struct {
+	queue   *memqueue.Queue
+	flow    *memqueue.Workflow
+	started bool
+}
+
+func newLocalTasks(log *slog.Logger) taskRuntime {
+	q := memqueue.New(memqueue.Options{Workers: taskConcurrency, Log: log})
+	f := memqueue.NewWorkflow(memqueue.FlowOptions{Log: log})
+	return taskRuntime{queue: q, flow: f, local: &localTasks{queue: q, flow: f}}
+}
+
+// StartTasks runs the embedded task workers and resumes every unfinished task (after a
+// crash, the records without an answer are enqueued again). On AWS, SQS and Step
+// Functions run tasks and this does nothing.
+func (a *App) StartTasks(ctx context.Context) error {
+	if a.local == nil || a.local.started {
+		return nil
+	}
+	a.local.started = true
+	a.local.queue.Run(a.Tasks)
+	a.local.flow.Run(a.Tasks)
+	n, err := a.Tasks.Resume(ctx)
+	if err != nil {
+		return fmt.Errorf("resume unfinished tasks: %w", err)
+	}
+	if n > 0 {
+		a.Log.Info("resumed unfinished tasks", "tasks", n)
+	}
+	return nil
+}
+
+// StopTasks stops the embedded workflows and lets in-flight records finish until ctx
+// ends; records cut short write nothing and are redone at the next start.
+func (a *App) StopTasks(ctx context.Context) error {
+	if a.local == nil {
+		return nil
+	}
+	a.local.flow.Close()
+	return a.local.queue.Close(ctx)
 }
 
 // Handler serves the given endpoint families, or all of them.
 func (a *App) Handler(families ...string) http.Handler { return a.Server.Handler(families...) }
 
-// Close releases the app's resources.
-func (a *App) Close() error { return a.Store.Close() }
+// Close releases the app's resources, stopping the task workers first.
+func (a *App) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	a.StopTasks(ctx)
+	return a.Store.Close()
+}
 
 // NewLogger makes the structured logger the configuration asks for.
 func NewLogger(cfg config.Config, w io.Writer) *slog.Logger {

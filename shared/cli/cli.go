@@ -119,6 +119,10 @@ func serve(ctx context.Context, env Env) error {
 	if err != nil {
 		return fmt.Errorf("demo organisation: %w", err)
 	}
+	// Task workers run until shutdown drains them; unfinished tasks resume here.
+	if err := a.StartTasks(context.Background()); err != nil {
+		return err
+	}
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -139,6 +143,9 @@ func serve(ctx context.Context, env Env) error {
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		return fmt.Errorf("graceful shutdown: %w", err)
+	}
+	if err := a.StopTasks(sctx); err != nil {
+		log.Warn("task records still running at shutdown resume at the next start", "err", err)
 	}
 	log.Info("stopped")
 	return nil

@@ -1,0 +1,142 @@
+package task
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Processor answers one record of a task. Later issues plug their work in here
+// (batch research, ICP validation, contact generation, ...).
+type Processor interface {
+	// Provider names the outside service Process calls ("openai", "smtp", ...): the
+	// engine limits how many records of one provider run at once. "" means none.
+	Provider() string
+	// Process answers one record. A *RetryableError is retried with backoff; any other
+	// error becomes an "Error: <reason>" cell in every result column of the record.
+	Process(ctx context.Context, rec Record) (Result, error)
+}
+
+// Record is what a processor is given: the record's key (a domain or a persona id),
+// its own input if the submission gave one, and the task's parameters.
+type Record struct {
+	Ref
+	Key     string
+	Index   int             // position in the submission (after duplicates were merged)
+	Input   json.RawMessage // per-record input, nil when the submission had none
+	Params  json.RawMessage // the task's parameters, as submitted
+	Attempt int             // 1 for the first try
+}
+
+// Result is the answer for one record.
+type Result struct {
+	// Row is the record's answer: column label -> value. It is stored as a JSON
+	// object and shown under the record's key in results.
+	Row map[string]any
+	// Warnings are non-fatal problems; the task shows them deduplicated.
+	Warnings []string
+	// Usage is the spend on each provider/model the record called (cost_metadata).
+	Usage []Usage
+	// Search is the spend on a caller-supplied search provider.
+	Search []SearchUsage
+	// ExtraCostUSD is folded into estimated_cost without a cost_metadata entry
+	// (the spec's typed-judgment spend).
+	ExtraCostUSD float64
+}
+
+// Usage is one provider/model's share of a record's spend.
+type Usage struct {
+	Provider         string  `json:"provider"`
+	Model            string  `json:"model"`
+	Calls            int     `json:"calls"`
+	SearchCalls      int     `json:"search_calls"`
+	PromptTokens     *int64  `json:"prompt_tokens,omitempty"`
+	CompletionTokens *int64  `json:"completion_tokens,omitempty"`
+	CostUSD          float64 `json:"est_cost_usd"`
+}
+
+// SearchUsage is a record's use of a caller-supplied search provider.
+type SearchUsage struct {
+	Provider         string  `json:"provider"`
+	Model            string  `json:"search_model"`
+	QueriesExecuted  int     `json:"queries_executed"`
+	QueriesSucceeded int     `json:"queries_succeeded"`
+	CostUSD          float64 `json:"est_cost_usd"`
+}
+
+// RetryableError marks a failure worth retrying (rate limit, timeout, 5xx). After is
+// the provider's hint (Retry-After), zero when it gave none.
+type RetryableError struct {
+	Err   error
+	After time.Duration
+}
+
+func (e *RetryableError) Error() string { return "retryable: " + e.Err.Error() }
+func (e *RetryableError) Unwrap() error { return e.Err }
+
+// Retryable wraps err as retryable.
+func Retryable(err error, after time.Duration) error { return &RetryableError{Err: err, After: after} }
+
+// IsRetryable reports whether err asks to be retried.
+func IsRetryable(err error) bool {
+	var r *RetryableError
+	return errors.As(err, &r)
+}
+
+// Kind is one sort of task: a name, its processor and its default result columns.
+type Kind struct {
+	Name      string
+	Processor Processor
+	// Columns are the result column labels, used when a submission does not name its
+	// own (a batch research task's columns depend on its query).
+	Columns []string
+	// Timeout bounds one attempt of one record; zero means Options.RecordTimeout.
+	Timeout time.Duration
+}
+
+// Registry holds the task kinds. A later issue adds a kind with Register at start-up.
+type Registry struct {
+	mu    sync.RWMutex
+	kinds map[string]Kind
+}
+
+// NewRegistry makes an empty registry.
+func NewRegistry() *Registry { return &Registry{kinds: map[string]Kind{}} }
+
+// Register adds a kind. Names are unique.
+func (r *Registry) Register(k Kind) error {
+	if k.Name == "" || k.Processor == nil {
+		return fmt.Errorf("register task kind %q: a name and a processor are required", k.Name)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.kinds[k.Name]; dup {
+		return fmt.Errorf("register task kind %q: already registered", k.Name)
+	}
+	r.kinds[k.Name] = k
+	return nil
+}
+
+// Lookup returns a registered kind.
+func (r *Registry) Lookup(name string) (Kind, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	k, ok := r.kinds[name]
+	return k, ok
+}
+
+// Names lists the registered kinds, sorted.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]string, 0, len(r.kinds))
+	for n := range r.kinds {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
