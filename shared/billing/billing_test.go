@@ -43,8 +43,8 @@ func dynamoStore(t *testing.T) kv.Store {
 type clock struct{ ns atomic.Int64 }
 
 func newClock(t time.Time) *clock { c := &clock{}; c.set(t); return c }
-func (c *clock) now() time.Time    { return time.Unix(0, c.ns.Load()).UTC() }
-func (c *clock) set(t time.Time)   { c.ns.Store(t.UnixNano()) }
+func (c *clock) now() time.Time   { return time.Unix(0, c.ns.Load()).UTC() }
+func (c *clock) set(t time.Time)  { c.ns.Store(t.UnixNano()) }
 func (c *clock) add(d time.Duration) {
 	c.ns.Add(int64(d))
 }
@@ -282,7 +282,10 @@ func TestBadArguments(t *testing.T) {
 		"unknown kind":  func() error { _, err := svc.Charge(ctx, org, "e", billing.Kind("x"), []string{"1"}, "r"); return err },
 		"no request id": func() error { _, err := svc.Charge(ctx, org, "e", billing.KindContact, []string{"1"}, ""); return err },
 		"blank record":  func() error { _, err := svc.Charge(ctx, org, "e", billing.KindContact, []string{" "}, "r"); return err },
-		"no org":        func() error { _, err := svc.Charge(ctx, account.Org{}, "e", billing.KindContact, []string{"1"}, "r"); return err },
+		"no org": func() error {
+			_, err := svc.Charge(ctx, account.Org{}, "e", billing.KindContact, []string{"1"}, "r")
+			return err
+		},
 	} {
 		if err := call(); !errors.Is(err, apperr.ErrInvalid) {
 			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
