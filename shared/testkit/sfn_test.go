@@ -103,7 +103,7 @@ func TestStepFunctionsWithLambda(t *testing.T) {
 				Echoed   map[string]string
 				Function string
 			}
-			Caught struct{ Error, Cause string }
+			Caught  struct{ Error, Cause string }
 			Invoked struct {
 				N      int
 				Status int
