@@ -1,6 +1,8 @@
 package company
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
@@ -8,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"strconv"
 	"strings"
 
@@ -216,9 +219,61 @@ func pageKey(domain, url string) kv.Key {
 	return kv.Key{PK: dataPK(domain), SK: "page#" + hex.EncodeToString(sum[:])}
 }
 
+// MaxStoredPage bounds a stored page item (compressed HTML plus text): DynamoDB items
+// hold at most 400 KB.
+const MaxStoredPage = 380 << 10
+
+// storedPage is a page as stored: the HTML gzip-compressed, because pages are large and
+// compress five to ten times.
+type storedPage struct {
+	Page
+	HTML   string `json:"html,omitempty"`
+	HTMLGz []byte `json:"html_gz,omitempty"`
+}
+
+func encodePage(p Page) ([]byte, error) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(p.HTML))
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	sp := storedPage{Page: p, HTMLGz: buf.Bytes()}
+	sp.Page.HTML = ""
+	data, err := json.Marshal(sp)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxStoredPage {
+		return nil, apperr.Invalid("html", "the page %s is too large to store (%d KB compressed with its text; at most %d KB)", p.URL, len(data)>>10, MaxStoredPage>>10)
+	}
+	return data, nil
+}
+
+func decodePage(data []byte) (Page, error) {
+	var sp storedPage
+	if err := json.Unmarshal(data, &sp); err != nil {
+		return Page{}, err
+	}
+	p := sp.Page
+	p.HTML = sp.HTML
+	if len(sp.HTMLGz) > 0 {
+		zr, err := gzip.NewReader(bytes.NewReader(sp.HTMLGz))
+		if err != nil {
+			return Page{}, err
+		}
+		html, err := io.ReadAll(zr)
+		if err != nil {
+			return Page{}, err
+		}
+		p.HTML = string(html)
+	}
+	return p, nil
+}
+
 // PutPage implements Store.
 func (s *KVStore) PutPage(ctx context.Context, domain string, p Page) error {
-	data, err := json.Marshal(p)
+	data, err := encodePage(p)
 	if err != nil {
 		return err
 	}
@@ -234,8 +289,8 @@ func (s *KVStore) Page(ctx context.Context, domain, url string) (Page, error) {
 	if err != nil {
 		return Page{}, fmt.Errorf("page %s: %w", url, err)
 	}
-	var p Page
-	if err := json.Unmarshal(it.Data, &p); err != nil {
+	p, err := decodePage(it.Data)
+	if err != nil {
 		return Page{}, fmt.Errorf("decode page %s: %w", url, err)
 	}
 	return p, nil
@@ -251,8 +306,8 @@ func (s *KVStore) Pages(ctx context.Context, domain string) ([]Page, error) {
 			return nil, fmt.Errorf("pages of %s: %w", domain, err)
 		}
 		for _, it := range page.Items {
-			var p Page
-			if err := json.Unmarshal(it.Data, &p); err != nil {
+			p, err := decodePage(it.Data)
+			if err != nil {
 				return nil, fmt.Errorf("decode page %s: %w", it.Key, err)
 			}
 			out = append(out, p)

@@ -1,0 +1,396 @@
+package company
+
+import (
+	"context"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/firmoapi/firmo/shared/domain"
+	"github.com/firmoapi/firmo/shared/score"
+)
+
+// PipelineVersion is bumped whenever Derive changes what it computes, so the
+// reprocessing job re-derives every record made by an older pipeline.
+const PipelineVersion = 1
+
+// Extractor reads a page: its title, meta description, main text and language (ISO
+// 639-2). shared/extract implements it (adapted in shared/app).
+type Extractor interface {
+	Extract(html []byte, pageURL string) (Extracted, error)
+}
+
+// Extracted is what an Extractor returns.
+type Extracted struct {
+	Title, Description, Text, Language string
+}
+
+// Classifier labels a company from its text. shared/industry implements it (adapted
+// in shared/app).
+type Classifier interface {
+	Classify(text, lang string) Classification
+}
+
+// Classification is a Classifier's answer. Sub is non-nil when the text was scored
+// against the sub-industry labels.
+type Classification struct {
+	Groups        map[string]float64 // top two industries
+	Sub           map[string]float64
+	BusinessModel map[string]float64
+	Keywords      map[string]float64
+}
+
+// Deriver is the derivation pipeline: it computes every derived field of a company
+// from its raw row, certificates and pages. Each dependency may be nil; the fields it
+// feeds are then left empty (description from the raw row, industries from the raw
+// industry column, mx_provider unresolved).
+type Deriver struct {
+	extract   Extractor
+	classify  Classifier
+	mx        MXResolver
+	constants score.Constants
+	now       func() time.Time
+}
+
+// NewDeriver makes a Deriver that scores with the default constants of shared/score.
+func NewDeriver(ex Extractor, cl Classifier, mx MXResolver, now func() time.Time) *Deriver {
+	if now == nil {
+		now = time.Now
+	}
+	return &Deriver{extract: ex, classify: cl, mx: mx, constants: score.DefaultConstants(), now: now}
+}
+
+// Now is the pipeline's clock.
+func (d *Deriver) Now() time.Time { return d.now().UTC() }
+
+// Inputs are the raw signals of one company.
+type Inputs struct {
+	Domain string
+	Raw    Raw
+	Certs  []Certificate
+	Pages  []Page
+}
+
+// Derive computes a record's profile, score and bookkeeping from its inputs. Pages
+// whose text was never extracted are extracted here; the caller may store them back
+// (the returned list, same order as in.Pages).
+func (d *Deriver) Derive(ctx context.Context, in Inputs) (Profile, Scored, Derived, []Page) {
+	now := d.Now()
+	pages := d.ensureText(in.Pages)
+	home, homeIdx := homepage(in.Domain, pages)
+	p := Profile{Domain: in.Domain, UpdateDate: Date(now)}
+
+	d.applyCerts(&p, in.Certs, now)
+	sc := d.Score(in.Certs, now)
+	p.Score = int(sc.Score)
+
+	country, _ := CountryCode(in.Raw.Country)
+	g := resolveAddress(country, strings.TrimSpace(in.Raw.State), strings.TrimSpace(in.Raw.City))
+	p.Address = Address{Street: in.Raw.Street, City: in.Raw.City, State: g.State, Zip: in.Raw.Zip, Country: country}
+	p.Latitude, p.Longitude, p.GeoPrecision = g.Lat, g.Lon, g.Precision
+
+	var links pageLinks
+	if homeIdx >= 0 {
+		links = scanLinks([]byte(home.HTML), in.Domain)
+		p.RedirectDomain = redirectOf(in.Domain, home, links)
+	}
+	p.Phones = phones(in.Raw.Phone, links.Phones, country)
+	p.PublicEmails = nonNilList(links.Emails)
+	p.SocialURLs = nonNilList(links.Social)
+
+	p.Name = companyName(in, home)
+	p.Description = description(home, in.Raw.Description)
+	if home.Language != "" {
+		lang := home.Language
+		p.Language = &lang
+	}
+	d.applyIndustry(&p, in.Raw, home)
+
+	if b, err := EmployeeBucket(in.Raw.Employees); err == nil && b != "" {
+		p.Employees = &b
+	}
+	p.RevenueRange = RevenueUnknown
+	if b, err := RevenueBucket(in.Raw.RevenueRange); err == nil {
+		p.RevenueRange = b
+	}
+	p.MXProvider = d.mxProvider(ctx, in.Domain)
+
+	der := Derived{
+		PipelineVersion: PipelineVersion,
+		At:              now,
+		CertsAt:         now,
+		Certificates:    len(in.Certs),
+		Vendors:         links.Vendors,
+		Subdomains:      subdomains(in.Domain, in.Certs),
+	}
+	return p, sc, der, pages
+}
+
+// Rescore recomputes only what depends on the date and the certificates: status,
+// start and end dates and the score. The scheduled job runs it daily on every record.
+func (d *Deriver) Rescore(rec *Record, certs []Certificate) {
+	now := d.Now()
+	d.applyCerts(&rec.Profile, certs, now)
+	rec.Score = d.Score(certs, now)
+	rec.Profile.Score = int(rec.Score.Score)
+	rec.Profile.UpdateDate = Date(now)
+	rec.Derived.CertsAt = now
+	rec.Derived.Certificates = len(certs)
+	rec.Derived.Subdomains = subdomains(rec.Domain, certs)
+}
+
+func (d *Deriver) applyCerts(p *Profile, certs []Certificate, now time.Time) {
+	st := deriveStatus(certs, now)
+	p.Status, p.StartDate, p.EndDate = st.Status, st.StartDate, st.EndDate
+}
+
+// Score scores certificates on a date with the pipeline's constants.
+func (d *Deriver) Score(certs []Certificate, now time.Time) Scored {
+	sc := make([]score.Certificate, len(certs))
+	for i, c := range certs {
+		sc[i] = score.Certificate{DateFrom: c.DateFrom, DateTo: c.DateTo}
+	}
+	r := score.Compute(sc, now, d.constants)
+	out := Scored{On: Date(now), Score: r.Score, Parameters: r.Parameters}
+	if !r.FirstEvent.IsZero() {
+		out.FirstEvent = Date(r.FirstEvent)
+	}
+	return out
+}
+
+// ensureText extracts pages stored without text (stored before an extractor was
+// configured, or by an older pipeline).
+func (d *Deriver) ensureText(pages []Page) []Page {
+	if d.extract == nil {
+		return pages
+	}
+	out := make([]Page, len(pages))
+	for i, pg := range pages {
+		out[i] = pg
+		if pg.Text == "" && pg.HTML != "" && pg.StatusCode < 300 {
+			out[i] = d.ExtractPage(pg)
+		}
+	}
+	return out
+}
+
+// ExtractPage fills a page's title, description, text and language from its HTML. A
+// page the extractor cannot read keeps empty text (and is retried on the next run).
+func (d *Deriver) ExtractPage(pg Page) Page {
+	if d.extract == nil || pg.HTML == "" {
+		return pg
+	}
+	r, err := d.extract.Extract([]byte(pg.HTML), pg.URL)
+	if err != nil {
+		return pg
+	}
+	pg.Title, pg.Description, pg.Text, pg.Language = r.Title, r.Description, r.Text, r.Language
+	return pg
+}
+
+func (d *Deriver) applyIndustry(p *Profile, raw Raw, home Page) {
+	text := strings.TrimSpace(strings.Join([]string{home.Title, home.Description, home.Text}, "\n"))
+	if text == "" {
+		text = raw.Description
+	}
+	if d.classify != nil && strings.TrimSpace(text) != "" {
+		c := d.classify.Classify(text, home.Language)
+		p.IndustryGroups = roundMap(c.Groups)
+		p.SubIndustry = roundMap(c.Sub)
+		if c.Sub != nil && p.SubIndustry == nil {
+			p.SubIndustry = map[string]float64{}
+		}
+		p.BusinessModel = roundMap(c.BusinessModel)
+		p.Keywords = roundMap(c.Keywords)
+		return
+	}
+	// Nothing to classify: the row's own industry column, as given, is all there is.
+	if list, err := industryList(raw.Industry); err == nil && len(list) > 0 {
+		p.IndustryGroups = map[string]float64{}
+		for i, v := range list {
+			if i == 2 {
+				break
+			}
+			p.IndustryGroups[v] = 1
+		}
+	}
+}
+
+func roundMap(m map[string]float64) map[string]float64 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		out[k] = round4(v)
+	}
+	return out
+}
+
+func (d *Deriver) mxProvider(ctx context.Context, dom string) *string {
+	if d.mx == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	recs, err := d.mx.LookupMX(ctx, dom)
+	if err != nil {
+		return nil
+	}
+	prov, ok := MXProvider(recs)
+	if !ok {
+		return nil
+	}
+	return &prov
+}
+
+// homepage picks the company's home page among its pages: the root path of the domain
+// or its www host, the most recently fetched. Index -1 when there is none.
+func homepage(dom string, pages []Page) (Page, int) {
+	best := -1
+	for i, pg := range pages {
+		u, err := url.Parse(pg.URL)
+		if err != nil || (u.Path != "" && u.Path != "/") {
+			continue
+		}
+		h := strings.ToLower(u.Hostname())
+		if h != dom && h != "www."+dom {
+			continue
+		}
+		if best < 0 || pg.FetchedAt.After(pages[best].FetchedAt) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return Page{}, -1
+	}
+	return pages[best], best
+}
+
+// redirectOf is the registrable domain a homepage redirects to (HTTP redirect recorded
+// as the page's final URL, or a meta refresh), when it is another domain.
+func redirectOf(dom string, home Page, links pageLinks) *string {
+	for _, target := range []string{home.FinalURL, links.Refresh} {
+		if target == "" {
+			continue
+		}
+		u, err := url.Parse(target)
+		if err != nil || u.Host == "" {
+			continue
+		}
+		if reg, err := domain.Normalize(u.Host); err == nil && reg != dom {
+			return &reg
+		}
+	}
+	return nil
+}
+
+func phones(raw string, fromPage []string, country string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range append([]string{raw}, fromPage...) {
+		if e, ok := E164(s, country); ok && !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+		}
+	}
+	return nonNilList(out)
+}
+
+// companyName is the row's name, else the homepage title's first part ("Acme GmbH |
+// Software" gives "Acme GmbH"), else the organisation of a certificate, else "".
+func companyName(in Inputs, home Page) string {
+	if n := strings.TrimSpace(in.Raw.Name); n != "" {
+		return n
+	}
+	if t := strings.TrimSpace(home.Title); t != "" {
+		for _, sep := range []string{" | ", " – ", " — ", " - ", " · ", ": "} {
+			if i := strings.Index(t, sep); i > 0 {
+				t = t[:i]
+				break
+			}
+		}
+		return strings.TrimSpace(t)
+	}
+	for _, c := range in.Certs {
+		if c.Organization != "" {
+			return c.Organization
+		}
+	}
+	return ""
+}
+
+// maxDescription bounds a description taken from page text (in characters).
+const maxDescription = 300
+
+// description is the homepage's meta description, else its first sentences, else the
+// row's description.
+func description(home Page, raw string) string {
+	if d := strings.TrimSpace(home.Description); d != "" {
+		return d
+	}
+	if t := strings.TrimSpace(home.Text); t != "" {
+		return firstSentences(t, maxDescription)
+	}
+	return strings.TrimSpace(raw)
+}
+
+// firstSentences cuts text after the last sentence end within max characters (or at a
+// word boundary when there is none).
+func firstSentences(text string, max int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) <= max {
+		return text
+	}
+	cut := []rune(text)[:max]
+	s := string(cut)
+	if i := strings.LastIndexAny(s, ".!?"); i > max/3 {
+		return s[:i+1]
+	}
+	if i := strings.LastIndexFunc(s, unicode.IsSpace); i > 0 {
+		return s[:i] + "…"
+	}
+	return s + "…"
+}
+
+// maxSubdomains caps the subdomain list (the append dataset's cap).
+const maxSubdomains = 300
+
+// subdomains lists the hosts under dom that its certificates name, most frequent first
+// (then alphabetically); the apex and www are not subdomains.
+func subdomains(dom string, certs []Certificate) []string {
+	count := map[string]int{}
+	for _, c := range certs {
+		names := map[string]bool{}
+		for _, n := range append([]string{c.FQDN}, c.AlternativeFQDN...) {
+			n = strings.TrimPrefix(strings.TrimSuffix(strings.ToLower(n), "."), "*.")
+			if n == dom || n == "www."+dom || !strings.HasSuffix(n, "."+dom) {
+				continue
+			}
+			names[n] = true
+		}
+		for n := range names {
+			count[n]++
+		}
+	}
+	out := make([]string, 0, len(count))
+	for n := range count {
+		out = append(out, n)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if count[out[i]] != count[out[j]] {
+			return count[out[i]] > count[out[j]]
+		}
+		return out[i] < out[j]
+	})
+	if len(out) > maxSubdomains {
+		out = out[:maxSubdomains]
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

@@ -1,0 +1,151 @@
+package company
+
+import (
+	"bytes"
+	"net/mail"
+	"net/url"
+	"sort"
+	"strings"
+
+	"golang.org/x/net/html"
+
+	"github.com/firmoapi/firmo/shared/domain"
+)
+
+// pageLinks is what the pipeline reads from a page's markup besides its text.
+type pageLinks struct {
+	Emails  []string // mailto: addresses
+	Phones  []string // tel: numbers as written
+	Social  []string // profile URLs on the social networks of socialHosts
+	Vendors []string // registrable domains of third-party scripts, frames and styles
+	Refresh string   // target of a <meta http-equiv="refresh">
+}
+
+// maxLinks bounds each list, so a link farm cannot bloat a profile.
+const maxLinks = 20
+
+// socialHosts are the networks whose profile links become social_urls.
+var socialHosts = map[string]bool{
+	"linkedin.com": true, "twitter.com": true, "x.com": true, "facebook.com": true,
+	"instagram.com": true, "youtube.com": true, "github.com": true, "xing.com": true,
+	"tiktok.com": true, "mastodon.social": true,
+}
+
+// scanLinks tokenizes HTML (never executing or fetching anything) and collects links.
+// own is the page's registrable domain: its own assets are not vendors.
+func scanLinks(doc []byte, own string) pageLinks {
+	var out pageLinks
+	seen := map[string]bool{}
+	add := func(list *[]string, v string) {
+		if v == "" || len(*list) >= maxLinks || seen[v] {
+			return
+		}
+		seen[v] = true
+		*list = append(*list, v)
+	}
+	z := html.NewTokenizer(bytes.NewReader(doc))
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			break
+		}
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+			continue
+		}
+		name, hasAttr := z.TagName()
+		if !hasAttr {
+			continue
+		}
+		attrs := map[string]string{}
+		for {
+			k, v, more := z.TagAttr()
+			attrs[string(k)] = string(v)
+			if !more {
+				break
+			}
+		}
+		switch string(name) {
+		case "a":
+			href := strings.TrimSpace(attrs["href"])
+			lower := strings.ToLower(href)
+			switch {
+			case strings.HasPrefix(lower, "mailto:"):
+				add(&out.Emails, mailtoAddress(href[len("mailto:"):]))
+			case strings.HasPrefix(lower, "tel:"):
+				add(&out.Phones, strings.TrimSpace(href[len("tel:"):]))
+			default:
+				add(&out.Social, socialURL(href))
+			}
+		case "script", "iframe", "img":
+			add(&out.Vendors, vendorDomain(attrs["src"], own))
+		case "link":
+			add(&out.Vendors, vendorDomain(attrs["href"], own))
+		case "meta":
+			if strings.EqualFold(attrs["http-equiv"], "refresh") {
+				out.Refresh = refreshTarget(attrs["content"])
+			}
+		}
+	}
+	sort.Strings(out.Vendors)
+	return out
+}
+
+func mailtoAddress(s string) string {
+	s, _, _ = strings.Cut(s, "?")
+	if u, err := url.PathUnescape(s); err == nil {
+		s = u
+	}
+	a, err := mail.ParseAddress(strings.TrimSpace(s))
+	if err != nil || !strings.Contains(a.Address, ".") {
+		return ""
+	}
+	return strings.ToLower(a.Address)
+}
+
+// socialURL returns a canonical profile URL (https, no query or fragment, no trailing
+// slash) when href points into a social network, else "".
+func socialURL(href string) string {
+	u, err := url.Parse(href)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	reg, err := domain.Normalize(u.Host)
+	if err != nil || !socialHosts[reg] {
+		return ""
+	}
+	p := strings.TrimRight(u.EscapedPath(), "/")
+	if p == "" {
+		return "" // the network's home page, not a profile
+	}
+	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	return "https://" + host + p
+}
+
+func vendorDomain(src, own string) string {
+	src = strings.TrimSpace(src)
+	if !strings.HasPrefix(src, "http://") && !strings.HasPrefix(src, "https://") && !strings.HasPrefix(src, "//") {
+		return "" // relative: the site's own asset
+	}
+	u, err := url.Parse(src)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	reg, err := domain.Normalize(u.Host)
+	if err != nil || reg == own {
+		return ""
+	}
+	return reg
+}
+
+// refreshTarget reads "5; url=https://example.com/" from a meta refresh.
+func refreshTarget(content string) string {
+	_, rest, ok := strings.Cut(content, ";")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimSpace(rest)
+	if len(rest) < 4 || !strings.EqualFold(rest[:4], "url=") {
+		return ""
+	}
+	return strings.Trim(strings.TrimSpace(rest[4:]), `'"`)
+}
