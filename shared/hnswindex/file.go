@@ -1,0 +1,315 @@
+package hnswindex
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/firmoapi/firmo/shared/apperr"
+)
+
+// The file format, little-endian throughout:
+//
+//	magic "FIRMOHNSW" | version u32 | dims u32 | M u32 | efConstruction u32 | efSearch u32
+//	nodes u64 | entry u32 | maxLevel i32
+//	per node: id i64, level u8, dead u8
+//	vectors: nodes*dims f32 | layer-0 lists: nodes*(2M+1) u32
+//	per node with level > 0: level*(M+1) u32
+//	CRC-32 (IEEE) of everything before it
+//
+// The slabs are written as they sit in memory, so saving and loading run at disk speed.
+const (
+	magic   = "FIRMOHNSW"
+	version = 1
+)
+
+// Save implements vector.Persistent.
+func (x *Index) Save(w io.Writer) error {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	bw := bufio.NewWriterSize(w, 1<<20)
+	crc := crc32.NewIEEE()
+	e := &encoder{w: io.MultiWriter(bw, crc)}
+	e.bytes([]byte(magic))
+	for _, v := range []int{version, x.dims, x.cfg.M, x.cfg.EfConstruction, x.cfg.EfSearch} {
+		e.u32(uint32(v))
+	}
+	e.u64(uint64(len(x.ids)))
+	e.u32(x.entry)
+	e.u32(uint32(int32(x.maxLevel)))
+	for n, id := range x.ids {
+		e.u64(uint64(id))
+		dead := byte(0)
+		if x.dead[n] {
+			dead = 1
+		}
+		e.bytes([]byte{x.levels[n], dead})
+	}
+	e.f32s(x.vecs)
+	e.u32s(x.links0)
+	for _, up := range x.upper {
+		e.u32s(up)
+	}
+	if e.err != nil {
+		return fmt.Errorf("save hnsw index: %w", e.err)
+	}
+	if err := binary.Write(bw, binary.LittleEndian, crc.Sum32()); err != nil {
+		return fmt.Errorf("save hnsw index: %w", err)
+	}
+	return bw.Flush()
+}
+
+// Load implements vector.Persistent. The file is checked whole (checksum, bounds of every
+// link) before it replaces the index, so a damaged file changes nothing.
+func (x *Index) Load(r io.Reader) error {
+	crc := crc32.NewIEEE()
+	br := bufio.NewReaderSize(r, 1<<20)
+	d := &decoder{r: io.TeeReader(br, crc)}
+	if string(d.bytes(len(magic))) != magic {
+		return x.loadErr(d.err, "not an HNSW index file")
+	}
+	if v := d.u32(); v != version {
+		return x.loadErr(d.err, fmt.Sprintf("file version %d, this build reads %d", v, version))
+	}
+	dims, m, efc, efs := int(d.u32()), int(d.u32()), int(d.u32()), int(d.u32())
+	if d.err == nil && dims != x.dims {
+		return x.loadErr(nil, fmt.Sprintf("file has %d dimensions, index %d", dims, x.dims))
+	}
+	if m < 2 || m > 512 || efc < 1 || efs < 1 {
+		return x.loadErr(d.err, "bad graph parameters")
+	}
+	nodes := d.u64()
+	entry := d.u32()
+	maxLevel := int(int32(d.u32()))
+	if d.err != nil || nodes > 1<<28 {
+		return x.loadErr(d.err, "bad node count")
+	}
+	n := int(nodes)
+	m0 := 2 * m
+	ids := make([]int64, n)
+	levels := make([]uint8, n)
+	dead := make([]bool, n)
+	byID := make(map[int64]uint32, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		ids[i] = int64(d.u64())
+		b := d.bytes(2)
+		if d.err != nil {
+			break
+		}
+		levels[i], dead[i] = b[0], b[1] == 1
+		if int(levels[i]) >= maxLevels || int(levels[i]) > maxLevel {
+			return x.loadErr(nil, fmt.Sprintf("node %d has level %d", i, levels[i]))
+		}
+		if !dead[i] {
+			byID[ids[i]] = uint32(i)
+		}
+	}
+	vecs := d.f32s(n * dims)
+	links0 := d.u32s(n * (m0 + 1))
+	upper := make([][]uint32, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		if levels[i] > 0 {
+			upper[i] = d.u32s(int(levels[i]) * (m + 1))
+		}
+	}
+	if d.err != nil {
+		return x.loadErr(d.err, "truncated file")
+	}
+	want := crc.Sum32()
+	var got uint32
+	if err := binary.Read(br, binary.LittleEndian, &got); err != nil || got != want {
+		return x.loadErr(err, "checksum mismatch (file damaged)")
+	}
+	if n > 0 && (entry >= uint32(n) || maxLevel < 0 || int(levels[entry]) != maxLevel) {
+		return x.loadErr(nil, "bad entry point")
+	}
+	if err := checkLists(links0, m0, n); err != nil {
+		return x.loadErr(nil, err.Error())
+	}
+	for _, up := range upper {
+		if err := checkLists(up, m, n); err != nil {
+			return x.loadErr(nil, err.Error())
+		}
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.cfg = Config{M: m, EfConstruction: efc, EfSearch: efs, Seed: x.cfg.Seed}
+	x.m0, x.ml = m0, 1/math.Log(float64(m))
+	x.ids, x.levels, x.dead, x.vecs, x.links0, x.upper, x.byID = ids, levels, dead, vecs, links0, upper, byID
+	x.entry, x.maxLevel, x.live = entry, maxLevel, len(byID)
+	if n == 0 {
+		x.maxLevel = -1
+	}
+	return nil
+}
+
+// checkLists verifies count-prefixed neighbour lists of capacity c: counts in range, ids < n.
+func checkLists(lists []uint32, c, n int) error {
+	for off := 0; off < len(lists); off += c + 1 {
+		cnt := int(lists[off])
+		if cnt > c {
+			return fmt.Errorf("neighbour list holds %d entries, capacity %d", cnt, c)
+		}
+		for _, nb := range lists[off+1 : off+1+cnt] {
+			if int(nb) >= n {
+				return fmt.Errorf("link to node %d of %d", nb, n)
+			}
+		}
+	}
+	return nil
+}
+
+func (x *Index) loadErr(cause error, msg string) error {
+	if cause != nil && !errors.Is(cause, io.EOF) && !errors.Is(cause, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("load hnsw index: %s: %w", msg, cause)
+	}
+	return fmt.Errorf("load hnsw index: %s: %w", msg, apperr.ErrInvalid)
+}
+
+// SaveFile writes the index to path atomically: a temporary file in the same directory,
+// synced, then renamed over the old one, so a crash leaves the old file or the new one.
+func (x *Index) SaveFile(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("save hnsw index: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("save hnsw index: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op after the rename
+	if err := x.Save(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save hnsw index: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save hnsw index: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("save hnsw index: %w", err)
+	}
+	return nil
+}
+
+// LoadFile reads an index saved by SaveFile. A missing file is an error wrapping
+// apperr.ErrNotFound, so a caller can start empty and build.
+func (x *Index) LoadFile(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("load hnsw index %s: %w", path, apperr.ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("load hnsw index: %w", err)
+	}
+	defer f.Close()
+	if err := x.Load(f); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// encoder writes little-endian values and keeps the first error.
+type encoder struct {
+	w   io.Writer
+	buf [1 << 16]byte
+	err error
+}
+
+func (e *encoder) bytes(b []byte) {
+	if e.err == nil {
+		_, e.err = e.w.Write(b)
+	}
+}
+
+func (e *encoder) u32(v uint32) {
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], v)
+	e.bytes(b[:])
+}
+
+func (e *encoder) u64(v uint64) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], v)
+	e.bytes(b[:])
+}
+
+// u32s and f32s copy through one reusable buffer, 16k values at a time.
+func (e *encoder) u32s(vs []uint32) {
+	for len(vs) > 0 && e.err == nil {
+		n := min(len(vs), len(e.buf)/4)
+		for i, v := range vs[:n] {
+			binary.LittleEndian.PutUint32(e.buf[4*i:], v)
+		}
+		e.bytes(e.buf[:4*n])
+		vs = vs[n:]
+	}
+}
+
+func (e *encoder) f32s(vs []float32) {
+	for len(vs) > 0 && e.err == nil {
+		n := min(len(vs), len(e.buf)/4)
+		for i, v := range vs[:n] {
+			binary.LittleEndian.PutUint32(e.buf[4*i:], math.Float32bits(v))
+		}
+		e.bytes(e.buf[:4*n])
+		vs = vs[n:]
+	}
+}
+
+// decoder reads little-endian values and keeps the first error; after one, reads return zeros.
+type decoder struct {
+	r   io.Reader
+	buf [1 << 16]byte
+	err error
+}
+
+func (d *decoder) bytes(n int) []byte {
+	b := make([]byte, n)
+	if d.err == nil {
+		_, d.err = io.ReadFull(d.r, b)
+	}
+	return b
+}
+
+func (d *decoder) u32() uint32 { return binary.LittleEndian.Uint32(d.bytes(4)) }
+func (d *decoder) u64() uint64 { return binary.LittleEndian.Uint64(d.bytes(8)) }
+
+func (d *decoder) u32s(n int) []uint32 {
+	out := make([]uint32, n)
+	for i := 0; i < n && d.err == nil; {
+		c := min(n-i, len(d.buf)/4)
+		if _, d.err = io.ReadFull(d.r, d.buf[:4*c]); d.err != nil {
+			break
+		}
+		for j := 0; j < c; j++ {
+			out[i+j] = binary.LittleEndian.Uint32(d.buf[4*j:])
+		}
+		i += c
+	}
+	return out
+}
+
+func (d *decoder) f32s(n int) []float32 {
+	out := make([]float32, n)
+	for i := 0; i < n && d.err == nil; {
+		c := min(n-i, len(d.buf)/4)
+		if _, d.err = io.ReadFull(d.r, d.buf[:4*c]); d.err != nil {
+			break
+		}
+		for j := 0; j < c; j++ {
+			out[i+j] = math.Float32frombits(binary.LittleEndian.Uint32(d.buf[4*j:]))
+		}
+		i += c
+	}
+	return out
+}

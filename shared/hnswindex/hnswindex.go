@@ -1,0 +1,515 @@
+// Package hnswindex is the embedded approximate adapter of the vector.Index port: a
+// Hierarchical Navigable Small World graph (Malkov & Yashunin, 2016) written for Firmo, kept in
+// memory and persisted as one file under the data dir.
+//
+// Layout: node numbers are dense uint32s; vectors live in one []float32 slab and layer-0
+// neighbour lists in one []uint32 slab (count + up to 2M ids per node), so a search touches
+// few cache lines and saving is a straight copy. Vectors are normalized on insert and the
+// distance is 1 - dot, which orders like cosine distance.
+//
+// Filtered search follows OpenSearch's rule: when candidates x dims <= vector.ExactThreshold
+// the candidates are scanned exactly; otherwise the graph is walked with the filter applied
+// while walking (filtered-out nodes are still used to navigate, and the walk continues until
+// ef admitted nodes are found, which widens it by about 1/selectivity).
+//
+// Updates: replacing or deleting an id leaves its old node in the graph as a tombstone that
+// still routes searches but is never returned; Len counts live ids only.
+package hnswindex
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/firmoapi/firmo/shared/vector"
+)
+
+// Config holds the graph parameters. Zero fields take the defaults.
+type Config struct {
+	M              int    // neighbours per node on upper layers (layer 0 keeps 2M); default 16
+	EfConstruction int    // candidate list size while inserting; default 200
+	EfSearch       int    // candidate list size while searching, at least k; default 64
+	Seed           uint64 // seeds the level draws, so a single-writer build is reproducible
+}
+
+func (c Config) withDefaults() Config {
+	if c.M <= 0 {
+		c.M = 16
+	}
+	if c.EfConstruction <= 0 {
+		c.EfConstruction = 200
+	}
+	if c.EfSearch <= 0 {
+		c.EfSearch = 64
+	}
+	return c
+}
+
+// maxLevels bounds the layer count: with M=16 the chance of a 16th layer is 16^-16.
+const maxLevels = 16
+
+// Index is the HNSW graph. Searches take a read lock and run in parallel; inserts find their
+// neighbours under the read lock too and take the write lock only to link, so searches keep
+// running during a build.
+type Index struct {
+	dims int
+	cfg  Config
+	m0   int     // layer-0 capacity: 2M
+	ml   float64 // level multiplier 1/ln(M)
+
+	mu       sync.RWMutex
+	rng      *rand.Rand
+	ids      []int64
+	levels   []uint8
+	dead     []bool
+	vecs     []float32  // node*dims
+	links0   []uint32   // node*(m0+1): count, then neighbours
+	upper    [][]uint32 // node -> flattened upper layers: layer l at [(l-1)*(M+1):], count first
+	byID     map[int64]uint32
+	entry    uint32
+	maxLevel int
+	live     int
+
+	visited sync.Pool
+}
+
+var (
+	_ vector.Index      = (*Index)(nil)
+	_ vector.Persistent = (*Index)(nil)
+)
+
+// New returns an empty index for vectors of the given dimension.
+func New(dims int, cfg Config) *Index {
+	cfg = cfg.withDefaults()
+	return &Index{
+		dims:     dims,
+		cfg:      cfg,
+		m0:       2 * cfg.M,
+		ml:       1 / math.Log(float64(cfg.M)),
+		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x5851f42d4c957f2d)),
+		byID:     map[int64]uint32{},
+		maxLevel: -1,
+	}
+}
+
+// Dims implements vector.Index.
+func (x *Index) Dims() int { return x.dims }
+
+// Config returns the graph parameters in force.
+func (x *Index) Config() Config { return x.cfg }
+
+// SetEfSearch changes the search breadth (recall against latency) for later searches.
+func (x *Index) SetEfSearch(ef int) {
+	x.mu.Lock()
+	x.cfg.EfSearch = max(ef, 1)
+	x.mu.Unlock()
+}
+
+// Len implements vector.Index.
+func (x *Index) Len(context.Context) (int, error) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.live, nil
+}
+
+// Delete implements vector.Index: the node stays as a tombstone that still routes searches.
+func (x *Index) Delete(_ context.Context, id int64) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if n, ok := x.byID[id]; ok {
+		x.dead[n] = true
+		delete(x.byID, id)
+		x.live--
+	}
+	return nil
+}
+
+// Upsert implements vector.Index.
+func (x *Index) Upsert(ctx context.Context, id int64, vec []float32) error {
+	v, err := vector.Check(vec, x.dims)
+	if err != nil {
+		return fmt.Errorf("upsert %d: %w", id, err)
+	}
+	node, level, ep, epLevel, first := x.allocate(id, v)
+	if first {
+		return nil
+	}
+	// Find the neighbours under the read lock: searches and other inserts go on meanwhile.
+	x.mu.RLock()
+	found := x.findNeighbours(v, ep, epLevel, level)
+	x.mu.RUnlock()
+
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for l := min(level, epLevel); l >= 0; l-- {
+		x.setLinks(node, l, found[l])
+		for _, nb := range found[l] {
+			x.addLink(nb, node, l)
+		}
+	}
+	if level > x.maxLevel {
+		x.entry, x.maxLevel = node, level
+	}
+	return ctx.Err()
+}
+
+// allocate appends a node for id (tombstoning an earlier node of the same id) and returns the
+// entry point to insert from. first is true when the node became the graph's only entry.
+func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint32, epLevel int, first bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if old, ok := x.byID[id]; ok {
+		x.dead[old] = true
+		x.live--
+	}
+	level = min(int(-math.Log(1-x.rng.Float64())*x.ml), maxLevels-1)
+	node = uint32(len(x.ids))
+	x.ids = append(x.ids, id)
+	x.levels = append(x.levels, uint8(level))
+	x.dead = append(x.dead, false)
+	x.vecs = append(x.vecs, v...)
+	x.links0 = append(x.links0, make([]uint32, x.m0+1)...)
+	var up []uint32
+	if level > 0 {
+		up = make([]uint32, level*(x.cfg.M+1))
+	}
+	x.upper = append(x.upper, up)
+	x.byID[id] = node
+	x.live++
+	if x.maxLevel < 0 {
+		x.entry, x.maxLevel = node, level
+		return node, level, 0, 0, true
+	}
+	return node, level, x.entry, x.maxLevel, false
+}
+
+// findNeighbours runs the insertion search: greedy descent to the node's top layer, then an
+// efConstruction-wide search and neighbour selection on each layer it lives on.
+func (x *Index) findNeighbours(v []float32, ep uint32, epLevel, level int) [][]uint32 {
+	cur := ep
+	curDist := x.dist(v, cur)
+	for l := epLevel; l > level; l-- {
+		cur, curDist = x.greedy(v, cur, curDist, l)
+	}
+	found := make([][]uint32, min(level, epLevel)+1)
+	vis := x.getVisited()
+	defer x.visited.Put(vis)
+	for l := min(level, epLevel); l >= 0; l-- {
+		w := x.searchLayer(v, []cand{{curDist, cur}}, x.cfg.EfConstruction, l, nil, vis)
+		found[l] = x.selectNeighbours(w, x.cfg.M)
+		best := w[0]
+		for _, c := range w {
+			if c.d < best.d {
+				best = c
+			}
+		}
+		cur, curDist = best.n, best.d
+	}
+	return found
+}
+
+// greedy walks layer l towards v, one best neighbour at a time.
+func (x *Index) greedy(v []float32, cur uint32, curDist float32, l int) (uint32, float32) {
+	for changed := true; changed; {
+		changed = false
+		for _, nb := range x.neighbours(cur, l) {
+			if d := x.dist(v, nb); d < curDist {
+				cur, curDist, changed = nb, d, true
+			}
+		}
+	}
+	return cur, curDist
+}
+
+func (x *Index) dist(v []float32, n uint32) float32 {
+	off := int(n) * x.dims
+	return 1 - vector.Dot(v, x.vecs[off:off+x.dims])
+}
+
+func (x *Index) distNodes(a, b uint32) float32 {
+	return x.dist(x.vecs[int(a)*x.dims:int(a+1)*x.dims], b)
+}
+
+// neighbours returns the current neighbour list of n on layer l (a view, read under a lock).
+func (x *Index) neighbours(n uint32, l int) []uint32 {
+	if l == 0 {
+		off := int(n) * (x.m0 + 1)
+		return x.links0[off+1 : off+1+int(x.links0[off])]
+	}
+	off := (l - 1) * (x.cfg.M + 1)
+	up := x.upper[n]
+	return up[off+1 : off+1+int(up[off])]
+}
+
+func (x *Index) setLinks(n uint32, l int, nbs []uint32) {
+	var list []uint32
+	if l == 0 {
+		off := int(n) * (x.m0 + 1)
+		list = x.links0[off : off+x.m0+1]
+	} else {
+		off := (l - 1) * (x.cfg.M + 1)
+		list = x.upper[n][off : off+x.cfg.M+1]
+	}
+	list[0] = uint32(copy(list[1:], nbs))
+}
+
+func (x *Index) capacity(l int) int {
+	if l == 0 {
+		return x.m0
+	}
+	return x.cfg.M
+}
+
+// addLink adds the back link n -> nb on layer l, pruning n's list with the heuristic when full.
+func (x *Index) addLink(n, nb uint32, l int) {
+	cur := x.neighbours(n, l)
+	for _, c := range cur {
+		if c == nb {
+			return
+		}
+	}
+	if len(cur) < x.capacity(l) {
+		next := append(append(make([]uint32, 0, len(cur)+1), cur...), nb)
+		x.setLinks(n, l, next)
+		return
+	}
+	cands := make([]cand, 0, len(cur)+1)
+	for _, c := range cur {
+		cands = append(cands, cand{x.distNodes(n, c), c})
+	}
+	cands = append(cands, cand{x.distNodes(n, nb), nb})
+	x.setLinks(n, l, x.selectNeighbours(cands, x.capacity(l)))
+}
+
+// selectNeighbours is the paper's heuristic (algorithm 4): take candidates nearest first and
+// keep one only if it is nearer to the base than to every neighbour kept so far. It keeps
+// links pointing in different directions, which is what lets the graph cross between
+// clusters.
+func (x *Index) selectNeighbours(cands []cand, m int) []uint32 {
+	sortCands(cands)
+	out := make([]uint32, 0, m)
+	for _, c := range cands {
+		if len(out) >= m {
+			break
+		}
+		keep := true
+		for _, o := range out {
+			if x.distNodes(c.n, o) < c.d {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			out = append(out, c.n)
+		}
+	}
+	return out
+}
+
+// searchLayer is the paper's algorithm 2 with a filter: every visited node steers the walk,
+// only admitted nodes enter the result, and the walk stops once ef admitted nodes are held
+// and no candidate can improve them. It returns up to ef admitted candidates, unordered.
+func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint32) bool, vis *visited) []cand {
+	vis.reset(len(x.ids))
+	var cs minHeap // candidates to expand, nearest first
+	var ws maxHeap // results, farthest first
+	for _, e := range eps {
+		vis.mark(e.n)
+		cs.push(e)
+		if admit == nil || admit(e.n) {
+			ws.push(e)
+		}
+	}
+	bound := float32(math.Inf(1))
+	if len(ws) > 0 {
+		bound = ws.top().d
+	}
+	for len(cs) > 0 {
+		c := cs.pop()
+		if c.d > bound && len(ws) >= ef {
+			break
+		}
+		for _, nb := range x.neighbours(c.n, l) {
+			if vis.seen(nb) {
+				continue
+			}
+			vis.mark(nb)
+			d := x.dist(q, nb)
+			if len(ws) < ef || d < bound {
+				cs.push(cand{d, nb})
+				if admit == nil || admit(nb) {
+					ws.push(cand{d, nb})
+					if len(ws) > ef {
+						ws.pop()
+					}
+				}
+				if len(ws) > 0 {
+					bound = ws.top().d
+				}
+			}
+		}
+	}
+	return ws
+}
+
+// Search implements vector.Index.
+func (x *Index) Search(ctx context.Context, query []float32, k int, f vector.Filter) ([]vector.Hit, error) {
+	if err := vector.CheckK(k); err != nil {
+		return nil, err
+	}
+	q, err := vector.Check(query, x.dims)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.live == 0 {
+		return nil, nil
+	}
+	admit := x.admitter(f)
+	switch x.plan(f) {
+	case planExactIDs:
+		return x.exactIDs(q, k, f), nil
+	case planExactScan:
+		return x.exactScan(ctx, q, k, admit)
+	}
+	hits := x.graphSearch(q, k, admit)
+	if len(hits) < k && f.Active() {
+		// The filter admits fewer nodes than the walk could reach: only a scan is sure to
+		// find every one.
+		return x.exactScan(ctx, q, k, admit)
+	}
+	return hits, nil
+}
+
+// How a search runs.
+const (
+	planGraph     = "graph"      // walk the HNSW graph, filter applied while walking
+	planExactIDs  = "exact-ids"  // score each id of a small candidate set
+	planExactScan = "exact-scan" // score every node a selective predicate admits
+)
+
+// plan applies the switching rule: a candidate set or predicate estimated to admit n ids is
+// scanned exactly when n x dims <= vector.ExactThreshold. Called under the read lock.
+func (x *Index) plan(f vector.Filter) string {
+	switch {
+	case f.IDs != nil && vector.UseExact(len(f.IDs), x.dims):
+		return planExactIDs
+	case f.IDs == nil && f.Allow != nil && vector.UseExact(x.estimate(f.Allow), x.dims):
+		return planExactScan
+	}
+	return planGraph
+}
+
+// admitter turns a filter into a node predicate that also drops tombstones.
+func (x *Index) admitter(f vector.Filter) func(uint32) bool {
+	if f.IDs != nil && !vector.UseExact(len(f.IDs), x.dims) {
+		in := make([]bool, len(x.ids))
+		for _, id := range f.IDs {
+			if n, ok := x.byID[id]; ok {
+				in[n] = true
+			}
+		}
+		allow := f.Allow
+		return func(n uint32) bool { return in[n] && (allow == nil || allow(x.ids[n])) }
+	}
+	if f.Allow != nil {
+		allow := f.Allow
+		return func(n uint32) bool { return !x.dead[n] && allow(x.ids[n]) }
+	}
+	return func(n uint32) bool { return !x.dead[n] }
+}
+
+// estimate guesses how many live ids a predicate admits from an evenly spaced sample.
+func (x *Index) estimate(allow func(int64) bool) int {
+	const samples = 1024
+	n := len(x.ids)
+	step := max(n/samples, 1)
+	seen, ok := 0, 0
+	for i := 0; i < n; i += step {
+		if x.dead[i] {
+			continue
+		}
+		seen++
+		if allow(x.ids[i]) {
+			ok++
+		}
+	}
+	if seen == 0 {
+		return 0
+	}
+	return int(float64(ok) / float64(seen) * float64(x.live))
+}
+
+func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool) []vector.Hit {
+	cur := x.entry
+	curDist := x.dist(q, cur)
+	for l := x.maxLevel; l > 0; l-- {
+		cur, curDist = x.greedy(q, cur, curDist, l)
+	}
+	vis := x.getVisited()
+	defer x.visited.Put(vis)
+	w := x.searchLayer(q, []cand{{curDist, cur}}, max(x.cfg.EfSearch, k), 0, admit, vis)
+	top := vector.NewTopK(k)
+	for _, c := range w {
+		top.Push(vector.Hit{ID: x.ids[c.n], Score: 1 - c.d})
+	}
+	return top.Sorted()
+}
+
+func (x *Index) exactIDs(q []float32, k int, f vector.Filter) []vector.Hit {
+	top := vector.NewTopK(k)
+	seen := make(map[int64]bool, len(f.IDs))
+	for _, id := range f.IDs {
+		n, ok := x.byID[id]
+		if !ok || seen[id] || (f.Allow != nil && !f.Allow(id)) {
+			continue
+		}
+		seen[id] = true
+		top.Push(vector.Hit{ID: id, Score: 1 - x.dist(q, n)})
+	}
+	return top.Sorted()
+}
+
+func (x *Index) exactScan(ctx context.Context, q []float32, k int, admit func(uint32) bool) ([]vector.Hit, error) {
+	top := vector.NewTopK(k)
+	for n := range x.ids {
+		if n&65535 == 65535 && ctx.Err() != nil {
+			return nil, fmt.Errorf("exact scan: %w", ctx.Err())
+		}
+		if admit(uint32(n)) {
+			top.Push(vector.Hit{ID: x.ids[n], Score: 1 - x.dist(q, uint32(n))})
+		}
+	}
+	return top.Sorted(), nil
+}
+
+// visited marks nodes with an epoch number, so clearing it between searches is free.
+type visited struct {
+	marks []uint32
+	epoch uint32
+}
+
+func (x *Index) getVisited() *visited {
+	if v, ok := x.visited.Get().(*visited); ok {
+		return v
+	}
+	return &visited{}
+}
+
+func (v *visited) reset(n int) {
+	if len(v.marks) < n {
+		v.marks = make([]uint32, n+n/4)
+		v.epoch = 0
+	}
+	v.epoch++
+	if v.epoch == 0 { // wrapped: old marks could collide
+		clear(v.marks)
+		v.epoch = 1
+	}
+}
+
+func (v *visited) mark(n uint32)      { v.marks[n] = v.epoch }
+func (v *visited) seen(n uint32) bool { return v.marks[n] == v.epoch }

@@ -1,0 +1,189 @@
+package hnswindex_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/hnswindex"
+	"github.com/firmoapi/firmo/shared/vector"
+	"github.com/firmoapi/firmo/shared/vector/vectortest"
+)
+
+func TestContract(t *testing.T) {
+	vectortest.Run(t, func(t *testing.T, dims int) vector.Index {
+		return hnswindex.New(dims, hnswindex.Config{Seed: 1})
+	})
+}
+
+// build inserts data with two writers, as a bulk load does.
+func build(t testing.TB, ix vector.Index, data [][]float32) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(data); i += 2 {
+				if err := ix.Upsert(context.Background(), int64(i), data[i]); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+}
+
+// world is 20k clustered 384-dim vectors (the dimension of contact embeddings) in a graph and
+// in the exact reference, built once for the tests that need a graph of some size.
+type world struct {
+	n, dims int
+	data    [][]float32
+	queries [][]float32
+	ix      *hnswindex.Index
+	ref     *vector.Exact
+}
+
+var (
+	worldOnce sync.Once
+	shared    *world
+)
+
+func bigWorld(t *testing.T) *world {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a 20k-vector graph")
+	}
+	worldOnce.Do(func() {
+		w := &world{n: 20_000, dims: 384}
+		// Wide topics (spread 1.0: a vector's cosine with its own centre is about 0.7) make
+		// neighbourhoods overlap, which is harder for the graph than tight clusters.
+		topics := vectortest.NewClusters(w.dims, 200, 21)
+		topics.Spread = 1.0
+		w.data = topics.Draw(w.n, 1)
+		w.queries = append(topics.Draw(200, 2), w.data[:50]...)
+		w.ix = hnswindex.New(w.dims, hnswindex.Config{M: 16, EfConstruction: 100, Seed: 2})
+		build(t, w.ix, w.data)
+		w.ref = vector.NewExact(w.dims)
+		for i, v := range w.data {
+			_ = w.ref.Upsert(context.Background(), int64(i), v)
+		}
+		shared = w
+	})
+	if shared == nil {
+		t.Fatal("building the shared graph failed")
+	}
+	return shared
+}
+
+func (w *world) recall(t *testing.T, ix vector.Index, f vector.Filter) float64 {
+	t.Helper()
+	ctx := context.Background()
+	in := map[int64]bool{}
+	for _, id := range f.IDs {
+		in[id] = true
+	}
+	sum := 0.0
+	for _, q := range w.queries {
+		got, err := ix.Search(ctx, q, 10, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := w.ref.Search(ctx, q, 10, f)
+		for _, h := range got {
+			if (f.Allow != nil && !f.Allow(h.ID)) || (f.IDs != nil && !in[h.ID]) {
+				t.Fatalf("id %d returned although the filter excludes it", h.ID)
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d hits, want %d", len(got), len(want))
+		}
+		sum += vector.Recall(got, want)
+	}
+	return sum / float64(len(w.queries))
+}
+
+func TestRecallAt10(t *testing.T) {
+	w := bigWorld(t)
+	r := w.recall(t, w.ix, vector.Filter{})
+	t.Logf("recall@10 = %.4f over %d queries", r, len(w.queries))
+	if r < 0.95 {
+		t.Fatalf("recall@10 = %.3f, want >= 0.95", r)
+	}
+}
+
+// TestFilteredSearchSwitchesToExact checks both sides of the switching rule: at 384 dims a
+// set of at most 5,208 candidates is scanned exactly (the answer equals brute force), a larger
+// one walks the graph with the filter (recall stays >= 0.95 and nothing filtered out leaks).
+func TestFilteredSearchSwitchesToExact(t *testing.T) {
+	w := bigWorld(t)
+	idsUpTo := func(n int, step int64) []int64 {
+		out := make([]int64, 0, n)
+		for id := int64(0); len(out) < n; id += step {
+			out = append(out, id)
+		}
+		return out
+	}
+	cases := []struct {
+		name       string
+		f          vector.Filter
+		wantPlan   string
+		wantRecall float64
+	}{
+		{"small candidate set", vector.Filter{IDs: idsUpTo(5000, 3)}, "exact-ids", 1},
+		{"large candidate set", vector.Filter{IDs: idsUpTo(6000, 3)}, "graph", 0.95},
+		{"candidate set and predicate", vector.Filter{IDs: idsUpTo(9000, 2), Allow: func(id int64) bool { return id%3 != 0 }}, "graph", 0.95},
+		{"selective predicate (10%)", vector.Filter{Allow: func(id int64) bool { return id%10 == 3 }}, "exact-scan", 1},
+		{"tiny predicate (5 ids)", vector.Filter{Allow: func(id int64) bool { return id < 5 }}, "exact-scan", 1},
+		{"broad predicate (50%)", vector.Filter{Allow: func(id int64) bool { return id%2 == 0 }}, "graph", 0.95},
+		{"predicate (30%)", vector.Filter{Allow: func(id int64) bool { return id%10 < 3 }}, "graph", 0.95},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := w.ix.Plan(c.f); got != c.wantPlan {
+				t.Fatalf("plan = %s, want %s", got, c.wantPlan)
+			}
+			r := w.recall(t, w.ix, c.f)
+			t.Logf("recall@10 = %.4f", r)
+			if r < c.wantRecall {
+				t.Fatalf("recall@10 = %.4f, want >= %.2f", r, c.wantRecall)
+			}
+		})
+	}
+}
+
+func TestSaveFileLoadFile(t *testing.T) {
+	w := bigWorld(t)
+	path := filepath.Join(t.TempDir(), "vectors", "contacts.hnsw")
+	if err := w.ix.SaveFile(path); err != nil {
+		t.Fatal(err)
+	}
+	back := hnswindex.New(w.dims, hnswindex.Config{})
+	if err := back.LoadFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := back.Config(), w.ix.Config(); got.M != want.M || got.EfConstruction != want.EfConstruction {
+		t.Fatalf("config after load = %+v, want %+v", got, want)
+	}
+	ctx := context.Background()
+	for _, q := range w.queries[:40] {
+		got, _ := back.Search(ctx, q, 10, vector.Filter{})
+		want, _ := w.ix.Search(ctx, q, 10, vector.Filter{})
+		if vector.Recall(got, want) != 1 {
+			t.Fatalf("loaded graph answers %v, saved one %v", got, want)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Fatalf("directory holds %d files after an atomic save, want 1", len(entries))
+	}
+	err := hnswindex.New(w.dims, hnswindex.Config{}).LoadFile(filepath.Join(t.TempDir(), "none.hnsw"))
+	if !errors.Is(err, apperr.ErrNotFound) {
+		t.Fatalf("missing file: err = %v, want ErrNotFound", err)
+	}
+}

@@ -1,0 +1,4 @@
+package vector
+
+// DotGeneric exposes the portable kernel so tests check it on machines that run the assembly.
+var DotGeneric = dotGeneric
