@@ -96,6 +96,9 @@ func (d *Deriver) Derive(ctx context.Context, in Inputs) (Profile, Scored, Deriv
 	if homeIdx >= 0 {
 		links = scanLinks([]byte(home.HTML), in.Domain)
 		p.RedirectDomain = redirectOf(in.Domain, home, links)
+		if home.Title == "" {
+			home.Title = links.Title
+		}
 	}
 	p.Phones = phones(in.Raw.Phone, links.Phones, country)
 	p.PublicEmails = nonNilList(links.Emails)

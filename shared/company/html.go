@@ -19,6 +19,7 @@ type pageLinks struct {
 	Social  []string // profile URLs on the social networks of socialHosts
 	Vendors []string // registrable domains of third-party scripts, frames and styles
 	Refresh string   // target of a <meta http-equiv="refresh">
+	Title   string   // the <title>, for when no extractor read the page
 }
 
 // maxLinks bounds each list, so a link farm cannot bloat a profile.
@@ -53,6 +54,12 @@ func scanLinks(doc []byte, own string) pageLinks {
 			continue
 		}
 		name, hasAttr := z.TagName()
+		if string(name) == "title" && out.Title == "" {
+			if z.Next() == html.TextToken {
+				out.Title = strings.Join(strings.Fields(html.UnescapeString(string(z.Text()))), " ")
+			}
+			continue
+		}
 		if !hasAttr {
 			continue
 		}

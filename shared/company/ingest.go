@@ -119,8 +119,8 @@ func sniff(f Format, name string, head []byte) Format {
 	switch {
 	case bytes.HasPrefix(t, []byte("{")):
 		return FormatJSONL
-	case bytes.HasPrefix(t, []byte("-----BEGIN")):
-		return FormatPEM
+	case bytes.Contains(t, []byte("-----BEGIN ")):
+		return FormatPEM // possibly after comment lines, as bundles often have
 	}
 	return FormatCSV
 }
@@ -337,7 +337,6 @@ func csvCompanies(r io.Reader, keep func(int, companyRow), rep *Report) error {
 		if err == io.EOF {
 			return nil
 		}
-		line, _ := cr.FieldPos(0)
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
 			rep.Rows++
@@ -347,6 +346,7 @@ func csvCompanies(r io.Reader, keep func(int, companyRow), rep *Report) error {
 		if err != nil {
 			return err
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // blank line
 		}
