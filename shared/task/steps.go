@@ -219,10 +219,17 @@ func (e *Engine) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput
 		}
 		now := e.opts.Now().UTC()
 		switch {
-		case t.Status == StatusCancelling:
-			t.Status = StatusCancelled
-		case in.Error != nil:
-			t.Status, t.Error = StatusFailed, in.Error
+		case t.Status == StatusCancelling || in.Error != nil:
+			rows, err := e.store.rows(ctx, t.Ref)
+			if err != nil {
+				return FinalizeOutput{}, fmt.Errorf("finalize: %w", err)
+			}
+			t.Kept = keptSet(t.Total, rows)
+			if t.Status == StatusCancelling {
+				t.Status = StatusCancelled
+			} else {
+				t.Status, t.Error = StatusFailed, in.Error
+			}
 		default:
 			missing, err := e.answerMissing(ctx, t)
 			if err != nil {
