@@ -132,10 +132,10 @@ type Task struct {
 	// row existed at that moment. A record still running then may write its row later
 	// (nothing atomic spans two items); Kept hides it, so the results of an ended task
 	// never change.
-	Kept      []byte    `json:"kept,omitempty"`
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt       time.Time       `json:"updated_at"`
-	FinishedAt      *time.Time      `json:"finished_at,omitempty"`
+	Kept       []byte     `json:"kept,omitempty"`
+	CreatedAt  time.Time  `json:"created_at"`
+	UpdatedAt  time.Time  `json:"updated_at"`
+	FinishedAt *time.Time `json:"finished_at,omitempty"`
 }
 
 // View is a task as the status endpoint shows it: the spec's Generation task fields,
