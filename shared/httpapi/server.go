@@ -16,6 +16,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/ratelimit"
 )
 
 // Auth says how a route authenticates its caller.
@@ -40,6 +41,9 @@ type Route struct {
 	Family string // the Lambda function serving it: account, contacts, company, ...
 	Auth   Auth
 	Handle HandlerFunc
+	// RateLimit is the route's base limit in requests per minute on the FREE plan (the
+	// plan multiplier applies on top); 0 means the ratelimit table's figure or default.
+	RateLimit int
 }
 
 // Pattern is the ServeMux pattern of the route.
@@ -61,6 +65,7 @@ type Server struct {
 	auth    Authenticator
 	maxBody int64
 	routes  []Route
+	limiter ratelimit.Limiter // nil: no rate limits (see UseRateLimits)
 }
 
 // NewServer makes a Server. maxBody bounds every request body.
@@ -134,6 +139,11 @@ func (s *Server) endpoint(rt Route) http.Handler {
 				info.orgID = p.Org.ID
 			}
 			r = r.WithContext(context.WithValue(r.Context(), principalKey, p))
+			if err := s.rateLimit(w, r, rt, p); err != nil {
+				WriteError(w, r, s.log, err)
+				return
+			}
+			w.Header().Set(HeaderCreditsCharged, "0") // handlers that charge overwrite it
 		}
 		if err := rt.Handle(w, r); err != nil {
 			WriteError(w, r, s.log, err)
