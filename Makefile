@@ -8,7 +8,10 @@ LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags '$(LDFLAGS)'
 # Local stand-ins of AWS services installed from npm into .tools (see infra/README.md).
 TOOLS := .tools
-NPM_TOOLS := dynalite@4.0.0
+# aws-local-stepfunctions needs Node 22: node-linux-<arch> is a Node 22 binary from npm,
+# used only by the Step Functions shim (infra/standins/sfn-shim.mjs).
+NODE_ARCH := $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x64)
+NPM_TOOLS := dynalite@4.0.0 local-aws-sqs@2.0.2 aws-local-stepfunctions@3.0.0 asl-validator@4.0.0 node-linux-$(NODE_ARCH)@22.23.3
 # Lambda functions: directory under functions/ -> SAM logical id <Name>Function.
 FUNCTIONS := account generation
 TEST_TIMEOUT ?= 14m
