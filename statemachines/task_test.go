@@ -37,12 +37,12 @@ type journal struct {
 func TestTaskWorkflow(t *testing.T) {
 	dir := t.TempDir()
 	l := testkit.NewLambda(t)
+	// Retry intervals shortened; Wait states keep the input's poll_seconds.
+	c := testkit.SFNClient(t, testkit.StepFunctions(t, testkit.StepFunctionsOptions{Lambda: l.Endpoint(), Retry: 20 * time.Millisecond}))
 	l.Add(testkit.LambdaFunction{
 		Name: "steps", Binary: testkit.BuildLambda(t, "./statemachines/testdata/fakesteps"),
 		Env: map[string]string{"FAKESTEPS_DIR": dir}, Instances: 3,
 	})
-	// Retry intervals shortened; Wait states keep the input's poll_seconds.
-	c := testkit.SFNClient(t, testkit.StepFunctions(t, testkit.StepFunctionsOptions{Lambda: l.Endpoint(), Retry: 20 * time.Millisecond}))
 	def, err := Definition("task", map[string]string{"StepsFunctionArn": testkit.FunctionARN("steps")})
 	if err != nil {
 		t.Fatal(err)

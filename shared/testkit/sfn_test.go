@@ -86,8 +86,8 @@ func awaitExecution(t *testing.T, c *sfn.Client, arn string, timeout time.Durati
 
 func TestStepFunctionsWithLambda(t *testing.T) {
 	l := NewLambda(t)
-	l.Add(LambdaFunction{Name: "echo", Binary: BuildLambda(t, "./shared/testkit/testdata/echo")})
 	c := SFNClient(t, StepFunctions(t, StepFunctionsOptions{Lambda: l.Endpoint(), Retry: 20 * time.Millisecond}))
+	l.Add(LambdaFunction{Name: "echo", Binary: BuildLambda(t, "./shared/testkit/testdata/echo")})
 
 	t.Run("real ASL drives the real function", func(t *testing.T) {
 		machine := createMachine(t, c, "echo", asl(echoMachine))

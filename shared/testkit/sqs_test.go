@@ -64,8 +64,8 @@ func sendBodies(t *testing.T, c *sqs.Client, url string, bodies ...string) {
 }
 
 func TestSQSEventSource(t *testing.T) {
-	bin := BuildLambda(t, "./shared/testkit/testdata/echo")
 	c := SQSClient(t, SQS(t))
+	bin := BuildLambda(t, "./shared/testkit/testdata/echo")
 
 	t.Run("only the reported item comes back, then goes to the DLQ", func(t *testing.T) {
 		q := CreateQueueWithDLQ(t, c, "partial", time.Second, 2)
