@@ -19,13 +19,18 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/firmoapi/firmo/shared/account"
+	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/dynamokv"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/kvlimit"
+	"github.com/firmoapi/firmo/shared/memlimit"
 	"github.com/firmoapi/firmo/shared/memqueue"
 	"github.com/firmoapi/firmo/shared/openapi"
+	"github.com/firmoapi/firmo/shared/query"
+	"github.com/firmoapi/firmo/shared/ratelimit"
 	"github.com/firmoapi/firmo/shared/task"
 )
 
@@ -38,6 +43,10 @@ type App struct {
 	Server   *httpapi.Server
 	// Tasks is the async task engine; kinds register on Tasks.Kinds() before StartTasks.
 	Tasks *task.Engine
+	// Billing charges credits (Charge) and keeps the ledger; Queries holds saved queries
+	// (Resolve and Scope for inclusion/exclusion lists, SaveSearch for contact search).
+	Billing *billing.Service
+	Queries *query.Service
 
 	local *localTasks // the embedded queue and workflow; nil on AWS
 }
@@ -96,7 +105,20 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 	srv.Add(httpapi.AccountRoutes(accounts, httpapi.SessionOptions{TTL: cfg.SessionTTL, Insecure: cfg.InsecureCookies})...)
 	tasks := task.New(store, task.NewRegistry(), rt.queue, rt.flow, task.NewLimiter(nil, taskConcurrency), task.Options{Log: log})
 	srv.Add(httpapi.GenerationRoutes(tasks)...)
-	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, local: rt.local}, nil
+	credits, queries := billing.New(store), query.New(store)
+	srv.UseRateLimits(rateLimiter(cfg, store))
+	srv.Add(httpapi.UsageRoutes(credits, time.Now)...)
+	srv.Add(httpapi.QueryRoutes(queries)...)
+	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, Billing: credits, Queries: queries, local: rt.local}, nil
+}
+
+// rateLimiter counts requests in process locally (one process serves everything) and in
+// DynamoDB on AWS, where every Lambda instance must see the same counts.
+func rateLimiter(cfg config.Config, store kv.Store) ratelimit.Limiter {
+	if cfg.Backend == config.BackendAWS {
+		return kvlimit.New(store, time.Now)
+	}
+	return memlimit.New(time.Now)
 }
 
 // taskConcurrency bounds the records of one provider running at once (each provider
