@@ -205,6 +205,11 @@ func (e *Engine) requeue(ctx context.Context, t Task, done map[int]bool) (int, e
 // Finalize ends the task: cancelled if it was cancelling, failed if the workflow
 // reported an error, else completed. A completed task has an answer for every record:
 // records still unanswered (GiveUp) get an error cell first.
+//
+// Nothing atomic spans the task item and a row, so a record that passed Handle's last
+// status check just before a cancelled or failed task ended can still write its row
+// just after: its answer is kept (results only grow, progress only rises); no record
+// starts after the cancel.
 func (e *Engine) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput, error) {
 	for attempt := 0; ; attempt++ {
 		t, v, err := e.store.getMeta(ctx, in.Ref)
@@ -219,17 +224,10 @@ func (e *Engine) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput
 		}
 		now := e.opts.Now().UTC()
 		switch {
-		case t.Status == StatusCancelling || in.Error != nil:
-			rows, err := e.store.rows(ctx, t.Ref)
-			if err != nil {
-				return FinalizeOutput{}, fmt.Errorf("finalize: %w", err)
-			}
-			t.Kept = keptSet(t.Total, rows)
-			if t.Status == StatusCancelling {
-				t.Status = StatusCancelled
-			} else {
-				t.Status, t.Error = StatusFailed, in.Error
-			}
+		case t.Status == StatusCancelling:
+			t.Status = StatusCancelled
+		case in.Error != nil:
+			t.Status, t.Error = StatusFailed, in.Error
 		default:
 			missing, err := e.answerMissing(ctx, t)
 			if err != nil {

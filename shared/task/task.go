@@ -128,14 +128,9 @@ type Task struct {
 	TitleValidation string          `json:"title_validation,omitempty"`
 	Warnings        []Warning       `json:"warnings,omitempty"` // task-level (submit, finalize); rows carry their own
 	Error           *TaskError      `json:"error,omitempty"`
-	// Kept is set when a task ends cancelled or failed: bit i is set when record i's
-	// row existed at that moment. A record still running then may write its row later
-	// (nothing atomic spans two items); Kept hides it, so the results of an ended task
-	// never change.
-	Kept       []byte     `json:"kept,omitempty"`
-	CreatedAt  time.Time  `json:"created_at"`
-	UpdatedAt  time.Time  `json:"updated_at"`
-	FinishedAt *time.Time `json:"finished_at,omitempty"`
+	CreatedAt       time.Time       `json:"created_at"`
+	UpdatedAt       time.Time       `json:"updated_at"`
+	FinishedAt      *time.Time      `json:"finished_at,omitempty"`
 }
 
 // View is a task as the status endpoint shows it: the spec's Generation task fields,

@@ -15,9 +15,6 @@ func view(t Task, rows []rowDoc) View {
 		TaskID: t.TaskID, ColumnName: t.ColumnName, Status: t.Status, TotalDomains: t.Total,
 		ResponseFormat: t.ResponseFormat, TitleValidation: t.TitleValidation, Error: t.Error,
 	}
-	if t.Kept != nil {
-		rows = keptRows(t.Kept, rows)
-	}
 	results := make(map[string]json.RawMessage, len(rows))
 	for _, r := range rows {
 		results[r.Key] = r.Cells
@@ -34,31 +31,6 @@ func view(t Task, rows []rowDoc) View {
 	v.Warnings = warnings(t, rows)
 	v.CostMetadata, v.EstimatedCost = costs(rows)
 	return v
-}
-
-func keptRows(kept []byte, rows []rowDoc) []rowDoc {
-	out := rows[:0:0]
-	for _, r := range rows {
-		if hasBit(kept, r.Index) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-func setBit(b []byte, i int) { b[i/8] |= 1 << (i % 8) }
-
-func hasBit(b []byte, i int) bool { return i >= 0 && i/8 < len(b) && b[i/8]&(1<<(i%8)) != 0 }
-
-// keptSet marks the rows that exist now.
-func keptSet(total int, rows []rowDoc) []byte {
-	b := make([]byte, (total+7)/8+1) // never empty: nil means "not ended early"
-	for _, r := range rows {
-		if r.Index < total {
-			setBit(b, r.Index)
-		}
-	}
-	return b
 }
 
 // progress is the finished share in whole percent, rounded down so that 100 means all.
