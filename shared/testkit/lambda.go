@@ -410,6 +410,11 @@ func (inst *lambdaInstance) supervise() {
 			inst.mu.Lock()
 			inst.cur = p
 			inst.mu.Unlock()
+			select {
+			case <-inst.l.closed: // close may have looked for processes before this one
+				p.kill()
+			default:
+			}
 			p.wait()
 			if p.wasReady() {
 				backoff = 100 * time.Millisecond

@@ -202,3 +202,22 @@ func waitFor(t testing.TB, timeout time.Duration, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// BenchmarkLambdaInvoke measures one synchronous invocation's round trip through the
+// emulator and aws-lambda-go's runtime client: the fixed cost every Lambda step and SQS
+// batch pays in the AWS composition's tests.
+func BenchmarkLambdaInvoke(b *testing.B) {
+	l := NewLambda(b)
+	l.Add(LambdaFunction{Name: "echo", Binary: BuildLambda(b, "./shared/testkit/testdata/echo")})
+	ctx := context.Background()
+	payload := []byte(`{"n":1}`)
+	if _, err := l.Invoke(ctx, "echo", payload); err != nil { // process warm
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := l.Invoke(ctx, "echo", payload); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
