@@ -34,8 +34,17 @@ type Config struct {
 	SessionTTL      time.Duration // FIRMO_SESSION_TTL: admin app session lifetime
 	InsecureCookies bool          // FIRMO_INSECURE_COOKIES: drop the Secure cookie flag (plain-HTTP development only)
 	FetchAllowHosts []string      // FIRMO_FETCH_ALLOW_HOSTS: hosts or host:port pairs the guarded fetch client admits although private (tests only)
+	DNSResolver     string        // FIRMO_DNS_RESOLVER: host:port of the DNS server for MX lookups; "" = /etc/resolv.conf
+	SMTP            SMTP
 
 	AWS AWS
+}
+
+// SMTP configures the email verifier's SMTP conversations.
+type SMTP struct {
+	Port int    // FIRMO_SMTP_PORT: port of every MX host (25; tests use a local MTA elsewhere)
+	HELO string // FIRMO_SMTP_HELO: name sent in EHLO/HELO
+	From string // FIRMO_SMTP_FROM: MAIL FROM address
 }
 
 // AWS holds the names and endpoints of the AWS composition. Endpoints are empty in a
@@ -68,6 +77,12 @@ func Load(getenv Getenv) (Config, error) {
 		SessionTTL:      l.duration("FIRMO_SESSION_TTL", 12*time.Hour),
 		InsecureCookies: l.bool("FIRMO_INSECURE_COOKIES", false),
 		FetchAllowHosts: l.hosts("FIRMO_FETCH_ALLOW_HOSTS"),
+		DNSResolver:     l.hostPort("FIRMO_DNS_RESOLVER", "53"),
+		SMTP: SMTP{
+			Port: int(l.int64("FIRMO_SMTP_PORT", 25, 1, 65535)),
+			HELO: l.str("FIRMO_SMTP_HELO", "verify.firmo.local"),
+			From: l.str("FIRMO_SMTP_FROM", "verify@firmo.local"),
+		},
 		AWS: AWS{
 			Region:           l.str("AWS_REGION", "us-east-1"),
 			Table:            l.str("FIRMO_TABLE", "firmo"),
@@ -86,6 +101,12 @@ func Load(getenv Getenv) (Config, error) {
 	}
 	if c.Backend == BackendAWS && c.AWS.Table == "" {
 		l.fail("FIRMO_TABLE", "is required with FIRMO_BACKEND=aws")
+	}
+	if at := strings.LastIndexByte(c.SMTP.From, '@'); at <= 0 || at == len(c.SMTP.From)-1 || strings.ContainsAny(c.SMTP.From, " <>\t") {
+		l.fail("FIRMO_SMTP_FROM", "is %q; want an address such as verify@example.com", c.SMTP.From)
+	}
+	if strings.ContainsAny(c.SMTP.HELO, " \t<>@") {
+		l.fail("FIRMO_SMTP_HELO", "is %q; want a host name", c.SMTP.HELO)
 	}
 	if len(l.problems) > 0 {
 		return Config{}, fmt.Errorf("configuration: %w", errors.Join(l.problems...))
@@ -195,6 +216,23 @@ func (l *loader) hosts(name string) []string {
 		out = append(out, h)
 	}
 	return out
+}
+
+// hostPort reads a "host:port" address; a bare host gets defPort.
+func (l *loader) hostPort(name, defPort string) string {
+	raw := l.str(name, "")
+	if raw == "" {
+		return ""
+	}
+	host, port, err := net.SplitHostPort(raw)
+	if err != nil {
+		host, port = strings.Trim(raw, "[]"), defPort
+	}
+	if n, perr := strconv.Atoi(port); host == "" || strings.ContainsAny(host, " /") || perr != nil || n < 1 || n > 65535 {
+		l.fail(name, "is %q; want host:port such as 127.0.0.1:53", raw)
+		return ""
+	}
+	return net.JoinHostPort(host, port)
 }
 
 func (l *loader) url(name string) string {
