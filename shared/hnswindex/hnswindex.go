@@ -461,13 +461,15 @@ func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool) []vecto
 
 func (x *Index) exactIDs(q []float32, k int, f vector.Filter) []vector.Hit {
 	top := vector.NewTopK(k)
-	seen := make(map[int64]bool, len(f.IDs))
+	vis := x.getVisited() // marks ids already scored, in case the list repeats one
+	defer x.visited.Put(vis)
+	vis.reset(len(x.ids))
 	for _, id := range f.IDs {
 		n, ok := x.byID[id]
-		if !ok || seen[id] || (f.Allow != nil && !f.Allow(id)) {
+		if !ok || vis.seen(n) || (f.Allow != nil && !f.Allow(id)) {
 			continue
 		}
-		seen[id] = true
+		vis.mark(n)
 		top.Push(vector.Hit{ID: id, Score: 1 - x.dist(q, n)})
 	}
 	return top.Sorted()
