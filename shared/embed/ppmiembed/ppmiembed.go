@@ -24,8 +24,8 @@
 package ppmiembed
 
 import (
-	_ "embed"
 	"context"
+	_ "embed"
 	"fmt"
 	"sync"
 

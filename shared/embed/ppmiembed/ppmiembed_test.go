@@ -22,7 +22,7 @@ func TestBuiltinNeighbours(t *testing.T) {
 		{Anchor: "CFO", Near: "Chief Financial Officer", Far: "Chief Marketing Officer"},
 		{Anchor: "CHRO", Near: "Head of People", Far: "Head of Engineering"},
 		{Anchor: "Softwareentwicklungsleiter", Near: "Head of Software Development", Far: "Head of Sales"}, // unseen compound
-		{Anchor: "Enginering Manager", Near: "Engineering Manager", Far: "Sales Manager"},                 // typo
+		{Anchor: "Enginering Manager", Near: "Engineering Manager", Far: "Sales Manager"},                  // typo
 		{Anchor: "Kubernetes Platform Engineer", Near: "Site Reliability Engineer", Far: "Brand Manager"},
 		{Anchor: "Sr. Accountant", Near: "Senior Accountant", Far: "Senior Recruiter"},
 		{Anchor: "Directora de Marketing", Near: "Head of Marketing", Far: "Head of Legal"},
