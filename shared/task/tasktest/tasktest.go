@@ -19,7 +19,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/task"
 )
 
@@ -30,9 +29,9 @@ var Columns = []string{"echo", "attempt", "index"}
 type Echo struct {
 	Delay time.Duration
 	Prov  string // provider for the concurrency limits; "" for none
-	// Runs, when set, also counts runs in the store (counter "runs" of item
-	// tasktest#<task>/<key>), so counts survive a kill -9 of the process.
-	Runs kv.Store
+	// OnRun, when set, is called as each run starts (a crash test logs runs to a
+	// file, which a kill -9 does not lose).
+	OnRun func(rec task.Record)
 
 	mu      sync.Mutex
 	runs    map[string]int
@@ -60,10 +59,8 @@ func (e *Echo) Process(ctx context.Context, rec task.Record) (task.Result, error
 	}
 	e.runs[rec.Key]++
 	e.mu.Unlock()
-	if e.Runs != nil {
-		if _, err := e.Runs.Add(ctx, RunsKey(rec.Ref, rec.Key), "runs", 1, kv.AddCond{}); err != nil {
-			return task.Result{}, task.Retryable(err, 0)
-		}
+	if e.OnRun != nil {
+		e.OnRun(rec)
 	}
 	n := e.active.Add(1)
 	defer e.active.Add(-1)
@@ -106,11 +103,6 @@ func behave(rec task.Record) (task.Result, error) {
 		res.Warnings = []string{"warned " + key, "shared warning"}
 	}
 	return res, nil
-}
-
-// RunsKey is where Echo counts a record's runs when Runs is set.
-func RunsKey(r task.Ref, key string) kv.Key {
-	return kv.Key{PK: "tasktest#" + r.TaskID, SK: key}
 }
 
 // RunsOf returns how often a key ran in this process.
