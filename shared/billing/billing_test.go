@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -354,6 +356,32 @@ func TestUsage(t *testing.T) {
 		var ae *apperr.Error
 		if !errors.As(err, &ae) || ae.Kind != apperr.ErrInvalid || ae.Field != c.field {
 			t.Errorf("Usage(%s, %s): err = %v, want 422 on %s", c.from, c.to, err, c.field)
+		}
+	}
+}
+
+// TestREADMERateTable keeps the README's rate table equal to Rates.
+func TestREADMERateTable(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := []account.Plan{account.PlanFree, account.PlanStarter, account.PlanPro, account.PlanEnterprise}
+	for _, k := range billing.Kinds {
+		var row []string
+		for _, line := range strings.Split(string(raw), "\n") {
+			if strings.HasPrefix(line, "| `"+string(k)+"` |") {
+				row = strings.Split(strings.Trim(line, "| "), " | ")
+			}
+		}
+		if len(row) != 6 {
+			t.Errorf("README.md has no rate row for %s", k)
+			continue
+		}
+		for i, p := range plans {
+			if got, want := row[2+i], strconv.FormatInt(billing.Rate(p, k), 10); got != want {
+				t.Errorf("README.md: %s on %s = %s, Rates says %s", k, p, got, want)
+			}
 		}
 	}
 }

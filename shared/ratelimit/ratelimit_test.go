@@ -1,6 +1,10 @@
 package ratelimit_test
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,5 +58,41 @@ func TestDecide(t *testing.T) {
 	}
 	if got := d.RetryAfter(start.Add(59*time.Second + 900*time.Millisecond)); got != time.Second {
 		t.Errorf("RetryAfter near the reset = %v, want the 1s floor", got)
+	}
+}
+
+// TestREADMELimitTable keeps the README's rate-limit table equal to the policy.
+func TestREADMELimitTable(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := []account.Plan{account.PlanFree, account.PlanStarter, account.PlanPro, account.PlanEnterprise}
+	rows := map[string]string{ // README label -> route pattern
+		"`GET /v1/crm/connections`":              "GET /v1/crm/connections",
+		"`GET /v1/crm/{provider}/authorize`":     "GET /v1/crm/{provider}/authorize",
+		"`POST /v1/crm/{provider}/suppress`":     "POST /v1/crm/{provider}/suppress",
+		"`DELETE /v1/crm/{provider}/connection`": "DELETE /v1/crm/{provider}/connection",
+		"every other endpoint":                   "GET /v1/anything-else",
+	}
+	for label, pattern := range rows {
+		var cells []string
+		for _, line := range strings.Split(string(raw), "\n") {
+			if strings.HasPrefix(line, "| "+label+" |") {
+				cells = strings.Split(strings.Trim(line, "| "), " | ")
+			}
+		}
+		if len(cells) != 6 {
+			t.Errorf("README.md has no rate-limit row %s", label)
+			continue
+		}
+		if cells[1] != strconv.Itoa(ratelimit.Base(pattern, 0)) {
+			t.Errorf("README.md: base of %s = %s, policy says %d", label, cells[1], ratelimit.Base(pattern, 0))
+		}
+		for i, p := range plans {
+			if want := strconv.Itoa(ratelimit.Limit(p, pattern, 0)); cells[2+i] != want {
+				t.Errorf("README.md: %s on %s = %s, policy says %s", label, p, cells[2+i], want)
+			}
+		}
 	}
 }
