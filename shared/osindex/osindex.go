@@ -1,0 +1,363 @@
+// Package osindex is the OpenSearch k-NN adapter of the vector.Index port, and the contact
+// document index behind contact search on AWS: one document per contact with the fields
+// contact search filters on and a knn_vector (HNSW) of its embedding.
+//
+// Writes go through the _bulk API; similarity searches are knn queries whose filter sits
+// inside the knn clause (efficient filtering), built by KNNQuery; filter-only searches are
+// bool queries built by FilterQuery. The mapping and the queries are checked against golden
+// JSON in testdata/; the integration suite runs against a live cluster when OPENSEARCH_URL is
+// set.
+package osindex
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/opensearch-project/opensearch-go/v4"
+	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
+
+	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/vector"
+)
+
+// Config names the index and its k-NN method. Zero fields take the defaults.
+type Config struct {
+	Index          string // default "contacts"
+	Dims           int    // default 384
+	Engine         string // "lucene" (default) or "faiss"
+	M              int    // HNSW links per node; default 16
+	EfConstruction int    // default 128
+	EfSearch       int    // default 100 (faiss reads it; lucene searches with k)
+	Shards         int    // default 1
+	Replicas       int    // default 1; tests use 0
+	// Refresh is passed to write requests: "" (default: visible within the refresh
+	// interval), "wait_for" (tests and single interactive writes) or "true".
+	Refresh string
+}
+
+func (c Config) withDefaults() Config {
+	if c.Index == "" {
+		c.Index = "contacts"
+	}
+	if c.Dims <= 0 {
+		c.Dims = 384
+	}
+	if c.Engine == "" {
+		c.Engine = "lucene"
+	}
+	if c.M <= 0 {
+		c.M = 16
+	}
+	if c.EfConstruction <= 0 {
+		c.EfConstruction = 128
+	}
+	if c.EfSearch <= 0 {
+		c.EfSearch = 100
+	}
+	if c.Shards <= 0 {
+		c.Shards = 1
+	}
+	if c.Replicas < 0 {
+		c.Replicas = 0
+	}
+	return c
+}
+
+// MaxK is the most hits one OpenSearch search returns (index.max_result_window).
+const MaxK = 10_000
+
+// Document is one contact as indexed. Empty optional fields are left out.
+type Document struct {
+	PersonaID      int64     `json:"persona_id"`
+	Domain         string    `json:"domain,omitempty"`
+	Name           string    `json:"name,omitempty"`
+	Title          string    `json:"title,omitempty"`
+	Department     string    `json:"department,omitempty"`
+	Seniority      string    `json:"seniority,omitempty"`
+	Country        string    `json:"country,omitempty"`
+	State          string    `json:"state,omitempty"`
+	Skills         []string  `json:"skills,omitempty"`
+	Summary        string    `json:"summary,omitempty"`
+	HasEmail       bool      `json:"has_email"`
+	EmailValidated bool      `json:"email_validated"`
+	HasPhone       bool      `json:"has_phone"`
+	HasMobile      bool      `json:"has_mobile"`
+	HasLinkedIn    bool      `json:"has_linkedin"`
+	Connections    int       `json:"connections"`
+	JobStartDate   string    `json:"jobstart_date,omitempty"` // YYYY-MM-DD
+	Industry       []string  `json:"industry,omitempty"`
+	Employees      string    `json:"employees,omitempty"`
+	CompanyCountry string    `json:"company_country,omitempty"`
+	CompanyState   string    `json:"company_state,omitempty"`
+	Vector         []float32 `json:"contact_vector,omitempty"`
+}
+
+// Index is the adapter. It is safe for concurrent use.
+type Index struct {
+	client *opensearchapi.Client
+	cfg    Config
+}
+
+var _ vector.Index = (*Index)(nil)
+
+// New returns the adapter over client. Call EnsureIndex once before use.
+func New(client *opensearchapi.Client, cfg Config) *Index {
+	return &Index{client: client, cfg: cfg.withDefaults()}
+}
+
+// Config returns the configuration in force (defaults filled in).
+func (x *Index) Config() Config { return x.cfg }
+
+// Dims implements vector.Index.
+func (x *Index) Dims() int { return x.cfg.Dims }
+
+// EnsureIndex creates the index with its mapping unless it exists.
+func (x *Index) EnsureIndex(ctx context.Context) error {
+	body, err := json.Marshal(x.cfg.Mapping())
+	if err != nil {
+		return fmt.Errorf("contact index mapping: %w", err)
+	}
+	_, err = x.client.Indices.Create(ctx, opensearchapi.IndicesCreateReq{Index: x.cfg.Index, Body: bytes.NewReader(body)})
+	var se *opensearch.StructError
+	if errors.As(err, &se) && se.Err.Type == "resource_already_exists_exception" {
+		return nil
+	}
+	if err != nil {
+		return unavailable("create index "+x.cfg.Index, err)
+	}
+	return nil
+}
+
+// DeleteIndex drops the index (tests and re-indexing).
+func (x *Index) DeleteIndex(ctx context.Context) error {
+	_, err := x.client.Indices.Delete(ctx, opensearchapi.IndicesDeleteReq{Indices: []string{x.cfg.Index}})
+	if err != nil {
+		return unavailable("delete index "+x.cfg.Index, err)
+	}
+	return nil
+}
+
+// BulkOp is one line pair of a _bulk body.
+type BulkOp struct {
+	Action string // "index", "update" or "delete"
+	ID     int64
+	Source any // the document, the partial update, or nil for delete
+}
+
+// BulkBody encodes operations as the NDJSON body of the _bulk API.
+func BulkBody(index string, ops []BulkOp) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf) // Encode ends each value with the newline NDJSON needs
+	for _, op := range ops {
+		meta := map[string]any{op.Action: map[string]any{"_index": index, "_id": docID(op.ID)}}
+		if err := enc.Encode(meta); err != nil {
+			return nil, err
+		}
+		if op.Action == "delete" {
+			continue
+		}
+		if err := enc.Encode(op.Source); err != nil {
+			return nil, fmt.Errorf("bulk %s %d: %w", op.Action, op.ID, err)
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// Put indexes whole contact documents in one _bulk request, normalizing their vectors.
+// Callers batch (a few thousand documents or ~10 MB per call).
+func (x *Index) Put(ctx context.Context, docs []Document) error {
+	ops := make([]BulkOp, 0, len(docs))
+	for _, d := range docs {
+		if d.Vector != nil {
+			v, err := vector.Check(d.Vector, x.cfg.Dims)
+			if err != nil {
+				return fmt.Errorf("contact %d: %w", d.PersonaID, err)
+			}
+			d.Vector = v
+		}
+		ops = append(ops, BulkOp{Action: "index", ID: d.PersonaID, Source: d})
+	}
+	return x.bulk(ctx, ops)
+}
+
+// Upsert implements vector.Index: it sets the vector of a contact document, creating a
+// document holding only persona_id and the vector when none exists yet.
+func (x *Index) Upsert(ctx context.Context, id int64, vec []float32) error {
+	v, err := vector.Check(vec, x.cfg.Dims)
+	if err != nil {
+		return fmt.Errorf("upsert %d: %w", id, err)
+	}
+	src := map[string]any{"doc": map[string]any{"persona_id": id, VectorField: v}, "doc_as_upsert": true}
+	return x.bulk(ctx, []BulkOp{{Action: "update", ID: id, Source: src}})
+}
+
+// Delete implements vector.Index; a missing document is not an error.
+func (x *Index) Delete(ctx context.Context, id int64) error {
+	return x.bulk(ctx, []BulkOp{{Action: "delete", ID: id}})
+}
+
+func (x *Index) bulk(ctx context.Context, ops []BulkOp) error {
+	if len(ops) == 0 {
+		return nil
+	}
+	body, err := BulkBody(x.cfg.Index, ops)
+	if err != nil {
+		return err
+	}
+	resp, err := x.client.Bulk(ctx, opensearchapi.BulkReq{Body: bytes.NewReader(body), Params: opensearchapi.BulkParams{Refresh: x.cfg.Refresh}})
+	if err != nil {
+		return unavailable("bulk", err)
+	}
+	if !resp.Errors {
+		return nil
+	}
+	// Report the first failure; a delete of a missing document (404) is fine.
+	for _, item := range resp.Items {
+		for action, r := range item {
+			if r.Error == nil || (action == "delete" && r.Status == 404) {
+				continue
+			}
+			if r.Status >= 400 && r.Status < 500 && r.Status != 429 {
+				return fmt.Errorf("bulk %s %s: %s: %s: %w", action, r.ID, r.Error.Type, r.Error.Reason, apperr.ErrInvalid)
+			}
+			return fmt.Errorf("bulk %s %s: %s: %s: %w", action, r.ID, r.Error.Type, r.Error.Reason, apperr.ErrUnavailable)
+		}
+	}
+	return nil
+}
+
+// Len implements vector.Index: the number of documents holding a vector.
+func (x *Index) Len(ctx context.Context) (int, error) {
+	body := `{"query":{"exists":{"field":"` + VectorField + `"}}}`
+	resp, err := x.client.Indices.Count(ctx, &opensearchapi.IndicesCountReq{Indices: []string{x.cfg.Index}, Body: bytes.NewReader([]byte(body))})
+	if err != nil {
+		return 0, unavailable("count", err)
+	}
+	return resp.Count, nil
+}
+
+// Search implements vector.Index. A candidate set (Filter.IDs) becomes a terms filter inside
+// the knn clause. OpenSearch cannot run a Go predicate (Filter.Allow): it is applied to the
+// MaxK nearest documents afterwards, which can miss matches that lie further out; contact
+// search passes its filters as a Where to SearchWhere instead.
+func (x *Index) Search(ctx context.Context, query []float32, k int, f vector.Filter) ([]vector.Hit, error) {
+	if err := vector.CheckK(k); err != nil {
+		return nil, err
+	}
+	var w Where
+	if f.IDs != nil {
+		if len(f.IDs) == 0 {
+			return nil, nil
+		}
+		w.IDs = f.IDs
+	}
+	if f.Allow == nil {
+		return x.SearchWhere(ctx, query, k, w)
+	}
+	hits, err := x.SearchWhere(ctx, query, MaxK, w)
+	if err != nil {
+		return nil, err
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		if f.Allow(h.ID) {
+			out = append(out, h)
+			if len(out) == k {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// SearchWhere returns the k contacts nearest to query among those matching w.
+func (x *Index) SearchWhere(ctx context.Context, query []float32, k int, w Where) ([]vector.Hit, error) {
+	if err := vector.CheckK(k); err != nil {
+		return nil, err
+	}
+	if k > MaxK {
+		return nil, apperr.Invalid("k", "k is at most %d, got %d", MaxK, k)
+	}
+	q, err := vector.Check(query, x.cfg.Dims)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	body, err := KNNQuery(q, k, w)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := x.search(ctx, body)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]vector.Hit, 0, len(resp.Hits.Hits))
+	for _, h := range resp.Hits.Hits {
+		id, err := hitID(h)
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, vector.Hit{ID: id, Score: x.cfg.cosine(h.Score)})
+	}
+	vector.SortHits(hits)
+	return hits, nil
+}
+
+// Filter returns one page of persona ids matching w (persona_id order) and the total.
+func (x *Index) Filter(ctx context.Context, w Where, from, size int) ([]int64, int, error) {
+	body, err := FilterQuery(w, from, size)
+	if err != nil {
+		return nil, 0, err
+	}
+	resp, err := x.search(ctx, body)
+	if err != nil {
+		return nil, 0, err
+	}
+	ids := make([]int64, 0, len(resp.Hits.Hits))
+	for _, h := range resp.Hits.Hits {
+		id, err := hitID(h)
+		if err != nil {
+			return nil, 0, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, resp.Hits.Total.Value, nil
+}
+
+func (x *Index) search(ctx context.Context, body map[string]any) (*opensearchapi.SearchResp, error) {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("search body: %w", err)
+	}
+	resp, err := x.client.Search(ctx, &opensearchapi.SearchReq{Indices: []string{x.cfg.Index}, Body: bytes.NewReader(raw)})
+	if err != nil {
+		return nil, unavailable("search", err)
+	}
+	return resp, nil
+}
+
+func hitID(h opensearchapi.SearchHit) (int64, error) {
+	var src struct {
+		PersonaID *int64 `json:"persona_id"`
+	}
+	if err := json.Unmarshal(h.Source, &src); err == nil && src.PersonaID != nil {
+		return *src.PersonaID, nil
+	}
+	id, err := strconv.ParseInt(h.ID, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("hit %q has no persona_id: %w", h.ID, apperr.ErrInternal)
+	}
+	return id, nil
+}
+
+// unavailable wraps a cluster failure: the dependency is down or refused the request. A
+// context error stays what it is.
+func unavailable(op string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("opensearch %s: %w", op, err)
+	}
+	return fmt.Errorf("opensearch %s: %v: %w", op, err, apperr.ErrUnavailable)
+}
