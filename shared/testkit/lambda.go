@@ -444,7 +444,7 @@ func (inst *lambdaInstance) start(gen int) (*lambdaProcess, error) {
 	cmd.Dir = filepath.Dir(cfg.Binary)
 	cmd.Env = lambdaEnv(cfg, ln.Addr().String(), fmt.Sprintf("%d-%d", inst.id, gen))
 	cmd.Stdout, cmd.Stderr = inst.fn.log, inst.fn.log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = childProcAttr()
 	p.cmd = cmd
 	p.srv = &http.Server{Handler: p.runtimeAPI(), ReadHeaderTimeout: 10 * time.Second}
 	if err := cmd.Start(); err != nil {

@@ -42,7 +42,7 @@ func runStandin(t testing.TB, cmd *exec.Cmd, addr, logPath string) error {
 	}
 	defer log.Close()
 	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = childProcAttr()
 	if err := cmd.Start(); err != nil {
 		return err
 	}
