@@ -21,7 +21,9 @@ import (
 	"github.com/firmoapi/firmo/shared/testkit"
 )
 
-func boltStore(t *testing.T) kv.Store {
+func boltStore(t *testing.T) kv.Store { return boltStoreB(t) }
+
+func boltStoreB(t testing.TB) kv.Store {
 	t.Helper()
 	s, err := boltkv.Open(filepath.Join(t.TempDir(), "kv.db"))
 	if err != nil {
@@ -57,6 +59,10 @@ var orgSeq atomic.Int64
 
 // newOrg makes an organisation on plan with exactly balance credits.
 func newOrg(t *testing.T, store kv.Store, plan account.Plan, balance int64) account.Org {
+	return newOrgB(t, store, plan, balance)
+}
+
+func newOrgB(t testing.TB, store kv.Store, plan account.Plan, balance int64) account.Org {
 	t.Helper()
 	ctx := context.Background()
 	org, _, err := account.New(store).EnsureOrg(ctx, fmt.Sprintf("org %s %d", t.Name(), orgSeq.Add(1)), plan)

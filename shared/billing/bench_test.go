@@ -1,0 +1,39 @@
+package billing_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/firmoapi/firmo/shared/account"
+	"github.com/firmoapi/firmo/shared/billing"
+)
+
+// BenchmarkCharge measures one charge of 1,000 contact records on bbolt (fsync per
+// write): all net-new, and all already billed within the window.
+func BenchmarkCharge(b *testing.B) {
+	for _, fresh := range []bool{true, false} {
+		name := map[bool]string{true: "1000_new", false: "1000_seen"}[fresh]
+		b.Run(name, func(b *testing.B) {
+			store := boltStoreB(b)
+			svc := billing.New(store)
+			org := newOrgB(b, store, account.PlanEnterprise, 1<<50)
+			ctx := context.Background()
+			seen := records("seen-", 0, 1000)
+			if _, err := svc.Charge(ctx, org, "POST /v1/contacts/discover", billing.KindContact, seen, "warm"); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				recs := seen
+				if fresh {
+					recs = records(fmt.Sprintf("new-%d-", i), 0, 1000)
+				}
+				if _, err := svc.Charge(ctx, org, "POST /v1/contacts/discover", billing.KindContact, recs, fmt.Sprint("req-", i)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "µs/record")
+		})
+	}
+}
