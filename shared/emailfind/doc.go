@@ -8,4 +8,9 @@
 // spelt several ways: "Mary-Jane" as maryjane, mary and mary-jane; "van der Berg" as
 // vanderberg, berg and van-der-berg; "García Márquez" as garciamarquez, garcia and
 // marquez.
+//
+// A Finder verifies the candidates of one person over SMTP (package smtpverify) within
+// the budget of its round (RoundVerify, RoundEscalate). A Service runs finds as jobs on
+// the task engine: a batch of 1-500 requests is one task of kind email_find whose
+// records are the jobs; see Service for storage and billing.
 package emailfind

@@ -1,0 +1,150 @@
+package emailfind
+
+import (
+	"context"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/smtpverify"
+)
+
+// Round is how hard a job tries.
+type Round string
+
+const (
+	// RoundVerify (the default) tries the known and company patterns and the most
+	// common ones (Verify depth), probes catch-all once (the cached verdict is reused)
+	// and retries greylisting within VerifyBudget.
+	RoundVerify Round = "verify"
+	// RoundEscalate is for a second pass over people the verify round did not settle:
+	// every pattern with every spelling of the names (Escalate depth, German ü -> ue
+	// included), two fresh catch-all probes (ignoring the cached verdict; the domain is
+	// catch-all only when both random recipients are accepted, which unmasks hosts that
+	// accept the first unknown recipient of a session), and twice the budget for
+	// greylisting retries.
+	RoundEscalate Round = "escalate"
+)
+
+// Request is one person to find.
+type Request struct {
+	FirstName    string `json:"first_name"`
+	LastName     string `json:"last_name"`
+	Domain       string `json:"domain"`
+	KnownPattern string `json:"known_pattern,omitempty"`
+}
+
+// Result is the outcome of one find, as the API shows a job's result.
+type Result struct {
+	FirstName  string  `json:"first_name"`
+	LastName   string  `json:"last_name"`
+	Domain     string  `json:"domain"`
+	Status     string  `json:"status"`
+	Result     *Found  `json:"result"` // only when Status is found
+	IsCatchAll bool    `json:"is_catch_all"`
+	Provider   *string `json:"provider"`
+	Attempts   int     `json:"attempts"`
+	DurationMS int64   `json:"duration_ms"`
+}
+
+// Found is the verified address.
+type Found struct {
+	Email    string `json:"email"`
+	Pattern  string `json:"pattern"`   // the template that built it, e.g. "{first}.{last}"
+	Tier     Tier   `json:"tier"`      // where the pattern came from: known_pattern, company_pattern, common_pattern
+	SMTPCode int    `json:"smtp_code"` // the reply to RCPT TO, 250 or 251
+	Valid    bool   `json:"valid"`     // accepted by a domain that is not catch-all: always true when found
+}
+
+// Checker verifies local parts of a domain over SMTP; smtpverify.Verifier implements it.
+type Checker interface {
+	Check(ctx context.Context, domain string, locals []string, opt smtpverify.Options) smtpverify.Outcome
+}
+
+// PatternSource gives a company's address pattern inferred from its known contacts
+// (InferPattern over the contact index).
+type PatternSource interface {
+	CompanyPattern(ctx context.Context, domain string) (Pattern, bool, error)
+}
+
+// Finder finds one person's address: it builds the candidates and verifies them.
+type Finder struct {
+	check    Checker
+	patterns PatternSource // nil: no company patterns known
+	budgets  map[Round]time.Duration
+	now      func() time.Time
+}
+
+// Budgets of one find, greylisting retries included.
+const (
+	DefaultVerifyBudget   = 2 * time.Minute
+	DefaultEscalateBudget = 4 * time.Minute
+)
+
+// NewFinder makes a Finder. patterns may be nil; zero budgets take the defaults.
+func NewFinder(check Checker, patterns PatternSource, verifyBudget, escalateBudget time.Duration) *Finder {
+	if verifyBudget <= 0 {
+		verifyBudget = DefaultVerifyBudget
+	}
+	if escalateBudget <= 0 {
+		escalateBudget = DefaultEscalateBudget
+	}
+	return &Finder{check: check, patterns: patterns, now: time.Now,
+		budgets: map[Round]time.Duration{RoundVerify: verifyBudget, RoundEscalate: escalateBudget}}
+}
+
+// Budget is the time one find of the round may take.
+func (f *Finder) Budget(r Round) time.Duration { return f.budgets[r] }
+
+// Find verifies the candidates of one person within the round's budget. The request
+// must have been checked (CheckRequest): an unusable name gives status error.
+func (f *Finder) Find(ctx context.Context, req Request, round Round) (res Result) {
+	start := f.now()
+	res = Result{FirstName: req.FirstName, LastName: req.LastName, Domain: req.Domain}
+	defer func() { res.DurationMS = f.now().Sub(start).Milliseconds() }()
+	ctx, cancel := context.WithTimeout(ctx, f.Budget(round))
+	defer cancel()
+
+	p := Person{First: req.FirstName, Last: req.LastName, Domain: req.Domain}
+	if req.KnownPattern != "" {
+		if t, err := ParseTemplate("known_pattern", req.KnownPattern); err == nil {
+			p.Known = t
+		}
+	}
+	if f.patterns != nil {
+		// A failing contact index costs the company tier, not the whole find.
+		if cp, ok, err := f.patterns.CompanyPattern(ctx, req.Domain); err == nil && ok {
+			if t, err := ParseTemplate("company_pattern", cp.Template); err == nil {
+				p.Company = t
+			}
+		}
+	}
+	depth, opt := Verify, smtpverify.Options{Probes: 1}
+	if round == RoundEscalate {
+		depth, opt = Escalate, smtpverify.Options{Probes: 2, FreshProbe: true}
+	}
+	cands, err := Candidates(p, depth)
+	if err != nil {
+		res.Status = string(smtpverify.Error)
+		return res
+	}
+	locals := make([]string, len(cands))
+	for i, c := range cands {
+		locals[i] = c.Local
+	}
+	out := f.check.Check(ctx, req.Domain, locals, opt)
+	res.Status = string(out.Status)
+	res.IsCatchAll = out.CatchAll
+	res.Attempts = out.Attempts
+	if out.Provider != "" {
+		prov := out.Provider
+		res.Provider = &prov
+	}
+	switch {
+	case out.Status == smtpverify.Found && out.Accepted >= 0 && out.Accepted < len(cands):
+		c := cands[out.Accepted]
+		res.Result = &Found{Email: c.Email, Pattern: string(c.Pattern), Tier: c.Tier, SMTPCode: out.Code, Valid: true}
+	case out.Status == smtpverify.CatchAll && (p.Known != "" || p.Company != ""):
+		// SMTP cannot tell which address exists, but a pattern points at one.
+		res.Status = string(smtpverify.CatchAllPattern)
+	}
+	return res
+}

@@ -1,0 +1,307 @@
+package emailfind
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/account"
+	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/billing"
+	"github.com/firmoapi/firmo/shared/boltkv"
+	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/memqueue"
+	"github.com/firmoapi/firmo/shared/task"
+)
+
+// jobRig is the email service on a real task engine (embedded queue and workflow)
+// over bbolt, with real accounts and billing.
+type jobRig struct {
+	store    kv.Store
+	svc      *Service
+	engine   *task.Engine
+	accounts *account.Service
+	billing  *billing.Service
+	org      account.Org
+}
+
+func newJobRig(t *testing.T, check Checker) *jobRig {
+	t.Helper()
+	st, err := boltkv.Open(filepath.Join(t.TempDir(), "email.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	q := memqueue.New(memqueue.Options{Workers: 16, RetryDelay: 5 * time.Millisecond})
+	flow := memqueue.NewWorkflow(memqueue.FlowOptions{PollEvery: 10 * time.Millisecond, StepRetryDelay: 5 * time.Millisecond})
+	eng := task.New(st, task.NewRegistry(), q, flow, task.NewLimiter(nil, 50),
+		task.Options{Retry: task.RetryPolicy{Attempts: 3, Base: time.Millisecond, Max: 5 * time.Millisecond}})
+	accounts, bill := account.New(st), billing.New(st)
+	svc, err := NewService(st, eng, NewFinder(check, nil, 5*time.Second, 10*time.Second), bill, accounts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Run(eng)
+	flow.Run(eng)
+	t.Cleanup(func() {
+		flow.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		q.Close(ctx)
+	})
+	org, _, err := accounts.EnsureOrg(context.Background(), "Acme", account.PlanFree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &jobRig{store: st, svc: svc, engine: eng, accounts: accounts, billing: bill, org: org}
+}
+
+// wait polls the batch until completed plus failed equals total.
+func (r *jobRig) wait(t *testing.T, orgID, batchID string) BatchView {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		v, err := r.svc.Batch(context.Background(), orgID, batchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Completed+v.Failed == v.Total {
+			return v
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("batch not finished: %+v", v)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (r *jobRig) balance(t *testing.T) int64 {
+	t.Helper()
+	org, err := r.accounts.GetOrg(context.Background(), r.org.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return org.Credits
+}
+
+func wantInvalid(t *testing.T, err error, field string) {
+	t.Helper()
+	var ae *apperr.Error
+	if !errors.As(err, &ae) || ae.Kind != apperr.ErrInvalid || ae.Field != field {
+		t.Fatalf("error = %v, want a 422 naming %q", err, field)
+	}
+}
+
+func people(n int, domain string) []Request {
+	out := make([]Request, n)
+	for i := range out {
+		out[i] = Request{FirstName: "Jane", LastName: fmt.Sprintf("Doe%d", i), Domain: domain}
+	}
+	return out
+}
+
+func TestSubmitValidation(t *testing.T) {
+	r := newJobRig(t, &fakeChecker{})
+	ctx := context.Background()
+	ok := Request{FirstName: "Jane", LastName: "Doe", Domain: "acme.com"}
+	tests := []struct {
+		name  string
+		batch Batch
+		field string
+	}{
+		{"empty", Batch{Endpoint: EndpointBatch}, "requests"},
+		{"501", Batch{Requests: people(501, "acme.com"), Endpoint: EndpointBatch}, "requests"},
+		{"bad round", Batch{Requests: []Request{ok}, Round: "deep", Endpoint: EndpointBatch}, "round"},
+		{"refs without source", Batch{Requests: []Request{ok}, Refs: []string{"1"}, Endpoint: EndpointBatch}, "refs"},
+		{"refs misaligned", Batch{Requests: []Request{ok, ok}, Refs: []string{"1"}, SourceQueryID: "q1", Endpoint: EndpointBatch}, "refs"},
+		{"blank ref", Batch{Requests: []Request{ok}, Refs: []string{" "}, SourceQueryID: "q1", Endpoint: EndpointBatch}, "refs[0]"},
+		{"missing first name", Batch{Requests: []Request{ok, {LastName: "Doe", Domain: "acme.com"}}, Endpoint: EndpointBatch}, "requests[1].first_name"},
+		{"unusable last name", Batch{Requests: []Request{{FirstName: "Ivan", LastName: "Петров", Domain: "acme.com"}}, Endpoint: EndpointBatch}, "requests[0].last_name"},
+		{"bad domain", Batch{Requests: []Request{{FirstName: "Jane", LastName: "Doe", Domain: "not a domain"}}, Endpoint: EndpointBatch}, "requests[0].domain"},
+		{"bad pattern", Batch{Requests: []Request{{FirstName: "Jane", LastName: "Doe", Domain: "acme.com", KnownPattern: "{middle}"}}, Endpoint: EndpointBatch}, "requests[0].known_pattern"},
+		{"single names fields bare", Batch{Requests: []Request{{FirstName: "Jane", Domain: "acme.com"}}, Endpoint: EndpointSingle}, "last_name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := r.svc.Submit(ctx, r.org.ID, tt.batch)
+			wantInvalid(t, err, tt.field)
+		})
+	}
+	// Nothing was stored by the refused submissions.
+	page, err := r.store.Query(ctx, "emailjob#"+r.org.ID, kv.QueryOptions{})
+	if err != nil || len(page.Items) != 0 {
+		t.Fatalf("refused submissions left %d job items (%v)", len(page.Items), err)
+	}
+}
+
+func TestBatchLifecycleAndBilling(t *testing.T) {
+	fc := &fakeChecker{
+		mailboxes: map[string][]string{"acme.com": {"jane.doe", "john.roe"}},
+		catchAll:  map[string]bool{"wild.com": true},
+	}
+	r := newJobRig(t, fc)
+	ctx := context.Background()
+	before := r.balance(t)
+	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{
+		Requests: []Request{
+			{FirstName: "Jane", LastName: "Doe", Domain: "https://www.Acme.com/team"},
+			{FirstName: "Nobody", LastName: "Here", Domain: "acme.com"},
+			{FirstName: "Jane", LastName: "Doe", Domain: "wild.com", KnownPattern: "first.last"},
+			{FirstName: "Jane", LastName: "Doe", Domain: "acme.com"}, // the same address again
+		},
+		SourceQueryID: "q-1", Refs: []string{"11", "12", "13", "14"}, Endpoint: EndpointBatch,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub.Total != 4 || len(sub.JobIDs) != 4 || sub.BatchID == "" {
+		t.Fatalf("submitted = %+v", sub)
+	}
+	v := r.wait(t, r.org.ID, sub.BatchID)
+	if v.Completed != 4 || v.Failed != 0 {
+		t.Fatalf("batch = %+v, want 4 completed", v)
+	}
+	wantStatus := []string{"found", "not_found", "catch_all_pattern", "found"}
+	for i, j := range v.Results {
+		if j.JobID != sub.JobIDs[i] || j.Status != JobCompleted || j.Kind != "find" || j.Result == nil {
+			t.Fatalf("job %d = %+v", i, j)
+		}
+		if j.Result.Status != wantStatus[i] {
+			t.Errorf("job %d status = %s, want %s", i, j.Result.Status, wantStatus[i])
+		}
+		if (j.Result.Result != nil) != (wantStatus[i] == "found") {
+			t.Errorf("job %d result = %+v: want an address only when found", i, j.Result.Result)
+		}
+	}
+	if got := v.Results[0].Result; got.Domain != "acme.com" || got.Result.Email != "jane.doe@acme.com" {
+		t.Errorf("job 0 = %+v, want jane.doe@acme.com on the normalized domain", got)
+	}
+	// One job by id, as the batch shows it.
+	j, err := r.svc.Job(ctx, r.org.ID, sub.JobIDs[2])
+	if err != nil || j.Status != JobCompleted || j.Result.Status != "catch_all_pattern" || !j.Result.IsCatchAll {
+		t.Fatalf("job = %+v, %v", j, err)
+	}
+	// Billing: the two found jobs deliver the same address: one charge of 2 credits
+	// (FREE: 2,000 credits per 1,000 emails); nothing else bills.
+	if spent := before - r.balance(t); spent != 2 {
+		t.Errorf("credits spent = %d, want 2 (one found address, deduplicated)", spent)
+	}
+	// A later batch finding the same address again is free (90-day dedupe).
+	sub2, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: []Request{{FirstName: "Jane", LastName: "Doe", Domain: "acme.com"}}, Endpoint: EndpointSingle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.wait(t, r.org.ID, sub2.BatchID)
+	if spent := before - r.balance(t); spent != 2 {
+		t.Errorf("credits spent after a repeat = %d, want still 2", spent)
+	}
+}
+
+func TestJobStates(t *testing.T) {
+	fc := &fakeChecker{mailboxes: map[string][]string{"acme.com": {"jane.doe"}}, delay: 300 * time.Millisecond}
+	r := newJobRig(t, fc)
+	ctx := context.Background()
+	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: people(3, "acme.com"), Endpoint: EndpointBatch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		j, err := r.svc.Job(ctx, r.org.ID, sub.JobIDs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[j.Status] = true
+		if (j.Status == JobCompleted) != (j.Result != nil) {
+			t.Fatalf("job %+v: a result only when completed", j)
+		}
+		if j.Status == JobCompleted {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !seen[JobProcessing] || !seen[JobCompleted] {
+		t.Errorf("states seen = %v, want processing then completed", seen)
+	}
+	r.wait(t, r.org.ID, sub.BatchID)
+}
+
+func TestTenantIsolation(t *testing.T) {
+	r := newJobRig(t, &fakeChecker{})
+	ctx := context.Background()
+	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: people(1, "acme.com"), Endpoint: EndpointSingle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _, err := r.accounts.EnsureOrg(ctx, "Other", account.PlanFree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.svc.Job(ctx, other.ID, sub.JobIDs[0]); !errors.Is(err, apperr.ErrNotFound) {
+		t.Errorf("another organisation's job: err = %v, want not found", err)
+	}
+	if _, err := r.svc.Batch(ctx, other.ID, sub.BatchID); !errors.Is(err, apperr.ErrNotFound) {
+		t.Errorf("another organisation's batch: err = %v, want not found", err)
+	}
+	if _, err := r.svc.Job(ctx, r.org.ID, "00000000-0000-0000-0000-000000000000"); !errors.Is(err, apperr.ErrNotFound) {
+		t.Errorf("unknown job: err = %v, want not found", err)
+	}
+	r.wait(t, r.org.ID, sub.BatchID)
+}
+
+func TestInsufficientCreditsFailsTheJob(t *testing.T) {
+	fc := &fakeChecker{mailboxes: map[string][]string{"acme.com": {"jane.doe"}}}
+	r := newJobRig(t, fc)
+	ctx := context.Background()
+	// Leave 1 credit: a found email costs 2 on FREE.
+	if _, err := r.store.Add(ctx, kv.Key{PK: "org#" + r.org.ID, SK: "profile"}, account.CreditsCounter, 1-r.balance(t), kv.AddCond{}); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: []Request{
+		{FirstName: "Jane", LastName: "Doe", Domain: "acme.com"},
+		{FirstName: "No", LastName: "Body", Domain: "acme.com"},
+	}, Endpoint: EndpointBatch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := r.wait(t, r.org.ID, sub.BatchID)
+	if v.Failed != 1 || v.Completed != 1 {
+		t.Fatalf("batch = %+v, want the found job failed and the other completed", v)
+	}
+	f := v.Results[0]
+	if f.Status != JobFailed || f.Result != nil || f.Error == nil || f.Error.Code != "insufficient_credits" {
+		t.Errorf("found job = %+v, want failed with insufficient_credits and no address", f)
+	}
+	if b := r.balance(t); b != 1 {
+		t.Errorf("balance = %d, want 1 (nothing charged)", b)
+	}
+}
+
+func TestBatchOf500(t *testing.T) {
+	fc := &fakeChecker{mailboxes: map[string][]string{"acme.com": {"jane.doe7", "jane.doe250"}}}
+	r := newJobRig(t, fc)
+	sub, err := r.svc.Submit(context.Background(), r.org.ID, Batch{Requests: people(500, "acme.com"), Endpoint: EndpointBatch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := r.wait(t, r.org.ID, sub.BatchID)
+	if v.Total != 500 || v.Completed != 500 || len(v.Results) != 500 {
+		t.Fatalf("batch: total %d completed %d failed %d results %d", v.Total, v.Completed, v.Failed, len(v.Results))
+	}
+	found := 0
+	for i, j := range v.Results {
+		if j.JobID != sub.JobIDs[i] {
+			t.Fatalf("result %d is job %s, want %s (submission order)", i, j.JobID, sub.JobIDs[i])
+		}
+		if j.Result.Status == "found" {
+			found++
+		}
+	}
+	if found != 2 {
+		t.Errorf("found = %d, want 2", found)
+	}
+}
