@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,6 +22,7 @@ import (
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/memlimit"
 	"github.com/firmoapi/firmo/shared/query"
+	"github.com/firmoapi/firmo/shared/ratelimit"
 )
 
 // qworld is a server with the saved-query, usage and test routes on one bolt store.
@@ -423,5 +425,37 @@ func TestCreditsChargedAndUsage(t *testing.T) {
 	}
 	if r := w.do("GET", "/v1/account/usage?from=2030-01-01&to=2030-01-03", key, ""); r.status != 200 || len(r.body["by_day"].([]any)) != 3 {
 		t.Errorf("explicit range = %s", r.raw)
+	}
+}
+
+// downLimiter is a counter store that is down.
+type downLimiter struct{}
+
+func (downLimiter) Allow(ctx context.Context, key string, limit int) (ratelimit.Decision, error) {
+	return ratelimit.Decision{}, errors.New("counter store unreachable")
+}
+
+// TestRateLimiterDownLetsRequestsThrough: limits protect the service and must not become
+// an outage of their own.
+func TestRateLimiterDownLetsRequestsThrough(t *testing.T) {
+	store, err := boltkv.Open(filepath.Join(t.TempDir(), "kv.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	accounts := account.New(store)
+	s := httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), accounts, 1<<20)
+	s.UseRateLimits(downLimiter{})
+	s.Add(httpapi.QueryRoutes(query.New(store))...)
+	ctx := context.Background()
+	org, _, _ := accounts.EnsureOrg(ctx, "Acme", account.PlanStarter)
+	u, _ := accounts.CreateUser(ctx, org.ID, "a@acme.test", account.RoleAdmin, "")
+	key, _, _ := accounts.CreateKey(ctx, org.ID, u.ID, "")
+	req := httptest.NewRequest("GET", "/v1/queries/saved", nil)
+	req.Header.Set("x-service-key", key)
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	if rec.Code != 200 || rec.Header().Get("X-RateLimit-Limit") != "" {
+		t.Fatalf("with the limiter down: %d, headers %v", rec.Code, rec.Header())
 	}
 }

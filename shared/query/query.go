@@ -199,8 +199,11 @@ func (s *Service) SaveSearch(ctx context.Context, orgID string, by Actor, action
 }
 
 func searchLabel(action string) string {
-	if action == ActionDiscover {
+	switch action {
+	case ActionDiscover:
 		return "Contact search"
+	case "":
+		return "Search"
 	}
 	return strings.ToUpper(action[:1]) + action[1:]
 }

@@ -355,6 +355,9 @@ func TestSaveSearch(t *testing.T) {
 	if q.Action != "discover" || q.DomainCount != 2 || q.Name != "Contact search 2030-05-01 08:00:00 UTC" || gotParams["icp_text"] != "heads of security" || q.UserName != alice.UserName {
 		t.Fatalf("saved search = %+v", q)
 	}
+	if _, err := svc.SaveSearch(ctx, "org1", alice, "", nil, nil); !errors.Is(err, apperr.ErrInvalid) {
+		t.Fatalf("search without an action: %v", err)
+	}
 	list, total, _ := svc.List(ctx, "org1", 10, 0)
 	if total != 1 || list[0].ID != q.ID || fmt.Sprint(list[0].Preview) != "[acme.com globex.com]" {
 		t.Fatalf("listing = %+v", list)
