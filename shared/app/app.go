@@ -23,6 +23,7 @@ import (
 	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/dynamokv"
+	"github.com/firmoapi/firmo/shared/emailfind"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/kvlimit"
@@ -31,6 +32,7 @@ import (
 	"github.com/firmoapi/firmo/shared/openapi"
 	"github.com/firmoapi/firmo/shared/query"
 	"github.com/firmoapi/firmo/shared/ratelimit"
+	"github.com/firmoapi/firmo/shared/smtpverify"
 	"github.com/firmoapi/firmo/shared/task"
 )
 
@@ -47,6 +49,9 @@ type App struct {
 	// (Resolve and Scope for inclusion/exclusion lists, SaveSearch for contact search).
 	Billing *billing.Service
 	Queries *query.Service
+	// Emails runs email finding jobs (kind email_find); Emails' Finder finds one
+	// address synchronously (contact generation's find_emails).
+	Emails *emailfind.Service
 
 	local *localTasks // the embedded queue and workflow; nil on AWS
 }
@@ -109,7 +114,14 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 	srv.UseRateLimits(rateLimiter(cfg, store))
 	srv.Add(httpapi.UsageRoutes(credits, time.Now)...)
 	srv.Add(httpapi.QueryRoutes(queries)...)
-	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, Billing: credits, Queries: queries, local: rt.local}, nil
+	verifier := smtpverify.New(smtpverify.Settings{Resolver: cfg.DNSResolver, Port: cfg.SMTP.Port, HELO: cfg.SMTP.HELO, From: cfg.SMTP.From})
+	emails, err := emailfind.NewService(store, tasks, emailfind.NewFinder(verifier, nil, 0, 0), credits, accounts, log)
+	if err != nil {
+		store.Close()
+		return nil, fmt.Errorf("email finder: %w", err)
+	}
+	srv.Add(httpapi.EmailRoutes(emails)...)
+	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, Billing: credits, Queries: queries, Emails: emails, local: rt.local}, nil
 }
 
 // rateLimiter counts requests in process locally (one process serves everything) and in

@@ -99,6 +99,9 @@ func NewService(store kv.Store, tasks Tasks, finder *Finder, bill Biller, orgs O
 	return s, nil
 }
 
+// Finder is the service's finder, for callers that find one address synchronously.
+func (s *Service) Finder() *Finder { return s.finder }
+
 // Batch is a submission of one or more people.
 type Batch struct {
 	Requests      []Request
