@@ -222,21 +222,30 @@ func (s *Service) refresh(ctx context.Context, doms []string, opts IngestOptions
 
 // ---- companies ----
 
-// companyRow is a JSON Lines company row; CSV rows map onto it by column name.
-type companyRow struct {
+// CompanyRow is a company row of `firmo ingest companies` (a JSON Lines object; CSV
+// rows map onto it by column name). Employees, revenue_range and industry may be JSON
+// strings or numbers; alternate_names an array or one string separated by ";".
+type CompanyRow struct {
 	Domain         string          `json:"domain"`
-	Name           string          `json:"name"`
-	AlternateNames json.RawMessage `json:"alternate_names"`
-	Street         string          `json:"street"`
-	City           string          `json:"city"`
-	State          string          `json:"state"`
-	Zip            string          `json:"zip"`
-	Country        string          `json:"country"`
-	Phone          string          `json:"phone"`
-	Description    string          `json:"description"`
-	Employees      json.RawMessage `json:"employees"`
-	RevenueRange   json.RawMessage `json:"revenue_range"`
-	Industry       json.RawMessage `json:"industry"`
+	Name           string          `json:"name,omitempty"`
+	AlternateNames json.RawMessage `json:"alternate_names,omitempty"`
+	Street         string          `json:"street,omitempty"`
+	City           string          `json:"city,omitempty"`
+	State          string          `json:"state,omitempty"`
+	Zip            string          `json:"zip,omitempty"`
+	Country        string          `json:"country,omitempty"`
+	Phone          string          `json:"phone,omitempty"`
+	Description    string          `json:"description,omitempty"`
+	Employees      json.RawMessage `json:"employees,omitempty"`
+	RevenueRange   json.RawMessage `json:"revenue_range,omitempty"`
+	Industry       json.RawMessage `json:"industry,omitempty"`
+}
+
+// Parse validates a row and returns its registrable domain and raw fields; the error
+// names the offending field.
+func (row CompanyRow) Parse() (string, Raw, error) {
+	pc, err := validateCompany(0, row)
+	return pc.domain, pc.raw, err
 }
 
 // CompanyColumns are the columns of a companies file, in the documented order.
@@ -260,7 +269,7 @@ func (s *Service) IngestCompanies(ctx context.Context, r io.Reader, f Format, op
 	head, _ := br.Peek(512)
 	var rows []parsedCompany
 	index := map[string]int{}
-	keep := func(line int, row companyRow) {
+	keep := func(line int, row CompanyRow) {
 		rep.Rows++
 		pc, err := validateCompany(line, row)
 		if err != nil {
@@ -279,7 +288,7 @@ func (s *Service) IngestCompanies(ctx context.Context, r io.Reader, f Format, op
 	switch sniff(f, opts.Name, head) {
 	case FormatJSONL:
 		err = jsonLines(br, func(line int, raw []byte) error {
-			var row companyRow
+			var row CompanyRow
 			if err := strictJSON(raw, &row); err != nil {
 				rep.Rows++
 				rep.reject(line, err)
@@ -311,7 +320,7 @@ func (s *Service) IngestCompanies(ctx context.Context, r io.Reader, f Format, op
 	return rep, s.refresh(ctx, changed, opts, &rep)
 }
 
-func csvCompanies(r io.Reader, keep func(int, companyRow), rep *Report) error {
+func csvCompanies(r io.Reader, keep func(int, CompanyRow), rep *Report) error {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	header, err := cr.Read()
@@ -369,7 +378,7 @@ func csvCompanies(r io.Reader, keep func(int, companyRow), rep *Report) error {
 			b, _ := json.Marshal(v)
 			return b
 		}
-		keep(line, companyRow{
+		keep(line, CompanyRow{
 			Domain: get("domain"), Name: get("name"), AlternateNames: jsonString("alternate_names"),
 			Street: get("street"), City: get("city"), State: get("state"), Zip: get("zip"),
 			Country: get("country"), Phone: get("phone"), Description: get("description"),
@@ -425,7 +434,7 @@ func stringList(field string, raw json.RawMessage) ([]string, error) {
 	return out, nil
 }
 
-func validateCompany(line int, row companyRow) (parsedCompany, error) {
+func validateCompany(line int, row CompanyRow) (parsedCompany, error) {
 	dom, err := domain.NormalizeField("domain", row.Domain)
 	if err != nil {
 		return parsedCompany{}, err

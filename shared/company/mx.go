@@ -2,10 +2,11 @@ package company
 
 import (
 	"context"
+	"net"
 	"sort"
 	"strings"
 
-	"github.com/firmoapi/firmo/shared/domain"
+	"golang.org/x/net/publicsuffix"
 )
 
 // MX is one MX record.
@@ -46,8 +47,11 @@ func MXProvider(records []MX) (string, bool) {
 			}
 			continue
 		}
-		reg, err := domain.Normalize(host)
-		if err != nil {
+		// The exchange is an ASCII name from DNS; it need not be valid IDNA (Microsoft
+		// writes "xn--...-de.mail.protection.outlook.com" for IDN domains), so only its
+		// public suffix matters here.
+		reg, err := publicsuffix.EffectiveTLDPlusOne(host)
+		if err != nil || net.ParseIP(host) != nil {
 			continue
 		}
 		if alias, ok := mxAliases[reg]; ok {

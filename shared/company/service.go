@@ -221,6 +221,52 @@ func (s *Service) PutPage(ctx context.Context, dom string, p Page) error {
 	return s.store.PutPage(ctx, dom, s.derive.ExtractPage(p))
 }
 
+// Load stores one company's raw inputs at once (its row, certificates and pages; pages
+// are stored unextracted, the home page is extracted when derived) and derives it when
+// anything changed. Loading the same inputs again changes nothing. The demo world's
+// seeding uses it.
+func (s *Service) Load(ctx context.Context, dom string, raw Raw, certs []Certificate, pages []Page) (changed bool, err error) {
+	if changed, err = s.Upsert(ctx, dom, raw); err != nil {
+		return false, err
+	}
+	for _, c := range certs {
+		added, err := s.store.AddCertificate(ctx, dom, c)
+		if err != nil {
+			return changed, err
+		}
+		changed = changed || added
+	}
+	dirty := changed // Upsert left the record dirty when it changed it
+	for _, p := range pages {
+		ch, err := s.PageChanged(ctx, dom, p)
+		if err != nil {
+			return changed, err
+		}
+		if !ch {
+			continue
+		}
+		if !dirty {
+			// Flag first, so a crash before Refresh leaves work for the job.
+			if err := s.MarkDirty(ctx, dom); err != nil {
+				return changed, err
+			}
+			dirty = true
+		}
+		if err := s.store.PutPage(ctx, dom, p); err != nil {
+			return changed, err
+		}
+		changed = true
+	}
+	if !changed {
+		// Nothing new, but an earlier load may have stopped before deriving.
+		rec, err := s.store.Get(ctx, dom)
+		if err != nil || (!rec.Derived.Dirty && !rec.Derived.At.IsZero()) {
+			return false, err
+		}
+	}
+	return true, s.Refresh(ctx, dom)
+}
+
 // Refresh derives a record's profile from all its inputs and stores it, clearing the
 // dirty flag. Pages extracted for the first time are stored back.
 func (s *Service) Refresh(ctx context.Context, dom string) error {

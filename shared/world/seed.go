@@ -1,0 +1,100 @@
+package world
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/company"
+)
+
+// StateName is the company-store state under which the seeded world's options are kept,
+// so a later start rebuilds the same world (for its DNS zone) without regenerating data.
+const StateName = "world"
+
+// SeedReport says what Seed did.
+type SeedReport struct {
+	Companies    int `json:"companies"`
+	Changed      int `json:"changed"` // companies whose stored data changed
+	Certificates int `json:"certificates"`
+	Pages        int `json:"pages"`
+}
+
+// Seed loads the world into a company service: every company's row, certificates and
+// pages, derived by the service's pipeline. Loading is idempotent (a company already
+// stored unchanged is skipped) and runs on every core. onCompany, when set, is called
+// after each company. The world's options are saved under StateName first.
+func Seed(ctx context.Context, svc *company.Service, w *World, onCompany func()) (SeedReport, error) {
+	opts, err := json.Marshal(w.opts)
+	if err != nil {
+		return SeedReport{}, err
+	}
+	if err := svc.Store().PutState(ctx, StateName, opts); err != nil {
+		return SeedReport{}, err
+	}
+	var rep SeedReport
+	var changed, certs, pages atomic.Int64
+	next := atomic.Int64{}
+	var firstErr error
+	var once sync.Once
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= w.Len() || ctx.Err() != nil {
+					return
+				}
+				c := w.Company(i)
+				dom, raw, err := c.Row.Parse()
+				if err == nil && dom != c.Domain {
+					err = fmt.Errorf("row domain %s normalizes to %s", c.Domain, dom)
+				}
+				var ch bool
+				if err == nil {
+					ch, err = svc.Load(ctx, c.Domain, raw, c.Certs, c.Pages)
+				}
+				if err != nil {
+					once.Do(func() { firstErr = fmt.Errorf("seed %s: %w", c.Domain, err); cancel() })
+					return
+				}
+				if ch {
+					changed.Add(1)
+				}
+				certs.Add(int64(len(c.Certs)))
+				pages.Add(int64(len(c.Pages)))
+				if onCompany != nil {
+					onCompany()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	rep.Companies, rep.Changed, rep.Certificates, rep.Pages = w.Len(), int(changed.Load()), int(certs.Load()), int(pages.Load())
+	return rep, firstErr
+}
+
+// Stored returns the options of the world seeded into a store, or false when none was.
+func Stored(ctx context.Context, store company.Store) (Options, bool, error) {
+	b, err := store.GetState(ctx, StateName)
+	if errors.Is(err, apperr.ErrNotFound) {
+		return Options{}, false, nil
+	}
+	if err != nil {
+		return Options{}, false, err
+	}
+	var o Options
+	if err := json.Unmarshal(b, &o); err != nil {
+		return Options{}, false, fmt.Errorf("decode stored world: %w", err)
+	}
+	return o, true, nil
+}
