@@ -21,7 +21,9 @@ type mxWeight struct {
 // country.
 var mailCommon = []mxWeight{{mxGoogle, 32}, {mxMicrosoft, 30}, {mxProofpoint, 3}, {mxMimecast, 3}, {mxZoho, 2}, {mxSelfHosted, 5}, {mxNullMX, 3}, {mxNoRecords, 2}, {mxServFail, 1}}
 
-func withLocal(local ...mxWeight) []mxWeight { return append(append([]mxWeight(nil), mailCommon...), local...) }
+func withLocal(local ...mxWeight) []mxWeight {
+	return append(append([]mxWeight(nil), mailCommon...), local...)
+}
 
 var countries = []country{
 	{Code: "US", Weight: 24, Lang: "en", TLDs: []string{"com", "com", "com", "com", "io", "co", "us"}, Legal: []string{"Inc.", "Inc.", "LLC", "LLC", "Corp."}, Mail: withLocal(mxWeight{mxGoDaddy, 4})},
