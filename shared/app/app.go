@@ -21,7 +21,9 @@ import (
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/boltkv"
+	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
+	"github.com/firmoapi/firmo/shared/dnsmx"
 	"github.com/firmoapi/firmo/shared/dynamokv"
 	"github.com/firmoapi/firmo/shared/emailfind"
 	"github.com/firmoapi/firmo/shared/httpapi"
@@ -52,6 +54,11 @@ type App struct {
 	// Emails runs email finding jobs (kind email_find); Emails' Finder finds one
 	// address synchronously (contact generation's find_emails).
 	Emails *emailfind.Service
+	// Companies holds company data: profiles, certificates, pages, the derivation
+	// pipeline and the reprocessing job (see company.go in this package).
+	Companies *company.Service
+	worldZone *dnsmx.MapZone // the demo world's DNS zone; nil on AWS
+	worldDNS  *dnsmx.Server
 
 	local *localTasks // the embedded queue and workflow; nil on AWS
 }
@@ -121,7 +128,14 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 		return nil, fmt.Errorf("email finder: %w", err)
 	}
 	srv.Add(httpapi.EmailRoutes(emails)...)
-	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, Billing: credits, Queries: queries, Emails: emails, local: rt.local}, nil
+	companies, err := buildCompanies(cfg, store)
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	srv.Add(httpapi.CompanyRoutes(companies.svc)...)
+	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, Billing: credits, Queries: queries, Emails: emails, local: rt.local,
+		Companies: companies.svc, worldZone: companies.zone, worldDNS: companies.dns}, nil
 }
 
 // rateLimiter counts requests in process locally (one process serves everything) and in
@@ -196,6 +210,9 @@ func (a *App) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	a.StopTasks(ctx)
+	if a.worldDNS != nil {
+		a.worldDNS.Close()
+	}
 	return a.Store.Close()
 }
 

@@ -1,0 +1,31 @@
+// Command scheduler is the Lambda an EventBridge schedule invokes to run the scheduled
+// reprocessing of company data (rescoring, refreshing stale derived fields), in pages
+// that resume where the previous invocation stopped.
+package main
+
+import (
+	"context"
+	"log"
+	"os"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/config"
+)
+
+func main() {
+	cfg, err := config.Load(os.Getenv)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, err := app.New(context.Background(), cfg, app.NewLogger(cfg, os.Stderr))
+	if err != nil {
+		log.Fatal(err)
+	}
+	lambda.Start(func(ctx context.Context, _ events.EventBridgeEvent) (company.JobReport, error) {
+		return a.ReprocessOnce(ctx)
+	})
+}

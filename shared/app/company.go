@@ -1,0 +1,149 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/boltkv"
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/config"
+	"github.com/firmoapi/firmo/shared/dnsmx"
+	"github.com/firmoapi/firmo/shared/extract"
+	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/world"
+)
+
+// companyParts are the company service and, locally, the demo world's DNS server that
+// the pipeline asks for MX records of the world's domains.
+type companyParts struct {
+	svc  *company.Service
+	zone *dnsmx.MapZone // nil on AWS
+	dns  *dnsmx.Server  // nil on AWS
+}
+
+// mxTimeout bounds one MX question.
+const mxTimeout = 2 * time.Second
+
+// buildCompanies wires the company pipeline: shared/extract reads pages, MX lookups go
+// first to the demo world's in-process DNS server (local composition only; it refuses
+// names outside the world, which then go on) and then to FIRMO_DNS_RESOLVER or the
+// system's resolvers.
+func buildCompanies(cfg config.Config, store kv.Store) (companyParts, error) {
+	var parts companyParts
+	var servers []string
+	if cfg.Backend == config.BackendLocal {
+		parts.zone = &dnsmx.MapZone{}
+		srv, err := dnsmx.Serve("127.0.0.1:0", parts.zone)
+		if err != nil {
+			return parts, fmt.Errorf("demo world DNS server: %w", err)
+		}
+		parts.dns = srv
+		servers = append(servers, srv.Addr())
+	}
+	if cfg.DNSResolver != "" {
+		servers = append(servers, cfg.DNSResolver)
+	} else {
+		servers = append(servers, dnsmx.SystemServers()...)
+	}
+	d := company.NewDeriver(pageExtractor{extract.New()}, nil, dnsmx.New(servers, mxTimeout), time.Now)
+	parts.svc = company.NewService(company.NewKVStore(store), d)
+	if parts.zone != nil {
+		opts, ok, err := world.Stored(context.Background(), parts.svc.Store())
+		if err != nil {
+			parts.dns.Close()
+			return parts, err
+		}
+		if ok {
+			parts.zone.Set(world.New(opts).Zone())
+		}
+	}
+	return parts, nil
+}
+
+// pageExtractor adapts shared/extract to the pipeline's Extractor port.
+type pageExtractor struct{ e *extract.Extractor }
+
+func (p pageExtractor) Extract(html []byte, pageURL string) (company.Extracted, error) {
+	r, err := p.e.Extract(html, pageURL)
+	return company.Extracted(r), err
+}
+
+// DefaultWorldSeed is the seed of the world `firmo serve` makes on first start.
+const DefaultWorldSeed = 1
+
+// SeedWorld generates a demo world and loads it into the company store (local
+// composition: the world's domains then resolve through its DNS server). On the
+// embedded store the load runs with fsync off and syncs once at the end: a seed is
+// repeatable, so a crash mid-way loses nothing that rerunning it does not restore.
+// onCompany is called after each company.
+func (a *App) SeedWorld(ctx context.Context, opts world.Options, onCompany func()) (world.SeedReport, error) {
+	w := world.New(opts)
+	if a.worldZone != nil {
+		a.worldZone.Set(w.Zone())
+	}
+	if b, ok := a.Store.(*boltkv.Store); ok {
+		db := b.DB()
+		db.NoSync = true
+		defer func() {
+			db.NoSync = false
+			if err := db.Sync(); err != nil {
+				a.Log.Error("sync after seeding", "err", err)
+			}
+		}()
+	}
+	return world.Seed(ctx, a.Companies, w, onCompany)
+}
+
+// WorldSeeded reports whether a demo world was seeded into the store.
+func (a *App) WorldSeeded(ctx context.Context) (bool, error) {
+	_, ok, err := world.Stored(ctx, a.Companies.Store())
+	return ok, err
+}
+
+// StartReprocessing runs the company reprocessing job (company.Service.Reprocess) now
+// and then every interval until ctx ends or stop is called; stop waits for a run in
+// progress to end its current record. Each run continues the day's pass where the last
+// one stopped.
+func (a *App) StartReprocessing(ctx context.Context, every time.Duration, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			rep, err := a.Companies.Reprocess(ctx, company.JobOptions{})
+			switch {
+			case err != nil && ctx.Err() == nil:
+				log.Error("company reprocessing", "err", err)
+			case !rep.Idle && rep.Visited > 0:
+				log.Info("company reprocessing", "visited", rep.Visited, "rescored", rep.Rescored, "refreshed", rep.Refreshed, "failed", rep.Failed, "complete", rep.Complete)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// reprocessMargin is the time kept before an invocation's deadline to save progress.
+const reprocessMargin = 20 * time.Second
+
+// ReprocessOnce runs the reprocessing job until the day's pass is complete or ctx's
+// deadline (a Lambda's) is reprocessMargin away; the next call resumes from there. The
+// scheduler Lambda calls it on every EventBridge tick.
+func (a *App) ReprocessOnce(ctx context.Context) (company.JobReport, error) {
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-reprocessMargin))
+		defer cancel()
+	}
+	rep, err := a.Companies.Reprocess(ctx, company.JobOptions{})
+	a.Log.Info("company reprocessing", "visited", rep.Visited, "rescored", rep.Rescored, "refreshed", rep.Refreshed, "failed", rep.Failed, "complete", rep.Complete, "idle", rep.Idle)
+	return rep, err
+}
