@@ -35,6 +35,8 @@ type Config struct {
 	InsecureCookies bool          // FIRMO_INSECURE_COOKIES: drop the Secure cookie flag (plain-HTTP development only)
 	FetchAllowHosts []string      // FIRMO_FETCH_ALLOW_HOSTS: hosts or host:port pairs the guarded fetch client admits although private (tests only)
 	DNSResolver     string        // FIRMO_DNS_RESOLVER: host:port of the DNS server for MX lookups; "" = /etc/resolv.conf
+	SeedCompanies   int           // FIRMO_SEED_COMPANIES: companies of the demo world `firmo serve` seeds into an empty store; 0 = none
+	ReprocessEvery  time.Duration // FIRMO_REPROCESS_INTERVAL: how often `firmo serve` continues the company reprocessing job
 	SMTP            SMTP
 
 	AWS AWS
@@ -78,6 +80,8 @@ func Load(getenv Getenv) (Config, error) {
 		InsecureCookies: l.bool("FIRMO_INSECURE_COOKIES", false),
 		FetchAllowHosts: l.hosts("FIRMO_FETCH_ALLOW_HOSTS"),
 		DNSResolver:     l.hostPort("FIRMO_DNS_RESOLVER", "53"),
+		SeedCompanies:   int(l.int64("FIRMO_SEED_COMPANIES", 2000, 0, 1_000_000)),
+		ReprocessEvery:  l.duration("FIRMO_REPROCESS_INTERVAL", time.Hour),
 		SMTP: SMTP{
 			Port: int(l.int64("FIRMO_SMTP_PORT", 25, 1, 65535)),
 			HELO: l.str("FIRMO_SMTP_HELO", "verify.firmo.local"),

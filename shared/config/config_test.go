@@ -50,3 +50,18 @@ func TestEveryProblemListed(t *testing.T) {
 		}
 	}
 }
+
+func TestCompanySettings(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil || c.SeedCompanies != 2000 || c.ReprocessEvery != time.Hour {
+		t.Fatalf("defaults: seed %d, reprocess %v, %v", c.SeedCompanies, c.ReprocessEvery, err)
+	}
+	c, err = Load(env(map[string]string{"FIRMO_SEED_COMPANIES": "0", "FIRMO_REPROCESS_INTERVAL": "10m"}))
+	if err != nil || c.SeedCompanies != 0 || c.ReprocessEvery != 10*time.Minute {
+		t.Fatalf("overrides: seed %d, reprocess %v, %v", c.SeedCompanies, c.ReprocessEvery, err)
+	}
+	_, err = Load(env(map[string]string{"FIRMO_SEED_COMPANIES": "-1", "FIRMO_REPROCESS_INTERVAL": "often"}))
+	if err == nil || !strings.Contains(err.Error(), "FIRMO_SEED_COMPANIES") || !strings.Contains(err.Error(), "FIRMO_REPROCESS_INTERVAL") {
+		t.Fatalf("bad values: %v", err)
+	}
+}
