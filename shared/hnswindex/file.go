@@ -20,14 +20,14 @@ import (
 //	magic "FIRMOHNSW" | version u32 | dims u32 | M u32 | efConstruction u32 | efSearch u32
 //	nodes u64 | entry u32 | maxLevel i32
 //	per node: id i64, level u8, dead u8
-//	vectors: nodes*dims f32 | layer-0 lists: nodes*(2M+1) u32
+//	vectors: nodes*dims binary16 (u16) | layer-0 lists: nodes*(2M+1) u32
 //	per node with level > 0: level*(M+1) u32
 //	CRC-32 (IEEE) of everything before it
 //
 // The slabs are written as they sit in memory, so saving and loading run at disk speed.
 const (
 	magic   = "FIRMOHNSW"
-	version = 1
+	version = 2 // 2: vectors stored as binary16
 )
 
 // Save implements vector.Persistent.
@@ -52,7 +52,7 @@ func (x *Index) Save(w io.Writer) error {
 		}
 		e.bytes([]byte{x.levels[n], dead})
 	}
-	e.f32s(x.vecs)
+	e.u16s(x.vecs)
 	e.u32s(x.links0)
 	for _, up := range x.upper {
 		e.u32s(up)
@@ -111,7 +111,7 @@ func (x *Index) Load(r io.Reader) error {
 			byID[ids[i]] = uint32(i)
 		}
 	}
-	vecs := d.f32s(n * dims)
+	vecs := d.u16s(n * dims)
 	links0 := d.u32s(n * (m0 + 1))
 	upper := make([][]uint32, n)
 	for i := 0; i < n && d.err == nil; i++ {
@@ -243,7 +243,7 @@ func (e *encoder) u64(v uint64) {
 	e.bytes(b[:])
 }
 
-// u32s and f32s copy through one reusable buffer, 16k values at a time.
+// u32s and u16s copy through one reusable buffer.
 func (e *encoder) u32s(vs []uint32) {
 	for len(vs) > 0 && e.err == nil {
 		n := min(len(vs), len(e.buf)/4)
@@ -255,13 +255,13 @@ func (e *encoder) u32s(vs []uint32) {
 	}
 }
 
-func (e *encoder) f32s(vs []float32) {
+func (e *encoder) u16s(vs []uint16) {
 	for len(vs) > 0 && e.err == nil {
-		n := min(len(vs), len(e.buf)/4)
+		n := min(len(vs), len(e.buf)/2)
 		for i, v := range vs[:n] {
-			binary.LittleEndian.PutUint32(e.buf[4*i:], math.Float32bits(v))
+			binary.LittleEndian.PutUint16(e.buf[2*i:], v)
 		}
-		e.bytes(e.buf[:4*n])
+		e.bytes(e.buf[:2*n])
 		vs = vs[n:]
 	}
 }
@@ -299,15 +299,15 @@ func (d *decoder) u32s(n int) []uint32 {
 	return out
 }
 
-func (d *decoder) f32s(n int) []float32 {
-	out := make([]float32, n)
+func (d *decoder) u16s(n int) []uint16 {
+	out := make([]uint16, n)
 	for i := 0; i < n && d.err == nil; {
-		c := min(n-i, len(d.buf)/4)
-		if _, d.err = io.ReadFull(d.r, d.buf[:4*c]); d.err != nil {
+		c := min(n-i, len(d.buf)/2)
+		if _, d.err = io.ReadFull(d.r, d.buf[:2*c]); d.err != nil {
 			break
 		}
 		for j := 0; j < c; j++ {
-			out[i+j] = math.Float32frombits(binary.LittleEndian.Uint32(d.buf[4*j:]))
+			out[i+j] = binary.LittleEndian.Uint16(d.buf[2*j:])
 		}
 		i += c
 	}

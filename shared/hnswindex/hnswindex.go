@@ -2,10 +2,12 @@
 // Hierarchical Navigable Small World graph (Malkov & Yashunin, 2016) written for Firmo, kept in
 // memory and persisted as one file under the data dir.
 //
-// Layout: node numbers are dense uint32s; vectors live in one []float32 slab and layer-0
-// neighbour lists in one []uint32 slab (count + up to 2M ids per node), so a search touches
-// few cache lines and saving is a straight copy. Vectors are normalized on insert and the
-// distance is 1 - dot, which orders like cosine distance.
+// Layout: node numbers are dense uint32s; vectors live in one slab of half-precision floats
+// (768 bytes for 384 dims: a search waits on memory, so halving the bytes read speeds it up;
+// the rounding moves a cosine by about 1e-4) and layer-0 neighbour lists in one []uint32
+// slab (count + up to 2M ids per node), so a search touches few cache lines and saving is a
+// straight copy. Vectors are normalized on insert; queries stay float32; the distance is
+// 1 - dot, which orders like cosine distance.
 //
 // Filtered search follows OpenSearch's rule: when candidates x dims <= vector.ExactThreshold
 // the candidates are scanned exactly; otherwise the graph is walked with the filter applied
@@ -64,7 +66,7 @@ type Index struct {
 	ids      []int64
 	levels   []uint8
 	dead     []bool
-	vecs     []float32  // node*dims
+	vecs     []uint16   // node*dims, binary16 (see vector.ToHalf)
 	links0   []uint32   // node*(m0+1): count, then neighbours
 	upper    [][]uint32 // node -> flattened upper layers: layer l at [(l-1)*(M+1):], count first
 	byID     map[int64]uint32
@@ -169,7 +171,9 @@ func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint
 	x.ids = append(x.ids, id)
 	x.levels = append(x.levels, uint8(level))
 	x.dead = append(x.dead, false)
-	x.vecs = append(x.vecs, v...)
+	off := len(x.vecs)
+	x.vecs = append(x.vecs, make([]uint16, x.dims)...)
+	vector.ToHalf(x.vecs[off:], v)
 	x.links0 = append(x.links0, make([]uint32, x.m0+1)...)
 	var up []uint32
 	if level > 0 {
@@ -224,12 +228,16 @@ func (x *Index) greedy(v []float32, cur uint32, curDist float32, l int) (uint32,
 }
 
 func (x *Index) dist(v []float32, n uint32) float32 {
-	off := int(n) * x.dims
-	return 1 - vector.Dot(v, x.vecs[off:off+x.dims])
+	return 1 - vector.DotHalf(v, x.row(n))
 }
 
 func (x *Index) distNodes(a, b uint32) float32 {
-	return x.dist(x.vecs[int(a)*x.dims:int(a+1)*x.dims], b)
+	return 1 - vector.DotHalves(x.row(a), x.row(b))
+}
+
+func (x *Index) row(n uint32) []uint16 {
+	off := int(n) * x.dims
+	return x.vecs[off : off+x.dims : off+x.dims]
 }
 
 // neighbours returns the current neighbour list of n on layer l (a view, read under a lock).
@@ -331,11 +339,16 @@ func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint3
 		if c.d > bound && len(ws) >= ef {
 			break
 		}
+		fresh := vis.batch[:0]
 		for _, nb := range x.neighbours(c.n, l) {
-			if vis.seen(nb) {
-				continue
+			if !vis.seen(nb) {
+				vis.mark(nb)
+				fresh = append(fresh, nb)
 			}
-			vis.mark(nb)
+		}
+		vis.batch = fresh
+		vector.PrefetchHalfRows(x.vecs, fresh, x.dims, prefetchLines)
+		for _, nb := range fresh {
 			d := x.dist(q, nb)
 			if len(ws) < ef || d < bound {
 				cs.push(cand{d, nb})
@@ -492,7 +505,12 @@ func (x *Index) exactScan(ctx context.Context, q []float32, k int, admit func(ui
 type visited struct {
 	marks []uint32
 	epoch uint32
+	batch []uint32 // scratch: the unvisited neighbours of the node being expanded
 }
+
+// prefetchLines is how many cache lines of each neighbour's vector are requested ahead (of
+// 12 for 384 halves): on the benchmark 4 beat 0, 8 and 12; the hardware streams the rest.
+const prefetchLines = 4
 
 func (x *Index) getVisited() *visited {
 	if v, ok := x.visited.Get().(*visited); ok {

@@ -1,9 +1,33 @@
 package vector
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
 
-// hasFMA selects the AVX2/FMA kernel, about five times the portable loop at 384 dimensions.
-var hasFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	"golang.org/x/sys/cpu"
+)
+
+// hasFMA selects the AVX2/FMA kernel, about five times the portable loop at 384 dimensions;
+// hasF16C the half-precision one.
+var (
+	hasFMA  = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	hasF16C = hasFMA && cpu.X86.HasF16C
+)
+
+//go:noescape
+func dotHalfFMA(a *float32, b *uint16, n int) float32
+
+func dotHalf(q []float32, h []uint16) float32 {
+	n8 := len(q) &^ 7
+	if !hasF16C || n8 == 0 {
+		return dotHalfGeneric(q, h)
+	}
+	h = h[:len(q)]
+	s := dotHalfFMA(&q[0], &h[0], n8)
+	if n8 < len(q) {
+		s += dotHalfGeneric(q[n8:], h[n8:])
+	}
+	return s
+}
 
 //go:noescape
 func dotFMA(a, b *float32, n int) float32
@@ -14,4 +38,33 @@ func dot(a, b []float32) float32 {
 		return dotFMA(&a[0], &b[0], len(a))
 	}
 	return dotGeneric(a, b)
+}
+
+//go:noescape
+func dotHalvesFMA(a, b *uint16, n int) float32
+
+func dotHalves(a, b []uint16) float32 {
+	n8 := len(a) &^ 7
+	if !hasF16C || n8 == 0 {
+		return dotHalvesGeneric(a, b)
+	}
+	b = b[:len(a)]
+	s := dotHalvesFMA(&a[0], &b[0], n8)
+	if n8 < len(a) {
+		s += dotHalvesGeneric(a[n8:], b[n8:])
+	}
+	return s
+}
+
+//go:noescape
+func prefetchRows(base unsafe.Pointer, ids *uint32, n int, rowBytes int, lines int)
+
+// PrefetchHalfRows asks the CPU to start loading rows ids of a dims-wide slab of halves (the
+// first lines cache lines of each). A graph search calls it on a node's unvisited
+// neighbours before scoring them, so their cache misses overlap instead of queueing.
+func PrefetchHalfRows(slab []uint16, ids []uint32, dims, lines int) {
+	if len(ids) == 0 || len(slab) == 0 || lines <= 0 {
+		return
+	}
+	prefetchRows(unsafe.Pointer(&slab[0]), &ids[0], len(ids), dims*2, lines)
 }

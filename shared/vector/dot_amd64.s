@@ -60,3 +60,126 @@ done:
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
+
+// func prefetchRows(base unsafe.Pointer, ids *uint32, n int, rowBytes int, lines int)
+// Issues PREFETCHT0 for the first `lines` cache lines of each listed row, so the rows of a
+// node's neighbours stream in together instead of one cache miss after another.
+TEXT ·prefetchRows(SB), NOSPLIT, $0-40
+	MOVQ base+0(FP), SI
+	MOVQ ids+8(FP), DI
+	MOVQ n+16(FP), CX
+	MOVQ rowBytes+24(FP), DX
+	MOVQ lines+32(FP), R8
+
+rows:
+	CMPQ CX, $0
+	JE   done
+	MOVL (DI), AX
+	IMULQ DX, AX
+	LEAQ (SI)(AX*1), BX
+	MOVQ R8, R9
+
+lines:
+	PREFETCHT0 (BX)
+	ADDQ $64, BX
+	DECQ R9
+	JNZ  lines
+	ADDQ $4, DI
+	DECQ CX
+	JMP  rows
+
+done:
+	RET
+
+// func dotHalfFMA(a *float32, b *uint16, n int) float32
+// n must be a multiple of 8. VCVTPH2PS widens 8 halves to 8 floats on the way into the FMA.
+TEXT ·dotHalfFMA(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+hloop32:
+	CMPQ CX, $32
+	JL   hloop8
+	VCVTPH2PS (DI), Y4
+	VCVTPH2PS 16(DI), Y5
+	VCVTPH2PS 32(DI), Y6
+	VCVTPH2PS 48(DI), Y7
+	VFMADD231PS (SI), Y4, Y0
+	VFMADD231PS 32(SI), Y5, Y1
+	VFMADD231PS 64(SI), Y6, Y2
+	VFMADD231PS 96(SI), Y7, Y3
+	ADDQ $128, SI
+	ADDQ $64, DI
+	SUBQ $32, CX
+	JMP  hloop32
+
+hloop8:
+	CMPQ CX, $8
+	JL   hreduce
+	VCVTPH2PS (DI), Y4
+	VFMADD231PS (SI), Y4, Y0
+	ADDQ $32, SI
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hloop8
+
+hreduce:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotHalvesFMA(a, b *uint16, n int) float32
+// n must be a multiple of 8: both operands are widened from halves.
+TEXT ·dotHalvesFMA(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+hh16:
+	CMPQ CX, $16
+	JL   hh8
+	VCVTPH2PS (SI), Y4
+	VCVTPH2PS 16(SI), Y5
+	VCVTPH2PS (DI), Y6
+	VCVTPH2PS 16(DI), Y7
+	VFMADD231PS Y6, Y4, Y0
+	VFMADD231PS Y7, Y5, Y1
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hh16
+
+hh8:
+	CMPQ CX, $8
+	JL   hhreduce
+	VCVTPH2PS (SI), Y4
+	VCVTPH2PS (DI), Y6
+	VFMADD231PS Y6, Y4, Y0
+	ADDQ $16, SI
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hh8
+
+hhreduce:
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET

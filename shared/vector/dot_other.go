@@ -3,3 +3,10 @@
 package vector
 
 func dot(a, b []float32) float32 { return dotGeneric(a, b) }
+
+func dotHalf(q []float32, h []uint16) float32 { return dotHalfGeneric(q, h) }
+
+func dotHalves(a, b []uint16) float32 { return dotHalvesGeneric(a, b) }
+
+// PrefetchHalfRows is a no-op where there is no prefetch kernel.
+func PrefetchHalfRows(slab []uint16, ids []uint32, dims, lines int) {}

@@ -2,3 +2,9 @@ package vector
 
 // DotGeneric exposes the portable kernel so tests check it on machines that run the assembly.
 var DotGeneric = dotGeneric
+
+var (
+	DotHalfGeneric = dotHalfGeneric
+	ToHalfOne      = toHalf
+	FromHalfOne    = fromHalf
+)

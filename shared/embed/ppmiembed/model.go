@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"hash/fnv"
 	"math"
-	"math/rand/v2"
 	"sort"
 	"strings"
 )
@@ -31,6 +30,7 @@ const (
 	subwordMix  = 0.8  // learned part of an unseen word's vector; the rest is its n-gram hash
 	smoothing   = 0.5  // weight of neighbours' vectors in the one propagation step
 	gramMaxPost = 400  // n-grams shared by more words than this say little: skipped
+	subwordTop  = 8    // known words an unseen word borrows its meaning from
 )
 
 // train learns the model from corpus lines (one title, skill list or summary per line;
@@ -133,7 +133,7 @@ func train(corpus string, dims int) *model {
 			}
 		}
 		normalize(out)
-		axpy(out, selfWeight, signature(m.words[w]+"\x00self", dims))
+		addSignature(out, m.words[w]+"\x00self", selfWeight)
 		normalize(out)
 	}
 
@@ -141,6 +141,9 @@ func train(corpus string, dims int) *model {
 	for w, t := range m.words {
 		p := float64(counts[t]) / float64(total)
 		m.weight[w] = float32(sifA / (sifA + p))
+		if levelWords[t] {
+			m.weight[w] *= levelWeight
+		}
 	}
 	for w, t := range m.words {
 		for _, g := range ngrams(t) {
@@ -151,36 +154,38 @@ func train(corpus string, dims int) *model {
 	return m
 }
 
-// wordVector writes the vector of one token into out and returns its SIF weight.
-func (m *model) wordVector(tok string, out []float32) float32 {
-	if id, ok := m.vocab[tok]; ok {
-		copy(out, m.vecs[int(id)*m.dims:(int(id)+1)*m.dims])
-		return m.weight[id]
-	}
-	m.subword(tok, out)
-	return float32(sifA / (sifA + unknownP))
-}
-
 // subword builds an unseen word's vector from the known words sharing its character
-// n-grams (weighted by how many they share and how rare each n-gram is), plus a hashed
-// signature of the n-grams themselves, so two spellings of one unknown name still match.
+// n-grams (the subwordTop best, weighted by the squared sum of the shared n-grams' rarity),
+// plus a hashed signature of the n-grams themselves, so two spellings of one unknown name
+// still match.
 func (m *model) subword(tok string, out []float32) {
 	clear(out)
-	shared := map[int32]float32{}
+	score := make([]float32, len(m.words))
+	var touched []int32
 	sig := make([]float32, m.dims)
 	for _, g := range ngrams(tok) {
-		axpy(sig, 1, signature("\x00gram"+g, m.dims))
+		addSignature(sig, "\x00gram"+g, 1)
 		post := m.grams[hash32(g)]
 		if len(post) == 0 || len(post) > gramMaxPost {
 			continue
 		}
 		idf := float32(math.Log(1 + float64(len(m.words))/float64(len(post))))
 		for _, w := range post {
-			shared[w] += idf
+			if score[w] == 0 {
+				touched = append(touched, w)
+			}
+			score[w] += idf
 		}
 	}
-	for w, s := range shared {
-		axpy(out, s*s, m.vecs[int(w)*m.dims:(int(w)+1)*m.dims]) // squared: favour words sharing many n-grams
+	sort.Slice(touched, func(i, j int) bool {
+		if score[touched[i]] != score[touched[j]] {
+			return score[touched[i]] > score[touched[j]]
+		}
+		return touched[i] < touched[j]
+	})
+	for _, w := range touched[:min(len(touched), subwordTop)] {
+		s := score[w]
+		axpy(out, s*s, m.vecs[int(w)*m.dims:(int(w)+1)*m.dims])
 	}
 	normalize(sig)
 	if normalize(out) {
@@ -194,17 +199,36 @@ func (m *model) subword(tok string, out []float32) {
 
 // signature is a deterministic random unit vector for a string: a projection axis that
 // does not depend on vocabulary order, so retraining on a longer corpus keeps old words'
-// coordinates stable.
+// coordinates stable. Its values are +-1/sqrt(dims) drawn from a hash-seeded splitmix64
+// stream (random signs preserve cosines as well as Gaussians do, and cost one 64-bit step
+// per 64 values).
 func signature(s string, dims int) []float32 {
+	v := make([]float32, dims)
+	addSignature(v, s, 1)
+	return v
+}
+
+// addSignature adds a * signature(s) to dst.
+func addSignature(dst []float32, s string, a float32) {
 	h := fnv.New64a()
 	h.Write([]byte(s))
-	rng := rand.New(rand.NewPCG(h.Sum64(), 0x2545f4914f6cdd1d))
-	v := make([]float32, dims)
-	for i := range v {
-		v[i] = float32(rng.NormFloat64())
+	state := h.Sum64()
+	unit := a / float32(math.Sqrt(float64(len(dst))))
+	for i := 0; i < len(dst); i += 64 {
+		state += 0x9e3779b97f4a7c15
+		z := state
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		z ^= z >> 31
+		for j := i; j < min(i+64, len(dst)); j++ {
+			if z&1 == 1 {
+				dst[j] += unit
+			} else {
+				dst[j] -= unit
+			}
+			z >>= 1
+		}
 	}
-	normalize(v)
-	return v
 }
 
 func hash32(s string) uint32 {

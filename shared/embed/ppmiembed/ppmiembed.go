@@ -44,7 +44,13 @@ const Dims = 384
 type Embedder struct {
 	once sync.Once
 	m    *model
+
+	mu      sync.Mutex
+	unknown map[string][]float32 // vectors of words outside the vocabulary, built once each
 }
+
+// maxCached bounds the unknown-word cache (names and rare words; 384 floats each).
+const maxCached = 50_000
 
 var _ embed.Embedder = (*Embedder)(nil)
 
@@ -77,18 +83,43 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	out := make([][]float32, len(texts))
 	buf := make([]float32, Dims)
 	for i, t := range texts {
-		out[i] = m.text(t, buf)
+		out[i] = e.text(m, t, buf)
 	}
 	return out, nil
 }
 
+// wordVector returns a token's vector and weight, caching those built from subwords.
+func (e *Embedder) wordVector(m *model, tok string, buf []float32) ([]float32, float32) {
+	if id, ok := m.vocab[tok]; ok {
+		return m.vecs[int(id)*m.dims : (int(id)+1)*m.dims], m.weight[id]
+	}
+	w := float32(sifA / (sifA + unknownP))
+	e.mu.Lock()
+	v, ok := e.unknown[tok]
+	e.mu.Unlock()
+	if ok {
+		return v, w
+	}
+	m.subword(tok, buf)
+	v = append([]float32(nil), buf...)
+	e.mu.Lock()
+	if e.unknown == nil {
+		e.unknown = map[string][]float32{}
+	}
+	if len(e.unknown) < maxCached {
+		e.unknown[tok] = v
+	}
+	e.mu.Unlock()
+	return v, w
+}
+
 // text embeds one text: the weighted mean of its words' vectors, or, for a text with no
 // word left after stopwords ("of the"), the hashed signature of the text itself.
-func (m *model) text(t string, buf []float32) []float32 {
+func (e *Embedder) text(m *model, t string, buf []float32) []float32 {
 	v := make([]float32, m.dims)
 	for _, tok := range tokens(t) {
-		w := m.wordVector(tok, buf)
-		axpy(v, w, buf)
+		wv, w := e.wordVector(m, tok, buf)
+		axpy(v, w, wv)
 	}
 	if !normalize(v) {
 		copy(v, signature("\x00text"+fold(t), m.dims))

@@ -29,6 +29,22 @@ var abbreviations = map[string]string{
 	"vicepresident": "vicepresidente",
 }
 
+// levelWords name a rank, not a function: they appear with every department, so by
+// co-occurrence they drift towards whichever functions they were seen with most ("VP"
+// with engineering). Similarity between contacts is about what people do, and seniority
+// is a filter of its own, so these words keep only levelWeight of their weight: "VP
+// Engineering" is nearer "Head of Software Development" than "VP Sales". The price: level
+// barely moves similarity ("Junior Software Engineer" is about as near "VP Engineering" as
+// "VP Software Development" is).
+var levelWords = toSet(`vp svp evp avp vice president vice-president vicepresident vicepresidente
+	head chief officer director directeur directrice directora senior junior lead principal staff
+	manager managing associate assistant intern trainee graduate global group team
+	leiter leiterin bereichsleiter abteilungsleiter teamleiter direktor referent werkstudent praktikant
+	responsable chef stagiaire alternant jefe gerente coordinador becario sr jr ii iii`)
+
+// levelWeight is the share of its weight a level word keeps.
+const levelWeight = 0.25
+
 // stopwords of the four corpus languages carry no meaning of their own in a title or summary.
 var stopwords = toSet(`a an the of and or for to in on at by with from as is are be my our i we you
 	your this that it its into over per via about who which
