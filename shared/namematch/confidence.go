@@ -29,11 +29,11 @@ const (
 	NameSlope  = 7.5
 	NameCenter = 0.7
 
-	countryAgree, countryDiffer = 0.6, -1.0
-	stateAgree, stateDiffer     = 0.4, -0.5
-	cityAgree, cityDiffer       = 0.6, -0.4
+	countryAgree, countryDiffer  = 0.6, -1.0
+	stateAgree, stateDiffer      = 0.4, -0.5
+	cityAgree, cityDiffer        = 0.6, -0.4
 	zipAgree, zipNear, zipDiffer = 0.6, 0.2, -0.3
-	phoneAgree                  = 2.0
+	phoneAgree                   = 2.0
 	// PriorMax is the most the score prior adds (at score 800).
 	PriorMax = 0.4
 	maxScore = 800
