@@ -38,6 +38,10 @@ Usage:
   firmo keys create --org NAME [--plan PLAN] [--role ROLE] [--email EMAIL] [--name LABEL]
                                      create the organisation if needed, a user and an API key
   firmo keys revoke KEY_PREFIX       revoke a key (its fk_... prefix)
+  firmo seed [--companies N] [--contacts M] [--seed S] [--as-of DATE] [--out DIR]
+                                     load the deterministic demo world (or write it as ingest files)
+  firmo ingest companies|certs|pages FILE [--format csv|jsonl|pem]
+                                     load company rows, certificates or pages; bad rows are listed and skipped
   firmo version                      print the version
 
 Configuration comes from FIRMO_* environment variables; see README.md.
@@ -55,6 +59,10 @@ func Run(ctx context.Context, env Env) int {
 		err = serve(ctx, env)
 	case "keys":
 		err = keys(ctx, env)
+	case "seed":
+		err = seed(ctx, env)
+	case "ingest":
+		err = ingest(ctx, env)
 	case "version", "--version":
 		fmt.Fprintf(env.Stdout, "firmo %s\n", env.Version)
 	case "help", "-h", "--help":
@@ -119,10 +127,15 @@ func serve(ctx context.Context, env Env) error {
 	if err != nil {
 		return fmt.Errorf("demo organisation: %w", err)
 	}
+	if err := seedOnFirstStart(ctx, env, a, cfg); err != nil {
+		return err
+	}
 	// Task workers run until shutdown drains them; unfinished tasks resume here.
 	if err := a.StartTasks(context.Background()); err != nil {
 		return err
 	}
+	// Rescoring and stale-field refreshing run on a timer; stopped before the store closes.
+	defer a.StartReprocessing(ctx, cfg.ReprocessEvery, log)()
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

@@ -63,6 +63,14 @@ func NewDeriver(ex Extractor, cl Classifier, mx MXResolver, now func() time.Time
 	return &Deriver{extract: ex, classify: cl, mx: mx, constants: score.DefaultConstants(), now: now}
 }
 
+// withoutText is the pipeline without page extraction and classification: the cheap
+// part of a derivation.
+func (d *Deriver) withoutText() *Deriver {
+	q := *d
+	q.extract, q.classify = nil, nil
+	return &q
+}
+
 // Now is the pipeline's clock.
 func (d *Deriver) Now() time.Time { return d.now().UTC() }
 
@@ -79,7 +87,7 @@ type Inputs struct {
 // (the returned list, same order as in.Pages).
 func (d *Deriver) Derive(ctx context.Context, in Inputs) (Profile, Scored, Derived, []Page) {
 	now := d.Now()
-	pages := d.ensureText(in.Pages)
+	pages := d.ensureText(in.Domain, in.Pages)
 	home, homeIdx := homepage(in.Domain, pages)
 	p := Profile{Domain: in.Domain, UpdateDate: Date(now)}
 
@@ -164,19 +172,20 @@ func (d *Deriver) Score(certs []Certificate, now time.Time) Scored {
 	return out
 }
 
-// ensureText extracts pages stored without text (stored before an extractor was
-// configured, or by an older pipeline).
-func (d *Deriver) ensureText(pages []Page) []Page {
+// ensureText extracts the home page when it was stored without text (stored raw by a
+// bulk load, before an extractor was configured, or by an older pipeline). Other pages
+// are left as stored: the profile reads only the home page, and extraction is the
+// costliest step of a derivation.
+func (d *Deriver) ensureText(dom string, pages []Page) []Page {
 	if d.extract == nil {
 		return pages
 	}
-	out := make([]Page, len(pages))
-	for i, pg := range pages {
-		out[i] = pg
-		if pg.Text == "" && pg.HTML != "" && pg.StatusCode < 300 {
-			out[i] = d.ExtractPage(pg)
-		}
+	home, i := homepage(dom, pages)
+	if i < 0 || home.Text != "" || home.HTML == "" || home.StatusCode >= 300 {
+		return pages
 	}
+	out := append([]Page(nil), pages...)
+	out[i] = d.ExtractPage(home)
 	return out
 }
 

@@ -80,7 +80,7 @@ func (e RowError) String() string {
 type Report struct {
 	Rows      int        `json:"rows"`      // rows read (blank lines not counted)
 	Accepted  int        `json:"accepted"`  // good rows
-	Changed   int        `json:"changed"`   // good rows that changed stored data
+	Changed   int        `json:"changed"`   // good rows that changed stored data (certificates: distinct new certificates)
 	Skipped   int        `json:"skipped"`   // bad rows, each in Errors
 	Refreshed int        `json:"refreshed"` // companies derived again
 	Errors    []RowError `json:"errors"`
@@ -513,15 +513,44 @@ func (s *Service) IngestCertificates(ctx context.Context, r io.Reader, f Format,
 	head, _ := br.Peek(512)
 	known := map[string]bool{}
 	changed := map[string]bool{}
+	newCerts := map[string]bool{}
+	pending := map[string][]Certificate{}
+	npending := 0
+	// Certificates are written per domain in batches (a year's chunk at a time), so
+	// they are buffered and flushed every certBatch certificates and at the end.
+	flush := func() error {
+		doms := make([]string, 0, len(pending))
+		for d := range pending {
+			doms = append(doms, d)
+		}
+		sort.Strings(doms)
+		for _, d := range doms {
+			added, err := s.AddCertificates(ctx, d, pending[d])
+			if err != nil {
+				return err
+			}
+			if len(added) > 0 {
+				changed[d] = true
+			}
+			for k := range added {
+				newCerts[k] = true
+			}
+		}
+		clear(pending)
+		npending = 0
+		return nil
+	}
 	store := func(line int, c Certificate) error {
 		rep.Rows++
 		doms, err := certDomains(c)
+		if err == nil {
+			err = checkCertSize(c)
+		}
 		if err != nil {
 			rep.reject(line, err)
 			return nil
 		}
 		rep.Accepted++
-		isNew := false
 		for _, d := range doms {
 			if !known[d] {
 				if err := s.EnsureRecord(ctx, d); err != nil {
@@ -529,16 +558,11 @@ func (s *Service) IngestCertificates(ctx context.Context, r io.Reader, f Format,
 				}
 				known[d] = true
 			}
-			added, err := s.AddCertificate(ctx, d, c)
-			if err != nil {
-				return fmt.Errorf("line %d: %w", line, err)
-			}
-			if added {
-				changed[d], isNew = true, true
-			}
+			pending[d] = append(pending[d], c)
+			npending++
 		}
-		if isNew {
-			rep.Changed++
+		if npending >= certBatch {
+			return flush()
 		}
 		return nil
 	}
@@ -573,7 +597,11 @@ func (s *Service) IngestCertificates(ctx context.Context, r io.Reader, f Format,
 	default:
 		err = apperr.Invalid("file", "a certificates file is a PEM bundle or JSON Lines of certificate records")
 	}
+	if err == nil {
+		err = flush()
+	}
 	bar.Done()
+	rep.Changed = len(newCerts)
 	if err != nil {
 		return rep, err
 	}
@@ -582,6 +610,20 @@ func (s *Service) IngestCertificates(ctx context.Context, r io.Reader, f Format,
 		doms = append(doms, d)
 	}
 	return rep, s.refresh(ctx, doms, opts, &rep)
+}
+
+// certBatch is how many certificates an ingest buffers before writing them.
+const certBatch = 20000
+
+func checkCertSize(c Certificate) error {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	if len(b) > MaxCertificateJSON {
+		return apperr.Invalid("alternative_fqdn", "the certificate names too many hosts (%d KB; at most %d KB)", len(b)>>10, MaxCertificateJSON>>10)
+	}
+	return nil
 }
 
 // pemBlocks calls fn with each PEM block and the line its BEGIN is on. Text between

@@ -96,7 +96,7 @@ func TestReprocessFinishesInterruptedIngest(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range []string{"new.com", "known.com"} {
-		if _, err := s.AddCertificate(ctx, d, c); err != nil {
+		if _, err := s.AddCertificates(ctx, d, []company.Certificate{c}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -193,12 +193,12 @@ func (s *Service) MarkDirty(ctx context.Context, dom string) error {
 	})
 }
 
-// AddCertificate stores a certificate under a domain and reports whether it was new.
-// It does not derive: the caller refreshes the domains it changed. Should that never
-// happen, the daily rescoring sees the certificate count differ from the one the
-// profile was derived from and re-derives it.
-func (s *Service) AddCertificate(ctx context.Context, dom string, c Certificate) (bool, error) {
-	return s.store.AddCertificate(ctx, dom, c)
+// AddCertificates stores certificates under a domain and returns the keys (CertKey) of
+// those that were new. It does not derive: the caller refreshes the domains it
+// changed. Should that never happen, the daily rescoring sees the certificate count
+// differ from the one the profile was derived from and re-derives it.
+func (s *Service) AddCertificates(ctx context.Context, dom string, certs []Certificate) (map[string]bool, error) {
+	return s.store.AddCertificates(ctx, dom, certs)
 }
 
 // PageChanged reports whether storing p would change anything: the same URL with the
@@ -221,20 +221,29 @@ func (s *Service) PutPage(ctx context.Context, dom string, p Page) error {
 	return s.store.PutPage(ctx, dom, s.derive.ExtractPage(p))
 }
 
+// LoadOptions tune Load.
+type LoadOptions struct {
+	// DeferText derives everything but what needs the home page's text (description,
+	// language, keywords, industries, business model) and leaves the record flagged
+	// dirty, so the reprocessing job completes it: a first start serves at once and
+	// fills those fields in the background.
+	DeferText bool
+}
+
 // Load stores one company's raw inputs at once (its row, certificates and pages; pages
 // are stored unextracted, the home page is extracted when derived) and derives it when
 // anything changed. Loading the same inputs again changes nothing. The demo world's
 // seeding uses it.
-func (s *Service) Load(ctx context.Context, dom string, raw Raw, certs []Certificate, pages []Page) (changed bool, err error) {
+func (s *Service) Load(ctx context.Context, dom string, raw Raw, certs []Certificate, pages []Page, opts LoadOptions) (changed bool, err error) {
 	if changed, err = s.Upsert(ctx, dom, raw); err != nil {
 		return false, err
 	}
-	for _, c := range certs {
-		added, err := s.store.AddCertificate(ctx, dom, c)
+	if len(certs) > 0 {
+		added, err := s.store.AddCertificates(ctx, dom, certs)
 		if err != nil {
 			return changed, err
 		}
-		changed = changed || added
+		changed = changed || len(added) > 0
 	}
 	dirty := changed // Upsert left the record dirty when it changed it
 	for _, p := range pages {
@@ -257,6 +266,12 @@ func (s *Service) Load(ctx context.Context, dom string, raw Raw, certs []Certifi
 		}
 		changed = true
 	}
+	if opts.DeferText {
+		if !changed {
+			return false, nil // a dirty record left by an earlier load is the job's
+		}
+		return true, s.deriveWith(ctx, dom, s.derive.withoutText(), true)
+	}
 	if !changed {
 		// Nothing new, but an earlier load may have stopped before deriving.
 		rec, err := s.store.Get(ctx, dom)
@@ -270,6 +285,10 @@ func (s *Service) Load(ctx context.Context, dom string, raw Raw, certs []Certifi
 // Refresh derives a record's profile from all its inputs and stores it, clearing the
 // dirty flag. Pages extracted for the first time are stored back.
 func (s *Service) Refresh(ctx context.Context, dom string) error {
+	return s.deriveWith(ctx, dom, s.derive, false)
+}
+
+func (s *Service) deriveWith(ctx context.Context, dom string, d *Deriver, keepDirty bool) error {
 	certs, err := s.store.Certificates(ctx, dom, 0)
 	if err != nil {
 		return err
@@ -281,7 +300,8 @@ func (s *Service) Refresh(ctx context.Context, dom string) error {
 	var extracted []Page
 	err = s.update(ctx, dom, func(rec *Record) (bool, error) {
 		var updated []Page
-		rec.Profile, rec.Score, rec.Derived, updated = s.derive.Derive(ctx, Inputs{Domain: dom, Raw: rec.Raw, Certs: certs, Pages: pages})
+		rec.Profile, rec.Score, rec.Derived, updated = d.Derive(ctx, Inputs{Domain: dom, Raw: rec.Raw, Certs: certs, Pages: pages})
+		rec.Derived.Dirty = keepDirty
 		extracted = extracted[:0]
 		for i := range updated {
 			if updated[i].Text != pages[i].Text {

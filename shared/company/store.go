@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/kv"
@@ -30,9 +32,10 @@ type Store interface {
 	// List pages through every record in a stable order. An empty cursor starts, an
 	// empty next cursor means the end.
 	List(ctx context.Context, cursor string, limit int) (recs []Record, next string, err error)
-	// AddCertificate stores a certificate under a domain; storing the same certificate
-	// (same fingerprint and issue time) again changes nothing and returns false.
-	AddCertificate(ctx context.Context, domain string, c Certificate) (added bool, err error)
+	// AddCertificates stores certificates under a domain and returns the keys
+	// (CertKey) of those that were new; storing the same certificate (same fingerprint
+	// and issue time) again changes nothing.
+	AddCertificates(ctx context.Context, domain string, certs []Certificate) (added map[string]bool, err error)
 	// Certificates lists a domain's certificates newest first (by date_from), at most
 	// limit of them (all when limit <= 0).
 	Certificates(ctx context.Context, domain string, limit int) ([]Certificate, error)
@@ -52,9 +55,11 @@ type Store interface {
 // Layout: records live in 16 partitions "company#<shard>" (shard from a hash of the
 // domain) with the domain as sort key, so a record is one GetItem and listing every
 // company is 16 paged queries, while writes spread over partitions. Certificates and
-// pages live in one partition per domain, "co#<domain>": certificates under
-// "cert#<date_from>#<sha1>" (so a reverse query is newest first and the same
-// certificate maps to the same item) and pages under "page#<sha1 of the URL>".
+// pages live in one partition per domain, "co#<domain>". Certificates are kept in
+// chunks, one or more per year of issue, "cert#<year>#<part>", each a JSON array sorted
+// by issue time and bounded in count and size (DynamoDB items hold 400 KB): loading a
+// history is a few writes instead of one per certificate, and a reverse query reads it
+// newest first. Pages live under "page#<sha1 of the URL>".
 type KVStore struct{ kv kv.Store }
 
 var _ Store = (*KVStore)(nil)
@@ -163,55 +168,184 @@ func parseListCursor(c string) (int, string, error) {
 	return shard, inner, nil
 }
 
-// certTime is the sort-key form of a certificate's issue time: fixed width, so the sort
-// keys order by time.
-const certTime = "20060102T150405Z"
+// Chunk bounds: a chunk holds at most chunkCerts certificates and chunkBytes of JSON.
+const (
+	chunkCerts = 400
+	chunkBytes = 300 << 10
+)
 
-func certKey(domain string, c Certificate) kv.Key {
-	return kv.Key{PK: dataPK(domain), SK: "cert#" + c.DateFrom.UTC().Format(certTime) + "#" + strings.ToLower(c.SHA1Fingerprint)}
+// MaxCertificateJSON bounds one certificate record (a certificate naming thousands of
+// hosts would not fit a chunk).
+const MaxCertificateJSON = 64 << 10
+
+// CertKey identifies a certificate: its issue time and fingerprint.
+func CertKey(c Certificate) string {
+	return c.DateFrom.UTC().Format("20060102T150405Z") + "#" + strings.ToLower(c.SHA1Fingerprint)
 }
 
-// AddCertificate implements Store.
-func (s *KVStore) AddCertificate(ctx context.Context, domain string, c Certificate) (bool, error) {
-	data, err := json.Marshal(c)
+func chunkPrefix(year int) string { return fmt.Sprintf("cert#%04d#", year) }
+
+// storedChunk is a chunk as read: its key, version and certificates.
+type storedChunk struct {
+	key   kv.Key
+	ver   int64
+	certs []Certificate
+}
+
+// AddCertificates implements Store. Each year's chunks are read, merged with the new
+// certificates and rewritten with optimistic conditions; a lost race re-reads and
+// merges again, so concurrent writers lose nothing.
+func (s *KVStore) AddCertificates(ctx context.Context, domain string, certs []Certificate) (map[string]bool, error) {
+	byYear := map[int][]Certificate{}
+	for _, c := range certs {
+		y := c.DateFrom.UTC().Year()
+		byYear[y] = append(byYear[y], c)
+	}
+	years := make([]int, 0, len(byYear))
+	for y := range byYear {
+		years = append(years, y)
+	}
+	sort.Ints(years)
+	added := map[string]bool{}
+	for _, y := range years {
+		for attempt := 0; ; attempt++ {
+			n, err := s.addYear(ctx, domain, y, byYear[y])
+			if err == nil {
+				for k := range n {
+					added[k] = true
+				}
+				break
+			}
+			if !errors.Is(err, apperr.ErrConflict) || attempt >= 8 {
+				return added, fmt.Errorf("add certificates of %d to %s: %w", y, domain, err)
+			}
+		}
+	}
+	return added, nil
+}
+
+func (s *KVStore) addYear(ctx context.Context, domain string, year int, certs []Certificate) (map[string]bool, error) {
+	chunks, err := s.readChunks(ctx, domain, chunkPrefix(year), false)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	_, err = s.kv.Put(ctx, certKey(domain, c), data, kv.Cond{IfAbsent: true})
-	if errors.Is(err, apperr.ErrConflict) {
-		return false, nil
+	all := map[string]Certificate{}
+	for _, ch := range chunks {
+		for _, c := range ch.certs {
+			all[CertKey(c)] = c
+		}
 	}
+	added := map[string]bool{}
+	for _, c := range certs {
+		k := CertKey(c)
+		if _, ok := all[k]; !ok {
+			all[k] = c
+			added[k] = true
+		}
+	}
+	if len(added) == 0 {
+		return added, nil
+	}
+	keys := make([]string, 0, len(all))
+	for k := range all {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // issue time first, so the chunks are in time order
+	parts, err := splitChunks(keys, all)
 	if err != nil {
-		return false, fmt.Errorf("add certificate %s to %s: %w", c.SHA1Fingerprint, domain, err)
+		return nil, err
 	}
-	return true, nil
+	for i, data := range parts {
+		key := kv.Key{PK: dataPK(domain), SK: fmt.Sprintf("%s%04d", chunkPrefix(year), i)}
+		cond := kv.Cond{IfAbsent: true}
+		if i < len(chunks) {
+			cond = kv.Cond{IfVersion: chunks[i].ver}
+		}
+		if _, err := s.kv.Put(ctx, key, data, cond); err != nil {
+			return nil, err
+		}
+	}
+	return added, nil
+}
+
+// splitChunks encodes certificates (in key order) into chunks within the bounds.
+func splitChunks(keys []string, all map[string]Certificate) ([][]byte, error) {
+	var parts [][]byte
+	cur := []byte{'['}
+	n := 0
+	for _, k := range keys {
+		b, err := json.Marshal(all[k])
+		if err != nil {
+			return nil, err
+		}
+		if len(b) > MaxCertificateJSON {
+			return nil, apperr.Invalid("alternative_fqdn", "the certificate %s is too large to store (%d KB of names)", all[k].SHA1Fingerprint, len(b)>>10)
+		}
+		if n > 0 && (n == chunkCerts || len(cur)+len(b)+2 > chunkBytes) {
+			parts = append(parts, append(cur, ']'))
+			cur, n = []byte{'['}, 0
+		}
+		if n > 0 {
+			cur = append(cur, ',')
+		}
+		cur = append(cur, b...)
+		n++
+	}
+	return append(parts, append(cur, ']')), nil
+}
+
+// readChunks reads the chunks under a sort-key prefix, in key order or reversed.
+func (s *KVStore) readChunks(ctx context.Context, domain, prefix string, reverse bool) ([]storedChunk, error) {
+	var out []storedChunk
+	err := s.eachChunk(ctx, domain, prefix, reverse, func(ch storedChunk) bool {
+		out = append(out, ch)
+		return true
+	})
+	return out, err
+}
+
+func (s *KVStore) eachChunk(ctx context.Context, domain, prefix string, reverse bool, fn func(storedChunk) bool) error {
+	cursor := ""
+	for {
+		page, err := s.kv.Query(ctx, dataPK(domain), kv.QueryOptions{Prefix: prefix, Limit: 25, Cursor: cursor, Reverse: reverse})
+		if err != nil {
+			return fmt.Errorf("certificates of %s: %w", domain, err)
+		}
+		for _, it := range page.Items {
+			var certs []Certificate
+			if err := json.Unmarshal(it.Data, &certs); err != nil {
+				return fmt.Errorf("decode certificates %s: %w", it.Key, err)
+			}
+			if !fn(storedChunk{key: it.Key, ver: it.Version, certs: certs}) {
+				return nil
+			}
+		}
+		if page.Next == "" {
+			return nil
+		}
+		cursor = page.Next
+	}
 }
 
 // Certificates implements Store.
 func (s *KVStore) Certificates(ctx context.Context, domain string, limit int) ([]Certificate, error) {
-	var out []Certificate
-	cursor := ""
-	for {
-		size := 1000
-		if limit > 0 && limit-len(out) < size {
-			size = limit - len(out)
-		}
-		page, err := s.kv.Query(ctx, dataPK(domain), kv.QueryOptions{Prefix: "cert#", Limit: size, Cursor: cursor, Reverse: true})
-		if err != nil {
-			return nil, fmt.Errorf("certificates of %s: %w", domain, err)
-		}
-		for _, it := range page.Items {
-			var c Certificate
-			if err := json.Unmarshal(it.Data, &c); err != nil {
-				return nil, fmt.Errorf("decode certificate %s: %w", it.Key, err)
+	out := []Certificate{}
+	seen := map[string]bool{} // a chunk boundary moved by a concurrent writer may repeat one
+	err := s.eachChunk(ctx, domain, "cert#", true, func(ch storedChunk) bool {
+		for i := len(ch.certs) - 1; i >= 0; i-- {
+			k := CertKey(ch.certs[i])
+			if seen[k] {
+				continue
 			}
-			out = append(out, c)
+			seen[k] = true
+			out = append(out, ch.certs[i])
+			if limit > 0 && len(out) >= limit {
+				return false
+			}
 		}
-		if page.Next == "" || (limit > 0 && len(out) >= limit) {
-			return out, nil
-		}
-		cursor = page.Next
-	}
+		return true
+	})
+	return out, err
 }
 
 func pageKey(domain, url string) kv.Key {
@@ -231,9 +365,19 @@ type storedPage struct {
 	HTMLGz []byte `json:"html_gz,omitempty"`
 }
 
+// gzipWriters reuses compressors: each holds about a megabyte of tables, which bulk
+// loads would otherwise allocate per page. Fastest level: pages are written often
+// (every crawl, every seed) and read rarely.
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
+	return zw
+}}
+
 func encodePage(p Page) ([]byte, error) {
 	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
+	zw := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(zw)
+	zw.Reset(&buf)
 	zw.Write([]byte(p.HTML))
 	if err := zw.Close(); err != nil {
 		return nil, err

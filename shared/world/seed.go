@@ -28,8 +28,9 @@ type SeedReport struct {
 // Seed loads the world into a company service: every company's row, certificates and
 // pages, derived by the service's pipeline. Loading is idempotent (a company already
 // stored unchanged is skipped) and runs on every core. onCompany, when set, is called
-// after each company. The world's options are saved under StateName first.
-func Seed(ctx context.Context, svc *company.Service, w *World, onCompany func()) (SeedReport, error) {
+// after each company. The world's options are saved under StateName first. With
+// load.DeferText the text-derived fields are left to the reprocessing job.
+func Seed(ctx context.Context, svc *company.Service, w *World, load company.LoadOptions, onCompany func()) (SeedReport, error) {
 	opts, err := json.Marshal(w.opts)
 	if err != nil {
 		return SeedReport{}, err
@@ -61,7 +62,7 @@ func Seed(ctx context.Context, svc *company.Service, w *World, onCompany func())
 				}
 				var ch bool
 				if err == nil {
-					ch, err = svc.Load(ctx, c.Domain, raw, c.Certs, c.Pages)
+					ch, err = svc.Load(ctx, c.Domain, raw, c.Certs, c.Pages, load)
 				}
 				if err != nil {
 					once.Do(func() { firstErr = fmt.Errorf("seed %s: %w", c.Domain, err); cancel() })

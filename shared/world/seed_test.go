@@ -42,7 +42,7 @@ func seeded(t *testing.T, opts world.Options) (*world.World, *company.Service) {
 	now := func() time.Time { return opts.AsOf.Add(10 * time.Hour) }
 	d := company.NewDeriver(extractor{extract.New()}, nil, dnsmx.New([]string{dns.Addr()}, time.Second), now)
 	svc := company.NewService(company.NewKVStore(kv), d)
-	rep, err := world.Seed(context.Background(), svc, w, nil)
+	rep, err := world.Seed(context.Background(), svc, w, company.LoadOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestPipelineRecoversTheWorld(t *testing.T) {
 	}
 
 	// Seeding the same world again changes nothing.
-	rep, err := world.Seed(ctx, svc, w, nil)
+	rep, err := world.Seed(ctx, svc, w, company.LoadOptions{}, nil)
 	if err != nil || rep.Changed != 0 {
 		t.Fatalf("second seed = %+v, %v; want no change", rep, err)
 	}

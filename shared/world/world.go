@@ -294,3 +294,6 @@ func slug(s string, ascii bool) string {
 	}
 	return strings.Trim(b.String(), "-")
 }
+
+// DateOf formats a world's date.
+func DateOf(o Options) string { return o.AsOf.UTC().Format(time.DateOnly) }

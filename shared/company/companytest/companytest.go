@@ -87,21 +87,28 @@ func Run(t *testing.T, newStore func(t *testing.T) company.Store) {
 	t.Run("CertificatesNewestFirstAndIdempotent", func(t *testing.T) {
 		d, other := dom("certs"), dom("other")
 		base := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+		var batch []company.Certificate
 		var want []string
-		for i := 0; i < 25; i++ {
+		for i := 0; i < 25; i++ { // spread over three years
 			c := cert(i, base.AddDate(0, i, 0))
-			added, err := s.AddCertificate(ctx, d, c)
-			if err != nil || !added {
-				t.Fatalf("add %d: %v, %v", i, added, err)
-			}
+			batch = append(batch, c)
 			want = append(want, c.SHA1Fingerprint)
 		}
-		if _, err := s.AddCertificate(ctx, other, cert(99, base)); err != nil {
+		added, err := s.AddCertificates(ctx, d, batch[:10])
+		if err != nil || len(added) != 10 {
+			t.Fatalf("first batch: %d added, %v", len(added), err)
+		}
+		// An overlapping batch adds only what is new.
+		added, err = s.AddCertificates(ctx, d, batch[5:])
+		if err != nil || len(added) != 15 || added[company.CertKey(batch[4])] || !added[company.CertKey(batch[24])] {
+			t.Fatalf("overlapping batch: %d added, %v", len(added), err)
+		}
+		if _, err := s.AddCertificates(ctx, other, []company.Certificate{cert(99, base)}); err != nil {
 			t.Fatal(err)
 		}
-		added, err := s.AddCertificate(ctx, d, cert(3, base.AddDate(0, 3, 0)))
-		if err != nil || added {
-			t.Fatalf("re-adding a certificate: added = %v, err = %v; want false, nil", added, err)
+		added, err = s.AddCertificates(ctx, d, []company.Certificate{cert(3, base.AddDate(0, 3, 0))})
+		if err != nil || len(added) != 0 {
+			t.Fatalf("re-adding a certificate: added = %v, err = %v; want none", added, err)
 		}
 		got, err := s.Certificates(ctx, d, 0)
 		if err != nil {
@@ -127,6 +134,45 @@ func Run(t *testing.T, newStore func(t *testing.T) company.Store) {
 		none, err := s.Certificates(ctx, dom("nocerts"), 0)
 		if err != nil || len(none) != 0 {
 			t.Fatalf("no certificates: %v, %v", none, err)
+		}
+	})
+
+	t.Run("BusyYearSpansChunks", func(t *testing.T) {
+		// 1,500 certificates in one year, some naming many hosts: more than one item's
+		// worth, added in two batches in reverse time order.
+		d := dom("busy")
+		base := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
+		var all []company.Certificate
+		for i := 0; i < 1500; i++ {
+			c := cert(1000+i, base.Add(time.Duration(i)*5*time.Hour))
+			if i%10 == 0 {
+				for h := 0; h < 200; h++ {
+					c.AlternativeFQDN = append(c.AlternativeFQDN, fmt.Sprintf("host-%03d.example.com", h))
+				}
+			}
+			all = append(all, c)
+		}
+		if added, err := s.AddCertificates(ctx, d, all[700:]); err != nil || len(added) != 800 {
+			t.Fatalf("later half: %d added, %v", len(added), err)
+		}
+		if added, err := s.AddCertificates(ctx, d, all[:800]); err != nil || len(added) != 700 {
+			t.Fatalf("earlier half: %d added, %v", len(added), err)
+		}
+		got, err := s.Certificates(ctx, d, 0)
+		if err != nil || len(got) != 1500 {
+			t.Fatalf("%d certificates, %v; want 1500", len(got), err)
+		}
+		for i, c := range got {
+			if want := all[1499-i].SHA1Fingerprint; c.SHA1Fingerprint != want {
+				t.Fatalf("position %d: %s, want %s (newest first)", i, c.SHA1Fingerprint, want)
+			}
+		}
+		if len(got[1499].AlternativeFQDN) != 202 {
+			t.Fatalf("a certificate lost names: %d", len(got[1499].AlternativeFQDN))
+		}
+		page, err := s.Certificates(ctx, d, 1000)
+		if err != nil || len(page) != 1000 || page[999].SHA1Fingerprint != all[500].SHA1Fingerprint {
+			t.Fatalf("limit 1000: %d, %v", len(page), err)
 		}
 	})
 

@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/config"
+	"github.com/firmoapi/firmo/shared/progress"
+	"github.com/firmoapi/firmo/shared/world"
+)
+
+// seed runs `firmo seed`: the demo world into the store, or with --out into files.
+func seed(ctx context.Context, env Env) error {
+	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	companies := fs.Int("companies", 2000, "number of companies")
+	contacts := fs.Int("contacts", 0, "number of contacts (added by contact search; reserved)")
+	seedValue := fs.Uint64("seed", app.DefaultWorldSeed, "random seed: the same seed and date give byte-identical data")
+	asOf := fs.String("as-of", "", "the world's date, YYYY-MM-DD (default: today, UTC)")
+	out := fs.String("out", "", "write the world as ingest files into this directory instead of the store")
+	if err := fs.Parse(env.Args[1:]); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if *companies < 1 || *companies > 1_000_000 {
+		return fmt.Errorf("%w: --companies must be from 1 to 1000000", errUsage)
+	}
+	if *contacts < 0 {
+		return fmt.Errorf("%w: --contacts must not be negative", errUsage)
+	}
+	opts := world.Options{Seed: *seedValue, Companies: *companies, Contacts: *contacts, AsOf: time.Now().UTC()}
+	if *asOf != "" {
+		t, err := time.Parse(time.DateOnly, *asOf)
+		if err != nil {
+			return fmt.Errorf("%w: --as-of %q is not a date (YYYY-MM-DD)", errUsage, *asOf)
+		}
+		opts.AsOf = t
+	}
+	opts = opts.Normalized()
+	if *contacts > 0 {
+		fmt.Fprintf(env.Stderr, "note: contacts arrive with contact search; the world's team pages hold their raw material, --contacts %d adds no people yet\n", *contacts)
+	}
+	start := time.Now()
+	if *out != "" {
+		bar := progress.New(env.Stderr, "generating", int64(opts.Companies))
+		err := world.New(opts).Export(*out, func() { bar.Add(1) })
+		bar.Done()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "wrote a world of %d companies (seed %d, as of %s) to %s in %s: %s\n", opts.Companies, opts.Seed, world.DateOf(opts), *out, time.Since(start).Round(time.Millisecond), strings.Join(world.Files, ", "))
+		return nil
+	}
+	cfg, log, err := load(env)
+	if err != nil {
+		return err
+	}
+	a, err := app.New(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	rep, err := seedWorld(ctx, env, a, opts, company.LoadOptions{})
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	fmt.Fprintf(env.Stdout, "seeded %d companies (%d changed, %d certificates, %d pages; seed %d, as of %s) in %s, %.0f companies/s\n",
+		rep.Companies, rep.Changed, rep.Certificates, rep.Pages, opts.Seed, world.DateOf(opts), elapsed.Round(time.Millisecond), float64(rep.Companies)/elapsed.Seconds())
+	return nil
+}
+
+func seedWorld(ctx context.Context, env Env, a *app.App, opts world.Options, load company.LoadOptions) (world.SeedReport, error) {
+	bar := progress.New(env.Stderr, "seeding demo world", int64(opts.Companies))
+	defer bar.Done()
+	return a.SeedWorld(ctx, opts, load, func() { bar.Add(1) })
+}
+
+// seedOnFirstStart gives `firmo serve` its demo world the first time it runs on an
+// empty store (FIRMO_SEED_COMPANIES companies; 0 turns it off).
+func seedOnFirstStart(ctx context.Context, env Env, a *app.App, cfg config.Config) error {
+	if cfg.SeedCompanies == 0 {
+		return nil
+	}
+	empty, err := a.CompaniesEmpty(ctx)
+	if err != nil || !empty {
+		return err
+	}
+	opts := world.Options{Seed: app.DefaultWorldSeed, Companies: cfg.SeedCompanies, AsOf: time.Now()}.Normalized()
+	fmt.Fprintf(env.Stderr, "First start: seeding a demo world of %d companies (firmo seed makes others).\n", opts.Companies)
+	start := time.Now()
+	// Text-derived fields (description, language, keywords, industries) are filled in by
+	// the reprocessing job, which starts with the server: the API answers at once.
+	rep, err := seedWorld(ctx, env, a, opts, company.LoadOptions{DeferText: true})
+	if err != nil {
+		return fmt.Errorf("seed the demo world: %w", err)
+	}
+	fmt.Fprintf(env.Stderr, "Seeded %d companies in %s; descriptions, languages and industries are derived in the background.\n", rep.Companies, time.Since(start).Round(100*time.Millisecond))
+	return nil
+}
+
+// ingest runs `firmo ingest companies|certs|pages FILE`.
+func ingest(ctx context.Context, env Env) error {
+	if len(env.Args) < 2 {
+		return fmt.Errorf("%w: firmo ingest companies|certs|pages FILE", errUsage)
+	}
+	kind := env.Args[1]
+	fs := flag.NewFlagSet("ingest "+kind, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	format := fs.String("format", "", "csv, jsonl or pem (default: from the file name, else from its content)")
+	if err := fs.Parse(env.Args[2:]); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: firmo ingest %s FILE", errUsage, kind)
+	}
+	f, err := parseFormat(*format)
+	if err != nil {
+		return err
+	}
+	path := fs.Arg(0)
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	var size int64
+	if st, err := file.Stat(); err == nil {
+		size = st.Size()
+	}
+	cfg, log, err := load(env)
+	if err != nil {
+		return err
+	}
+	a, err := app.New(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	opts := company.IngestOptions{Size: size, Name: path, Progress: func(label string, total int64) company.Progress {
+		return progress.New(env.Stderr, label, total)
+	}}
+	var rep company.Report
+	switch kind {
+	case "companies":
+		rep, err = a.Companies.IngestCompanies(ctx, file, f, opts)
+	case "certs", "certificates":
+		rep, err = a.Companies.IngestCertificates(ctx, file, f, opts)
+	case "pages":
+		if f != company.FormatAuto && f != company.FormatJSONL {
+			return fmt.Errorf("%w: pages are JSON Lines", errUsage)
+		}
+		rep, err = a.Companies.IngestPages(ctx, file, opts)
+	default:
+		return fmt.Errorf("%w: unknown ingest kind %q (companies, certs, pages)", errUsage, kind)
+	}
+	printReport(env.Stdout, env.Stderr, rep)
+	if err != nil {
+		return err
+	}
+	if rep.Skipped > 0 {
+		return fmt.Errorf("%d bad rows skipped (listed above); the %d good rows are stored", rep.Skipped, rep.Accepted)
+	}
+	return nil
+}
+
+func parseFormat(s string) (company.Format, error) {
+	switch strings.ToLower(s) {
+	case "":
+		return company.FormatAuto, nil
+	case "csv":
+		return company.FormatCSV, nil
+	case "jsonl", "ndjson", "json":
+		return company.FormatJSONL, nil
+	case "pem":
+		return company.FormatPEM, nil
+	}
+	return 0, fmt.Errorf("%w: --format %q: want csv, jsonl or pem", errUsage, s)
+}
+
+// maxShownErrors bounds the bad rows listed; the count is always exact.
+const maxShownErrors = 100
+
+func printReport(stdout, stderr io.Writer, rep company.Report) {
+	for i, e := range rep.Errors {
+		if i == maxShownErrors {
+			fmt.Fprintf(stderr, "... and %d more bad rows\n", len(rep.Errors)-maxShownErrors)
+			break
+		}
+		fmt.Fprintln(stderr, e.String())
+	}
+	fmt.Fprintf(stdout, "%d rows: %d accepted (%d changed stored data), %d skipped; %d companies derived\n",
+		rep.Rows, rep.Accepted, rep.Changed, rep.Skipped, rep.Refreshed)
+}
