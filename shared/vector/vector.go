@@ -247,6 +247,23 @@ func Recall(got, want []Hit) float64 {
 	return float64(n) / float64(len(want))
 }
 
+// RecallByScore is recall as ann-benchmarks counts it: a returned hit counts when its score is
+// within eps of the k-th true neighbour's, so a neighbour swapped for another at the same
+// distance (ties, and the rounding of half-precision storage) is not a miss. Capped at 1.
+func RecallByScore(got, want []Hit, eps float32) float64 {
+	if len(want) == 0 {
+		return 1
+	}
+	threshold := want[len(want)-1].Score - eps
+	n := 0
+	for _, h := range got {
+		if h.Score >= threshold {
+			n++
+		}
+	}
+	return min(1, float64(n)/float64(len(want)))
+}
+
 // errCanceled wraps a context error so callers see why a long scan stopped.
 func errCanceled(ctx context.Context, op string) error {
 	return fmt.Errorf("%s: %w", op, ctx.Err())

@@ -82,3 +82,27 @@ func BenchmarkDot384(b *testing.B) {
 		}
 	})
 }
+
+func TestRecall(t *testing.T) {
+	want := []vector.Hit{{ID: 1, Score: 0.9}, {ID: 2, Score: 0.8}, {ID: 3, Score: 0.7}}
+	cases := []struct {
+		name          string
+		got           []vector.Hit
+		byID, byScore float64
+	}{
+		{"exact", want, 1, 1},
+		{"tie swapped", []vector.Hit{{ID: 1, Score: 0.9}, {ID: 2, Score: 0.8}, {ID: 9, Score: 0.7}}, 2.0 / 3, 1},
+		{"worse neighbour", []vector.Hit{{ID: 1, Score: 0.9}, {ID: 2, Score: 0.8}, {ID: 9, Score: 0.5}}, 2.0 / 3, 2.0 / 3},
+		{"short", []vector.Hit{{ID: 1, Score: 0.9}}, 1.0 / 3, 1.0 / 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := vector.Recall(c.got, want); math.Abs(got-c.byID) > 1e-9 {
+				t.Errorf("Recall = %v, want %v", got, c.byID)
+			}
+			if got := vector.RecallByScore(c.got, want, 1e-3); math.Abs(got-c.byScore) > 1e-9 {
+				t.Errorf("RecallByScore = %v, want %v", got, c.byScore)
+			}
+		})
+	}
+}
