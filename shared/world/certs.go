@@ -93,8 +93,8 @@ func validity(r *rand.Rand, sh Shape, from time.Time) time.Duration {
 	day := 24 * time.Hour
 	year := from.Year()
 	switch {
-	case sh == ShapeLegacy && r.IntN(100) < 35:
-		return time.Duration(2+r.IntN(4)) * 365 * day // 2 to 5 years
+	case sh == ShapeLegacy && year < 2020 && r.IntN(100) < 35:
+		return time.Duration(2+r.IntN(4)) * 365 * day // 2 to 5 years, before the CA/B limits
 	case year < 2016:
 		if r.IntN(100) < 8 {
 			return time.Duration(4+r.IntN(2)) * 365 * day // over three years
