@@ -17,7 +17,8 @@ import (
 //	  + zip      +0.6 agrees (or one extends the other), +0.2 same first three
 //	             characters, −0.3 differs
 //	  + phone    +2.0 when one of the company's numbers is the given one
-//	  + prior    +0.4 × score / 800 (an established company is the likelier reading)
+//	  + prior    +0.2 × score / 800 (an established company is the likelier reading,
+//	             a tie-breaker: it never outweighs a difference in the name)
 //	match_confidence = round(100 / (1 + e^−z))
 //
 // A location term counts only when both the query and the company have the value
@@ -35,7 +36,7 @@ const (
 	zipAgree, zipNear, zipDiffer = 0.6, 0.2, -0.3
 	phoneAgree                   = 2.0
 	// PriorMax is the most the score prior adds (at score 800).
-	PriorMax = 0.4
+	PriorMax = 0.2
 	maxScore = 800
 )
 

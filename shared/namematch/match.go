@@ -220,14 +220,15 @@ func (p *parsed) request(f Filters, limit int) Request {
 }
 
 // fuzziness is the edit distance a term is searched with: none for short tokens and
-// tokens with digits (they must match exactly, see tokenSim), 1 up to 5 characters,
-// 2 beyond.
+// tokens with digits (they must match exactly, see tokenSim), 1 for four characters,
+// 2 beyond. The search is more generous than tokenSim's budget on purpose: the index
+// counts a transposition as two edits, and scoring decides anyway.
 func fuzziness(t string) int {
 	r := []rune(t)
 	switch {
 	case len(r) <= 3 || hasDigit(r):
 		return 0
-	case len(r) <= 5:
+	case len(r) == 4:
 		return 1
 	}
 	return 2

@@ -236,6 +236,28 @@ func stripLegal(toks []string) []string {
 		}
 		toks = toks[:len(toks)-n]
 	}
+	return stripLegalAffixes(toks)
+}
+
+// stripLegalAffixes drops legal forms written inside a word, as Japanese, Chinese and
+// Korean names do ("トヨタ自動車株式会社", "株式会社トヨタ"), keeping a non-empty word.
+func stripLegalAffixes(toks []string) []string {
+	if len(toks) == 0 {
+		return toks
+	}
+	for _, a := range legalAffixes {
+		last := toks[len(toks)-1]
+		if len(last) > len(a) && strings.HasSuffix(last, a) {
+			toks[len(toks)-1] = strings.TrimSuffix(last, a)
+			break
+		}
+	}
+	for _, a := range legalAffixes {
+		if len(toks[0]) > len(a) && strings.HasPrefix(toks[0], a) {
+			toks[0] = strings.TrimPrefix(toks[0], a)
+			break
+		}
+	}
 	return toks
 }
 

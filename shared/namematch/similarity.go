@@ -11,18 +11,23 @@ import (
 // two normalized names:
 //
 //	token  = 2 × Σ sim(q,c) × (w(q)+w(c))/2 / (Σ w(query tokens) + Σ w(candidate tokens))
-//	         over a one-to-one pairing of tokens, best pairs first (order does not
-//	         matter); w is 1 for a distinctive word, 0.5 for a generic one ("software",
-//	         "group"), 0.25 for a stopword; sim(q,c) is tokenSim.
+//	         over a one-to-one pairing of tokens, best pairs first; w is 1 for a
+//	         distinctive word, 0.5 for a generic one ("software", "group"), 0.25 for a
+//	         stopword; sim(q,c) is tokenSim. When every token of one side is paired,
+//	         the other side's unpaired generic words and stopwords weigh only 0.2 and 0.1:
+//	         "ASML" against "ASML Holding" is a shorter name of the same company, while
+//	         "Smith Software" against "Smith Logistics" is a conflict.
 //	char   = Dice coefficient of the character trigrams of the names written without
 //	         spaces (the better of the tokens in order and sorted), so split or merged
 //	         words ("Coca Cola", "CocaCola") and word order cost little.
-//	S      = max(0.65 × token + 0.35 × char, char − 0.05, acronym)
+//	S      = max(0.65 × token + 0.35 × char, char − 0.05, acronym) − order
 //
 // where acronym is AcronymSimilarity when one name is a single token equal to the
 // other's acronym (a weak signal: on its own it stays below the default threshold,
-// so "IBM" does not match every "I... B... M..." company without other evidence).
-// Identical names score 1; otherwise S is capped at 0.99.
+// so "IBM" does not match every "I... B... M..." company without other evidence), and
+// order is OrderPenalty when the paired tokens stand in another order ("Rossi &
+// Bianchi" and "Bianchi & Rossi" are often two firms). Identical names score 1;
+// otherwise S is at most 0.99.
 func Similarity(q, c Name) float64 {
 	if len(q.Tokens) == 0 || len(c.Tokens) == 0 {
 		return 0
@@ -30,14 +35,21 @@ func Similarity(q, c Name) float64 {
 	if slices.Equal(q.Tokens, c.Tokens) {
 		return 1
 	}
-	tok := tokenScore(q.Tokens, c.Tokens)
+	tok, inverted := tokenScore(q.Tokens, c.Tokens)
 	char := max(dice(q.Joined(), c.Joined()), dice(sortedJoined(q.Tokens), sortedJoined(c.Tokens)))
 	s := max(0.65*tok+0.35*char, char-0.05)
 	if isAcronymOf(q, c) || isAcronymOf(c, q) {
 		s = max(s, AcronymSimilarity)
 	}
-	return min(s, 0.99)
+	if inverted {
+		s -= OrderPenalty
+	}
+	return max(min(s, 0.99), 0)
 }
+
+// OrderPenalty is taken from the similarity of names whose paired words stand in
+// another order.
+const OrderPenalty = 0.03
 
 // AcronymSimilarity is the name similarity of an acronym and the name it abbreviates.
 const AcronymSimilarity = 0.6
@@ -56,8 +68,9 @@ func sortedJoined(toks []string) string {
 	return strings.Join(s, "")
 }
 
-// tokenScore is the weighted, order-free token agreement of two token lists.
-func tokenScore(q, c []string) float64 {
+// tokenScore is the weighted, order-free token agreement of two token lists, and
+// whether the paired tokens stand in different orders.
+func tokenScore(q, c []string) (float64, bool) {
 	type pair struct {
 		i, j int
 		sim  float64
@@ -74,21 +87,45 @@ func tokenScore(q, c []string) float64 {
 	usedQ := make([]bool, len(q))
 	usedC := make([]bool, len(c))
 	matched := 0.0
+	var kept []pair
 	for _, p := range pairs {
 		if usedQ[p.i] || usedC[p.j] {
 			continue
 		}
 		usedQ[p.i], usedC[p.j] = true, true
 		matched += p.sim * (tokenWeight(q[p.i]) + tokenWeight(c[p.j])) / 2
+		kept = append(kept, p)
 	}
-	total := 0.0
-	for _, t := range q {
-		total += tokenWeight(t)
+	allQ, allC := !slices.Contains(usedQ, false), !slices.Contains(usedC, false)
+	total := unpairedWeight(q, usedQ, allC) + unpairedWeight(c, usedC, allQ)
+	for _, p := range kept {
+		total += tokenWeight(q[p.i]) + tokenWeight(c[p.j])
 	}
-	for _, t := range c {
-		total += tokenWeight(t)
+	sort.Slice(kept, func(x, y int) bool { return kept[x].i < kept[y].i })
+	inverted := false
+	for k := 1; k < len(kept); k++ {
+		if kept[k].j < kept[k-1].j {
+			inverted = true
+		}
 	}
-	return 2 * matched / total
+	return 2 * matched / total, inverted
+}
+
+// unpairedWeight sums the weights of a side's unpaired tokens; when the other side is
+// fully paired (this side only adds words), generic words and stopwords weigh less.
+func unpairedWeight(toks []string, used []bool, otherComplete bool) float64 {
+	sum := 0.0
+	for i, t := range toks {
+		if used[i] {
+			continue
+		}
+		w := tokenWeight(t)
+		if otherComplete && w < 1 {
+			w = map[bool]float64{true: 0.1, false: 0.2}[stopwords[t]]
+		}
+		sum += w
+	}
+	return sum
 }
 
 // tokenSim compares two tokens, 0 to 1:
@@ -96,7 +133,8 @@ func tokenScore(q, c []string) float64 {
 //   - tokens with a digit, or of at most three characters, must be equal (short tokens
 //     and initials are too easily one edit from another word);
 //   - otherwise the Jaro-Winkler similarity counts when the edit distance (with
-//     transpositions) is within budget: 1 edit for 4-5 characters, 2 for 6-8, 3 beyond;
+//     transpositions) is within budget: 1 edit up to 7 characters, 2 up to 11, 3
+//     beyond (one typo per word is the common case; "Airbnb" is not "Airbus");
 //   - a word of 4+ characters that begins the other counts 0.8 ("Manuf", "Manufacturing").
 func tokenSim(a, b string) float64 {
 	if a == b {
@@ -118,9 +156,9 @@ func tokenSim(a, b string) float64 {
 
 func editBudget(n int) int {
 	switch {
-	case n <= 5:
+	case n <= 7:
 		return 1
-	case n <= 8:
+	case n <= 11:
 		return 2
 	}
 	return 3

@@ -12,6 +12,11 @@ var legalList = []string{
 	"pllc", "pc", "pa", "ltd", "limited", "plc", "public limited company", "pty", "pty ltd", "proprietary limited",
 	"pvt", "pvt ltd", "private limited", "pte", "pte ltd", "ulc", "dac", "clg", "uc", "cic", "nl", "na", "fsb",
 	"co ltd", "ltd co", "company limited", "unlimited", "lc", "chtd", "chartered",
+	// legal forms written out
+	"aktiengesellschaft", "gesellschaft mit beschrankter haftung", "kommanditgesellschaft", "societe anonyme",
+	"societe par actions simplifiee", "societe a responsabilite limitee", "sociedad anonima", "sociedad limitada",
+	"societa per azioni", "societa a responsabilita limitata", "sociedade anonima", "naamloze vennootschap",
+	"besloten vennootschap", "aktiebolag", "aktieselskab", "aksjeselskap", "osakeyhtio", "spolka akcyjna",
 	// German-speaking countries
 	"gmbh", "mbh", "gesmbh", "ag", "kg", "kgaa", "ohg", "gbr", "ug", "ug haftungsbeschrankt", "haftungsbeschrankt",
 	"ev", "eg", "ek", "ekfm", "partg", "partgmbb", "se", "stiftung",
@@ -32,6 +37,10 @@ var legalList = []string{
 	"tbk", "pt tbk", "pcl", "wll", "spc", "fzc", "fze", "fz llc", "llc fz", "saog", "saoc", "sal", "pjs", "bsc",
 	"ltd sti", "as", "sti", "nig ltd",
 }
+
+// legalAffixes are legal forms written without a space (CJK scripts), longest first.
+var legalAffixes = []string{"股份有限公司", "有限责任公司", "有限責任公司", "株式会社", "有限会社", "合同会社", "合資会社",
+	"合名会社", "有限公司", "股份公司", "주식회사", "유한회사"}
 
 // legalPrefixList are legal forms written before the name (PT Astra, OOO Romashka).
 var legalPrefixList = []string{"pt", "cv", "ooo", "zao", "oao", "pao", "tov", "pp", "ud", "ооо", "зао", "оао", "пао", "ао", "ип", "тов"}
