@@ -95,7 +95,9 @@ func TestNormalize(t *testing.T) {
 		{"strict keeps plural", "Acme Technologies", false, "acme technologies"},
 		// non-Latin scripts stay letters
 		{"cyrillic", "ООО Ромашка", true, "ромашка"},
-		{"japanese", "トヨタ自動車株式会社", true, "トヨタ自動車株式会社"},
+		{"japanese legal suffix inside the word", "トヨタ自動車株式会社", true, "トヨタ自動車"},
+		{"japanese legal prefix inside the word", "株式会社トヨタ", true, "トヨタ"},
+		{"chinese", "华为技术有限公司", true, "华为技术"},
 		{"digits", "3M Company", true, "3m"},
 	}
 	for _, c := range cases {
