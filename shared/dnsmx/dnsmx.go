@@ -160,14 +160,9 @@ type Server struct {
 
 // Serve starts a Server on addr ("127.0.0.1:0" picks a free port; UDP and TCP share it).
 func Serve(addr string, zone Zone) (*Server, error) {
-	pc, err := net.ListenPacket("udp", addr)
+	pc, ln, err := listenBoth(addr)
 	if err != nil {
-		return nil, fmt.Errorf("dns server: %w", err)
-	}
-	ln, err := net.Listen("tcp", pc.LocalAddr().String())
-	if err != nil {
-		pc.Close()
-		return nil, fmt.Errorf("dns server: %w", err)
+		return nil, err
 	}
 	h := dns.HandlerFunc(func(w dns.ResponseWriter, q *dns.Msg) { w.WriteMsg(reply(zone, q)) })
 	s := &Server{
@@ -182,6 +177,26 @@ func Serve(addr string, zone Zone) (*Server, error) {
 	go s.tcp.ActivateAndServe()
 	wg.Wait()
 	return s, nil
+}
+
+// listenBoth opens UDP and TCP on one port. With port 0 the free UDP port may be taken
+// on TCP by another process, so it tries again with another port.
+func listenBoth(addr string) (net.PacketConn, net.Listener, error) {
+	_, port, _ := net.SplitHostPort(addr)
+	for attempt := 0; ; attempt++ {
+		pc, err := net.ListenPacket("udp", addr)
+		if err != nil {
+			return nil, nil, fmt.Errorf("dns server: %w", err)
+		}
+		ln, err := net.Listen("tcp", pc.LocalAddr().String())
+		if err == nil {
+			return pc, ln, nil
+		}
+		pc.Close()
+		if port != "0" || attempt == 20 {
+			return nil, nil, fmt.Errorf("dns server: %w", err)
+		}
+	}
 }
 
 // Addr is the server's "host:port".
