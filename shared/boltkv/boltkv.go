@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -26,7 +27,10 @@ import (
 var bucket = []byte("items")
 
 // Store implements kv.Store on a bbolt file.
-type Store struct{ db *bolt.DB }
+type Store struct {
+	db      *bolt.DB
+	writers atomic.Int64 // writes in progress
+}
 
 var _ kv.Store = (*Store)(nil)
 
@@ -46,7 +50,22 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("create bucket: %w", err)
 	}
+	// Concurrent writes share one transaction and one fsync (group commit); a lone write
+	// commits at once, so sequential callers never wait for a batch window.
+	db.MaxBatchDelay = 2 * time.Millisecond
 	return &Store{db: db}, nil
+}
+
+// write runs fn in a write transaction. When other writes are in progress it joins a
+// bbolt batch, which may call fn more than once: every fn here reads the state it
+// changes inside the transaction, so running it again gives the same outcome.
+func (s *Store) write(fn func(*bolt.Tx) error) error {
+	n := s.writers.Add(1)
+	defer s.writers.Add(-1)
+	if n == 1 {
+		return s.db.Update(fn)
+	}
+	return s.db.Batch(fn)
 }
 
 // Close closes the database file.
@@ -165,7 +184,7 @@ func (s *Store) Put(ctx context.Context, key kv.Key, data []byte, cond kv.Cond) 
 		return 0, err
 	}
 	var version int64
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucket)
 		ck := composite(key)
 		var r record
@@ -199,7 +218,7 @@ func (s *Store) Add(ctx context.Context, key kv.Key, counter string, delta int64
 		return 0, err
 	}
 	var value int64
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucket)
 		ck := composite(key)
 		var r record
@@ -319,7 +338,7 @@ func (s *Store) Delete(ctx context.Context, key kv.Key, cond kv.Cond) error {
 	if err := kv.ValidateKey(key); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucket)
 		ck := composite(key)
 		if cond.IfVersion > 0 {
