@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
+	"sync"
 
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/gazetteer"
@@ -138,15 +139,26 @@ func fingerprint(e Entry) string {
 
 // CityKey is the comparison form of a city: the gazetteer's name for it when the
 // gazetteer knows the city (so "Munich" and "München" agree), else the folded text.
+// Without a country the first country of the gazetteer knowing the name is used.
 func CityKey(country, city string) string {
 	if strings.TrimSpace(city) == "" {
 		return ""
 	}
-	if p, ok := gazetteer.Lookup(country, city); ok {
-		return gazetteer.Fold(p.Name)
+	if country != "" {
+		if p, ok := gazetteer.Lookup(country, city); ok {
+			return gazetteer.Fold(p.Name)
+		}
+		return gazetteer.Fold(city)
+	}
+	for _, cc := range gazetteerCountries() {
+		if p, ok := gazetteer.Lookup(cc, city); ok {
+			return gazetteer.Fold(p.Name)
+		}
 	}
 	return gazetteer.Fold(city)
 }
+
+var gazetteerCountries = sync.OnceValue(gazetteer.Countries)
 
 // ZipKey is the comparison form of a postal code: upper case, without spaces and
 // hyphens.
