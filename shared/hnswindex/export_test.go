@@ -6,5 +6,5 @@ import "github.com/firmoapi/firmo/shared/vector"
 func (x *Index) Plan(f vector.Filter) string {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return x.plan(f)
+	return x.plan(f, 10)
 }

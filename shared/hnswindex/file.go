@@ -96,7 +96,7 @@ func (x *Index) Load(r io.Reader) error {
 	ids := make([]int64, n)
 	levels := make([]uint8, n)
 	dead := make([]bool, n)
-	byID := make(map[int64]uint32, n)
+	byID := newIDMap()
 	for i := 0; i < n && d.err == nil; i++ {
 		ids[i] = int64(d.u64())
 		b := d.bytes(2)
@@ -108,7 +108,7 @@ func (x *Index) Load(r io.Reader) error {
 			return x.loadErr(nil, fmt.Sprintf("node %d has level %d", i, levels[i]))
 		}
 		if !dead[i] {
-			byID[ids[i]] = uint32(i)
+			byID.set(ids[i], uint32(i))
 		}
 	}
 	vecs := d.u16s(n * dims)
@@ -143,7 +143,7 @@ func (x *Index) Load(r io.Reader) error {
 	x.cfg = Config{M: m, EfConstruction: efc, EfSearch: efs, Seed: x.cfg.Seed}
 	x.m0, x.ml = m0, 1/math.Log(float64(m))
 	x.ids, x.levels, x.dead, x.vecs, x.links0, x.upper, x.byID = ids, levels, dead, vecs, links0, upper, byID
-	x.entry, x.maxLevel, x.live = entry, maxLevel, len(byID)
+	x.entry, x.maxLevel, x.live = entry, maxLevel, byID.len()
 	if n == 0 {
 		x.maxLevel = -1
 	}

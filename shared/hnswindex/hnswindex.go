@@ -10,9 +10,10 @@
 // 1 - dot, which orders like cosine distance.
 //
 // Filtered search follows OpenSearch's rule: when candidates x dims <= vector.ExactThreshold
-// the candidates are scanned exactly; otherwise the graph is walked with the filter applied
-// while walking (filtered-out nodes are still used to navigate, and the walk continues until
-// ef admitted nodes are found, which widens it by about 1/selectivity).
+// the candidates are scanned exactly. Past that it compares costs (see plan): a larger set is
+// still scanned while that is cheaper than the walk; otherwise the graph is walked with the
+// filter applied while walking (filtered-out nodes are still used to navigate, and the walk
+// continues until ef admitted nodes are found, which widens it by about 1/selectivity).
 //
 // Updates: replacing or deleting an id leaves its old node in the graph as a tombstone that
 // still routes searches but is never returned; Len counts live ids only.
@@ -69,7 +70,7 @@ type Index struct {
 	vecs     []uint16   // node*dims, binary16 (see vector.ToHalf)
 	links0   []uint32   // node*(m0+1): count, then neighbours
 	upper    [][]uint32 // node -> flattened upper layers: layer l at [(l-1)*(M+1):], count first
-	byID     map[int64]uint32
+	byID     idMap
 	entry    uint32
 	maxLevel int
 	live     int
@@ -91,7 +92,7 @@ func New(dims int, cfg Config) *Index {
 		m0:       2 * cfg.M,
 		ml:       1 / math.Log(float64(cfg.M)),
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x5851f42d4c957f2d)),
-		byID:     map[int64]uint32{},
+		byID:     newIDMap(),
 		maxLevel: -1,
 	}
 }
@@ -120,9 +121,9 @@ func (x *Index) Len(context.Context) (int, error) {
 func (x *Index) Delete(_ context.Context, id int64) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if n, ok := x.byID[id]; ok {
+	if n, ok := x.byID.get(id); ok {
 		x.dead[n] = true
-		delete(x.byID, id)
+		x.byID.del(id)
 		x.live--
 	}
 	return nil
@@ -132,6 +133,9 @@ func (x *Index) Delete(_ context.Context, id int64) error {
 func (x *Index) Upsert(ctx context.Context, id int64, vec []float32) error {
 	v, err := vector.Check(vec, x.dims)
 	if err != nil {
+		return fmt.Errorf("upsert %d: %w", id, err)
+	}
+	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("upsert %d: %w", id, err)
 	}
 	node, level, ep, epLevel, first := x.allocate(id, v)
@@ -154,7 +158,7 @@ func (x *Index) Upsert(ctx context.Context, id int64, vec []float32) error {
 	if level > x.maxLevel {
 		x.entry, x.maxLevel = node, level
 	}
-	return ctx.Err()
+	return nil
 }
 
 // allocate appends a node for id (tombstoning an earlier node of the same id) and returns the
@@ -162,7 +166,7 @@ func (x *Index) Upsert(ctx context.Context, id int64, vec []float32) error {
 func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint32, epLevel int, first bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if old, ok := x.byID[id]; ok {
+	if old, ok := x.byID.get(id); ok {
 		x.dead[old] = true
 		x.live--
 	}
@@ -180,7 +184,7 @@ func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint
 		up = make([]uint32, level*(x.cfg.M+1))
 	}
 	x.upper = append(x.upper, up)
-	x.byID[id] = node
+	x.byID.set(id, node)
 	x.live++
 	if x.maxLevel < 0 {
 		x.entry, x.maxLevel = node, level
@@ -381,8 +385,9 @@ func (x *Index) Search(ctx context.Context, query []float32, k int, f vector.Fil
 	if x.live == 0 {
 		return nil, nil
 	}
-	admit := x.admitter(f)
-	switch x.plan(f) {
+	p := x.plan(f, k)
+	admit := x.admitter(f, p)
+	switch p {
 	case planExactIDs:
 		return x.exactIDs(q, k, f), nil
 	case planExactScan:
@@ -404,24 +409,46 @@ const (
 	planExactScan = "exact-scan" // score every node a selective predicate admits
 )
 
-// plan applies the switching rule: a candidate set or predicate estimated to admit n ids is
-// scanned exactly when n x dims <= vector.ExactThreshold. Called under the read lock.
-func (x *Index) plan(f vector.Filter) string {
+// plan applies the switching rule. OpenSearch's rule first: a filter admitting n ids is
+// scanned exactly when n x dims <= vector.ExactThreshold. Past that, the cheaper way wins: a
+// filtered walk must pass about ef x 2M / selectivity nodes to collect ef admitted ones, an
+// exact scan scores the n candidates (plus one cheap predicate call per node, counted as a
+// twentieth of a distance, when only a predicate says which they are). Either way the
+// answer for a small filtered set is exact. Called under the read lock.
+func (x *Index) plan(f vector.Filter, k int) string {
+	n, scanAll := 0, false
 	switch {
-	case f.IDs != nil && vector.UseExact(len(f.IDs), x.dims):
-		return planExactIDs
-	case f.IDs == nil && f.Allow != nil && vector.UseExact(x.estimate(f.Allow), x.dims):
+	case f.IDs != nil:
+		n = len(f.IDs)
+	case f.Allow != nil:
+		n, scanAll = x.estimate(f.Allow), true
+	default:
+		return planGraph
+	}
+	exact := vector.UseExact(n, x.dims)
+	if !exact {
+		exactCost := float64(n)
+		if scanAll {
+			exactCost += float64(len(x.ids)) / 20
+		}
+		walkCost := float64(max(x.cfg.EfSearch, k)) * float64(x.m0) * float64(x.live) / float64(max(n, 1))
+		exact = exactCost < walkCost
+	}
+	switch {
+	case !exact:
+		return planGraph
+	case scanAll:
 		return planExactScan
 	}
-	return planGraph
+	return planExactIDs
 }
 
 // admitter turns a filter into a node predicate that also drops tombstones.
-func (x *Index) admitter(f vector.Filter) func(uint32) bool {
-	if f.IDs != nil && !vector.UseExact(len(f.IDs), x.dims) {
+func (x *Index) admitter(f vector.Filter, plan string) func(uint32) bool {
+	if f.IDs != nil && plan == planGraph {
 		in := make([]bool, len(x.ids))
 		for _, id := range f.IDs {
-			if n, ok := x.byID[id]; ok {
+			if n, ok := x.byID.get(id); ok {
 				in[n] = true
 			}
 		}
@@ -477,13 +504,24 @@ func (x *Index) exactIDs(q []float32, k int, f vector.Filter) []vector.Hit {
 	vis := x.getVisited() // marks ids already scored, in case the list repeats one
 	defer x.visited.Put(vis)
 	vis.reset(len(x.ids))
-	for _, id := range f.IDs {
-		n, ok := x.byID[id]
-		if !ok || vis.seen(n) || (f.Allow != nil && !f.Allow(id)) {
-			continue
+	// In chunks: look the nodes up, prefetch their rows, then score them, so the rows'
+	// cache misses overlap.
+	const chunk = 32
+	for start := 0; start < len(f.IDs); start += chunk {
+		nodes := vis.batch[:0]
+		for _, id := range f.IDs[start:min(start+chunk, len(f.IDs))] {
+			n, ok := x.byID.get(id)
+			if !ok || vis.seen(n) || (f.Allow != nil && !f.Allow(id)) {
+				continue
+			}
+			vis.mark(n)
+			nodes = append(nodes, n)
 		}
-		vis.mark(n)
-		top.Push(vector.Hit{ID: id, Score: 1 - x.dist(q, n)})
+		vis.batch = nodes
+		vector.PrefetchHalfRows(x.vecs, nodes, x.dims, prefetchLines)
+		for _, n := range nodes {
+			top.Push(vector.Hit{ID: x.ids[n], Score: 1 - x.dist(q, n)})
+		}
 	}
 	return top.Sorted()
 }
