@@ -59,6 +59,16 @@ type AWS struct {
 	DynamoDBEndpoint string // FIRMO_DYNAMODB_ENDPOINT
 	SQSEndpoint      string // FIRMO_SQS_ENDPOINT
 	SFNEndpoint      string // FIRMO_SFN_ENDPOINT
+	// TaskPoll is FIRMO_TASK_POLL: the wait between a task workflow's progress checks
+	// (whole seconds, at least 1 s; Step Functions' Wait state takes whole seconds).
+	TaskPoll time.Duration
+	// TestTaskKinds is FIRMO_TEST_TASK_KINDS: registers the observable test task kind
+	// (shared/task/tasktest, kind "test_echo") so end-to-end tests can drive the real
+	// Lambda binaries. Never set in a deployment.
+	TestTaskKinds bool
+	// TestRunLog is FIRMO_TEST_RUN_LOG: a file the test kind appends each run's record
+	// key to (tests count reruns across processes with it).
+	TestRunLog string
 }
 
 // Getenv reads one variable; os.Getenv in production, a map in tests.
@@ -95,6 +105,9 @@ func Load(getenv Getenv) (Config, error) {
 			DynamoDBEndpoint: l.url("FIRMO_DYNAMODB_ENDPOINT"),
 			SQSEndpoint:      l.url("FIRMO_SQS_ENDPOINT"),
 			SFNEndpoint:      l.url("FIRMO_SFN_ENDPOINT"),
+			TaskPoll:         l.duration("FIRMO_TASK_POLL", 5*time.Second),
+			TestTaskKinds:    l.bool("FIRMO_TEST_TASK_KINDS", false),
+			TestRunLog:       l.str("FIRMO_TEST_RUN_LOG", ""),
 		},
 	}
 	if c.DemoAPIKey != "" && (len(c.DemoAPIKey) < 16 || strings.ContainsAny(c.DemoAPIKey, " \t\r\n")) {
@@ -105,6 +118,9 @@ func Load(getenv Getenv) (Config, error) {
 	}
 	if c.Backend == BackendAWS && c.AWS.Table == "" {
 		l.fail("FIRMO_TABLE", "is required with FIRMO_BACKEND=aws")
+	}
+	if c.AWS.TaskPoll%time.Second != 0 || c.AWS.TaskPoll > time.Hour {
+		l.fail("FIRMO_TASK_POLL", "is %s; want whole seconds from 1s to 1h", c.AWS.TaskPoll)
 	}
 	if at := strings.LastIndexByte(c.SMTP.From, '@'); at <= 0 || at == len(c.SMTP.From)-1 || strings.ContainsAny(c.SMTP.From, " <>\t") {
 		l.fail("FIRMO_SMTP_FROM", "is %q; want an address such as verify@example.com", c.SMTP.From)
