@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 
 	"io"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,17 +20,41 @@ import (
 
 // These tests run the real firmo binary, as a user would.
 
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// buildFirmo builds the firmo binary once for all tests of the package.
 func buildFirmo(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "firmo")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "firmo-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "firmo")
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	return bin
+	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
 }
 
 func freeAddr(t *testing.T) string {
@@ -50,7 +76,7 @@ type server struct {
 func start(t *testing.T, bin, dataDir, addr string, extraEnv ...string) *server {
 	t.Helper()
 	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), append([]string{"FIRMO_DATA_DIR=" + dataDir, "FIRMO_ADDR=" + addr, "FIRMO_LOG_LEVEL=warn"}, extraEnv...)...)
+	cmd.Env = append(os.Environ(), append([]string{"FIRMO_DATA_DIR=" + dataDir, "FIRMO_ADDR=" + addr, "FIRMO_LOG_LEVEL=warn", "FIRMO_SEED_COMPANIES=40"}, extraEnv...)...)
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = io.Discard
 	if err := cmd.Start(); err != nil {
@@ -66,7 +92,7 @@ func start(t *testing.T, bin, dataDir, addr string, extraEnv ...string) *server 
 		}
 		close(lines)
 	}()
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(90 * time.Second)
 	var out strings.Builder
 	for {
 		select {
