@@ -124,7 +124,7 @@ func (q *lossyQueue) Send(ctx context.Context, msgs []task.Message) error {
 func TestLostMessagesAreRequeued(t *testing.T) {
 	echo := &tasktest.Echo{}
 	lossy := &lossyQueue{lose: func(n int) bool { return n == 1 }} // the first chunk vanishes
-	r := newRig(t, echo, rigOptions{queue: lossy, opts: task.Options{StallAfter: 50 * time.Millisecond}})
+	r := newRig(t, echo, rigOptions{queue: lossy, opts: task.Options{StallAfter: 50 * time.Millisecond, MaxRequeues: 1000}})
 	lossy.next = r.queue
 	ref := r.submit(t, tasktest.Keys("l", 700)) // chunks of 500 and 200
 	v := r.wait(t, ref)
