@@ -28,7 +28,7 @@ import (
 
 // MappingVersion is kept inside the index; an index built with another mapping is
 // rebuilt from scratch when opened (the next sync fills it again).
-const MappingVersion = "1"
+const MappingVersion = "2"
 
 var versionKey = []byte("firmo_mapping_version")
 
@@ -72,6 +72,7 @@ const (
 	fieldText     = "text"
 	fieldExact    = "exact"
 	fieldJoined   = "joined"
+	fieldDeletes  = "deletes" // tokens and their one-deletion variants (fuzziness 1)
 	fieldAcronyms = "acronyms"
 	fieldCountry  = "country"
 	fieldState    = "state"
@@ -111,7 +112,7 @@ func Mapping() *mapping.IndexMappingImpl {
 	}
 	doc.AddFieldMappingsAt(fieldText, text(false))
 	doc.AddFieldMappingsAt(fieldExact, text(true))
-	for _, name := range []string{fieldJoined, fieldAcronyms, fieldCountry, fieldState, fieldCity, fieldZip, fieldPhones} {
+	for _, name := range []string{fieldJoined, fieldDeletes, fieldAcronyms, fieldCountry, fieldState, fieldCity, fieldZip, fieldPhones} {
 		doc.AddFieldMappingsAt(name, kw())
 	}
 	stored := bleve.NewTextFieldMapping()
@@ -136,8 +137,20 @@ func document(e namematch.Entry) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	var dels []string
+	seen := map[string]bool{}
+	for _, t := range e.Text {
+		for _, tok := range strings.Fields(t) {
+			for _, v := range deletes(tok) {
+				if !seen[v] {
+					seen[v] = true
+					dels = append(dels, v)
+				}
+			}
+		}
+	}
 	return map[string]any{
-		fieldText: e.Text, fieldExact: e.Exact, fieldJoined: e.Joined, fieldAcronyms: e.Acronyms,
+		fieldText: e.Text, fieldExact: e.Exact, fieldJoined: e.Joined, fieldDeletes: dels, fieldAcronyms: e.Acronyms,
 		fieldCountry: e.Country, fieldState: e.State, fieldCity: e.City, fieldZip: e.Zip, fieldPhones: e.Phones,
 		fieldEntry: string(raw), fieldFP: e.Fingerprint,
 	}, nil
@@ -216,7 +229,8 @@ func entryOf(fields map[string]any) (namematch.Entry, error) {
 // Query builds the bleve query of a request; nil when the request can match nothing.
 //
 // Normal: a disjunction over the name tokens (each an exact term on text boosted by
-// twice its weight, and a fuzzy term within its edit budget at its weight), the
+// twice its weight; with fuzziness 1 its one-deletion variants on deletes at 0.3 of
+// its weight, with fuzziness 2 a fuzzy term on text at its weight), the
 // joined name on joined (boost 3), the query's acronym on text and, for a one-token
 // query, the token on acronyms; the filters are required exact terms.
 // Strict: a phrase query of the normalized name on exact, with the same filters.
@@ -236,7 +250,15 @@ func Query(r namematch.Request) query.Query {
 		var should []query.Query
 		for _, t := range r.Terms {
 			should = append(should, term(fieldText, t.Text, 2*t.Boost))
-			if t.Fuzziness > 0 {
+			switch {
+			case t.Fuzziness == 1:
+				// Symmetric deletion: two words within one edit (insertion, deletion,
+				// substitution or a swap of neighbours) share the word or a one-deletion
+				// variant. Exact term lookups, where a fuzzy query builds an automaton.
+				for _, v := range deletes(t.Text) {
+					should = append(should, term(fieldDeletes, v, 0.3*t.Boost))
+				}
+			case t.Fuzziness > 1:
 				f := bleve.NewFuzzyQuery(t.Text)
 				f.SetField(fieldText)
 				f.SetFuzziness(t.Fuzziness)
@@ -270,6 +292,25 @@ func Query(r namematch.Request) query.Query {
 		return must[0]
 	}
 	return bleve.NewConjunctionQuery(must...)
+}
+
+// deletes returns a token and its one-deletion variants, for tokens of four or more
+// characters (shorter ones only match exactly).
+func deletes(tok string) []string {
+	r := []rune(tok)
+	if len(r) < 4 {
+		return nil
+	}
+	out := []string{tok}
+	seen := map[string]bool{tok: true}
+	for i := range r {
+		v := string(r[:i]) + string(r[i+1:])
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func term(field, value string, boost float64) *query.TermQuery {

@@ -220,15 +220,14 @@ func (p *parsed) request(f Filters, limit int) Request {
 }
 
 // fuzziness is the edit distance a term is searched with: none for short tokens and
-// tokens with digits (they must match exactly, see tokenSim), 1 for four characters,
-// 2 beyond. The search is more generous than tokenSim's budget on purpose: the index
-// counts a transposition as two edits, and scoring decides anyway.
+// tokens with digits (they must match exactly, see tokenSim), 1 up to nine
+// characters, 2 beyond (the costly kind of search, kept for long words).
 func fuzziness(t string) int {
 	r := []rune(t)
 	switch {
 	case len(r) <= 3 || hasDigit(r):
 		return 0
-	case len(r) == 4:
+	case len(r) <= 9:
 		return 1
 	}
 	return 2
