@@ -17,6 +17,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/billing"
@@ -34,7 +36,9 @@ import (
 	"github.com/firmoapi/firmo/shared/openapi"
 	"github.com/firmoapi/firmo/shared/query"
 	"github.com/firmoapi/firmo/shared/ratelimit"
+	"github.com/firmoapi/firmo/shared/sfnflow"
 	"github.com/firmoapi/firmo/shared/smtpverify"
+	"github.com/firmoapi/firmo/shared/sqsqueue"
 	"github.com/firmoapi/firmo/shared/task"
 )
 
@@ -95,9 +99,42 @@ func NewAWS(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, err
 			o.BaseEndpoint = aws.String(cfg.AWS.DynamoDBEndpoint)
 		}
 	})
-	// The task engine's SQS queue and Step Functions workflow plug in here (taskRuntime);
-	// until then the engine serves status and cancel from DynamoDB and refuses submissions.
-	return build(cfg, log, dynamokv.New(ddb, cfg.AWS.Table), taskRuntime{})
+	a, err := build(cfg, log, dynamokv.New(ddb, cfg.AWS.Table), awsTasks(cfg, awsCfg))
+	if err != nil {
+		return nil, err
+	}
+	if cfg.AWS.TestTaskKinds {
+		if err := a.registerTestKinds(); err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// awsTasks is the task runtime on AWS: records go to the SQS queue (functions/worker
+// consumes it) and tasks run as Step Functions executions (functions/steps). A function
+// without FIRMO_QUEUE_URL or FIRMO_STATE_MACHINE_ARN serves status and cancel but
+// refuses submissions (503).
+func awsTasks(cfg config.Config, awsCfg aws.Config) taskRuntime {
+	rt := taskRuntime{opts: lambdaTaskOptions()}
+	if cfg.AWS.QueueURL != "" {
+		client := sqs.NewFromConfig(awsCfg, func(o *sqs.Options) {
+			if cfg.AWS.SQSEndpoint != "" {
+				o.BaseEndpoint = aws.String(cfg.AWS.SQSEndpoint)
+			}
+		})
+		rt.queue = sqsqueue.New(client, cfg.AWS.QueueURL)
+	}
+	if cfg.AWS.StateMachineARN != "" {
+		client := sfn.NewFromConfig(awsCfg, func(o *sfn.Options) {
+			if cfg.AWS.SFNEndpoint != "" {
+				o.BaseEndpoint = aws.String(cfg.AWS.SFNEndpoint)
+			}
+		})
+		rt.flow = sfnflow.New(client, cfg.AWS.StateMachineARN, cfg.AWS.TaskPoll)
+	}
+	return rt
 }
 
 func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) (*App, error) {
@@ -115,7 +152,9 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 	srv := httpapi.NewServer(log, accounts, cfg.MaxBodyBytes)
 	srv.Add(httpapi.MetaRoutes(doc, docsHTML)...)
 	srv.Add(httpapi.AccountRoutes(accounts, httpapi.SessionOptions{TTL: cfg.SessionTTL, Insecure: cfg.InsecureCookies})...)
-	tasks := task.New(store, task.NewRegistry(), rt.queue, rt.flow, task.NewLimiter(nil, taskConcurrency), task.Options{Log: log})
+	taskOpts := rt.opts
+	taskOpts.Log = log
+	tasks := task.New(store, task.NewRegistry(), rt.queue, rt.flow, task.NewLimiter(nil, taskConcurrency), taskOpts)
 	srv.Add(httpapi.GenerationRoutes(tasks)...)
 	credits, queries := billing.New(store), query.New(store)
 	srv.UseRateLimits(rateLimiter(cfg, store))
@@ -155,6 +194,7 @@ const taskConcurrency = 50
 type taskRuntime struct {
 	queue task.Queue
 	flow  task.Workflow
+	opts  task.Options // Log is set by build
 	local *localTasks
 }
 
