@@ -1,0 +1,292 @@
+package websearch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/google/uuid"
+
+	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/kv"
+)
+
+// Limits.
+const (
+	MaxNameLen = 255
+	MaxKeyLen  = 4096
+	MaxPerOrg  = 20
+)
+
+// Factory builds a Searcher for a provider kind and its plaintext key.
+type Factory interface {
+	Searcher(kind, apiKey string) (Searcher, error)
+}
+
+// FactoryFunc adapts a function to Factory.
+type FactoryFunc func(kind, apiKey string) (Searcher, error)
+
+// Searcher implements Factory.
+func (f FactoryFunc) Searcher(kind, apiKey string) (Searcher, error) { return f(kind, apiKey) }
+
+// Sealer encrypts keys at rest; *secret.Box implements it.
+type Sealer interface {
+	Seal(scope, plaintext string) (string, error)
+	Open(scope, sealed string) (string, error)
+}
+
+// Service manages the search providers of organisations.
+//
+// Storage (partition / sort key):
+//
+//	searchproviders#<org> / p#<created unix nanos, 20 digits>#<id>   provider (key sealed)
+//	searchproviders#<org> / default                                  {"id": ...}
+//
+// Breakers are kept per provider id in this process: a tripped provider is refused for
+// the cool-down on every task this process runs.
+type Service struct {
+	store   kv.Store
+	sealer  Sealer
+	factory Factory
+	now     func() time.Time
+	breaker BreakerOptions
+
+	mu       sync.Mutex
+	breakers map[string]*Breaker
+}
+
+// New returns a Service.
+func New(store kv.Store, sealer Sealer, factory Factory, breaker BreakerOptions) *Service {
+	return &Service{store: store, sealer: sealer, factory: factory, now: time.Now, breaker: breaker, breakers: map[string]*Breaker{}}
+}
+
+type record struct {
+	Provider
+	SealedKey string `json:"sealed_key,omitempty"`
+}
+
+func pk(org string) string         { return "searchproviders#" + org }
+func defaultKey(org string) kv.Key { return kv.Key{PK: pk(org), SK: "default"} }
+
+// Input is the body of a create.
+type Input struct {
+	Kind   string
+	Name   string
+	APIKey string
+}
+
+// List returns the organisation's providers, oldest first.
+func (s *Service) List(ctx context.Context, org string) ([]Provider, error) {
+	recs, def, err := s.all(ctx, org)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Provider, 0, len(recs))
+	for _, r := range recs {
+		r.IsDefault = r.ID == def
+		out = append(out, r.Provider)
+	}
+	return out, nil
+}
+
+// Create stores a provider. native needs no key; the others require one. The first
+// provider of an organisation becomes its default.
+func (s *Service) Create(ctx context.Context, org string, in Input) (Provider, error) {
+	in.Kind = strings.TrimSpace(in.Kind)
+	in.Name = strings.TrimSpace(in.Name)
+	switch {
+	case in.Kind == "":
+		return Provider{}, apperr.Invalid("provider", "provider must not be blank.")
+	case !slices.Contains(Kinds, in.Kind):
+		return Provider{}, apperr.Invalid("provider", "provider must be one of %s; got %q.", strings.Join(Kinds, ", "), in.Kind)
+	case len(in.Name) > MaxNameLen:
+		return Provider{}, apperr.Invalid("name", "name is longer than %d characters.", MaxNameLen)
+	}
+	if in.Name == "" {
+		in.Name = in.Kind
+	}
+	if in.Kind == KindNative {
+		if in.APIKey != "" {
+			return Provider{}, apperr.Invalid("api_key", "The native provider takes no api_key.")
+		}
+	} else if strings.TrimSpace(in.APIKey) == "" {
+		return Provider{}, apperr.Invalid("api_key", "api_key is required for the %s provider.", in.Kind)
+	} else if len(in.APIKey) > MaxKeyLen || strings.ContainsFunc(in.APIKey, unicode.IsSpace) {
+		return Provider{}, apperr.Invalid("api_key", "api_key must be at most %d characters without whitespace.", MaxKeyLen)
+	}
+	recs, def, err := s.all(ctx, org)
+	if err != nil {
+		return Provider{}, err
+	}
+	if len(recs) >= MaxPerOrg {
+		return Provider{}, apperr.BadRequest("too_many_search_providers", "An organisation can have at most %d search providers; delete one first.", MaxPerOrg)
+	}
+	now := s.now().UTC()
+	r := record{Provider: Provider{ID: uuid.NewString(), Kind: in.Kind, Name: in.Name, CreatedAt: now}}
+	if in.APIKey != "" {
+		if r.SealedKey, err = s.sealer.Seal(org, in.APIKey); err != nil {
+			return Provider{}, fmt.Errorf("seal api key: %w", err)
+		}
+	}
+	if err := s.putJSON(ctx, kv.Key{PK: pk(org), SK: sk(now, r.ID)}, r, kv.Cond{IfAbsent: true}); err != nil {
+		return Provider{}, err
+	}
+	if def == "" {
+		if err := s.putJSON(ctx, defaultKey(org), map[string]string{"id": r.ID}, kv.Cond{IfAbsent: true}); err != nil && !errors.Is(err, apperr.ErrConflict) {
+			return Provider{}, err
+		}
+		if d, _ := s.defaultID(ctx, org); d == r.ID {
+			r.IsDefault = true
+		}
+	}
+	return r.Provider, nil
+}
+
+func sk(created time.Time, id string) string {
+	return fmt.Sprintf("p#%020d#%s", created.UnixNano(), id)
+}
+
+// Delete removes a provider; deleting the default leaves none.
+func (s *Service) Delete(ctx context.Context, org, id string) error {
+	r, err := s.get(ctx, org, id)
+	if err != nil {
+		return err
+	}
+	if def, err := s.defaultID(ctx, org); err != nil {
+		return err
+	} else if def == id {
+		if err := s.store.Delete(ctx, defaultKey(org), kv.Cond{}); err != nil {
+			return fmt.Errorf("clear default search provider: %w", err)
+		}
+	}
+	if err := s.store.Delete(ctx, kv.Key{PK: pk(org), SK: sk(r.CreatedAt, r.ID)}, kv.Cond{}); err != nil {
+		return fmt.Errorf("delete search provider %s: %w", id, err)
+	}
+	return nil
+}
+
+// SetDefault makes a provider the organisation default.
+func (s *Service) SetDefault(ctx context.Context, org, id string) (Provider, error) {
+	r, err := s.get(ctx, org, id)
+	if err != nil {
+		return Provider{}, err
+	}
+	if err := s.putJSON(ctx, defaultKey(org), map[string]string{"id": id}, kv.Cond{}); err != nil {
+		return Provider{}, err
+	}
+	r.IsDefault = true
+	return r.Provider, nil
+}
+
+// Resolve returns a provider and its Searcher (wrapped in the provider's circuit
+// breaker): providerID, or the organisation default when empty. No provider is a 400
+// (code no_search_provider) callers may turn into their own rule; another
+// organisation's id is a 404.
+func (s *Service) Resolve(ctx context.Context, org, providerID string) (Provider, Searcher, error) {
+	viaDefault := providerID == ""
+	if viaDefault {
+		def, err := s.defaultID(ctx, org)
+		if err != nil {
+			return Provider{}, nil, err
+		}
+		if def == "" {
+			return Provider{}, nil, &apperr.Error{Kind: apperr.ErrBadRequest, Code: CodeNoProvider, Field: "search_provider_id",
+				Message: "No search provider is configured for the organisation; create one at /v1/search-providers."}
+		}
+		providerID = def
+	}
+	r, err := s.get(ctx, org, providerID)
+	if err != nil {
+		if viaDefault && errors.Is(err, apperr.ErrNotFound) {
+			return Provider{}, nil, apperr.BadRequest(CodeNoProvider, "The organisation's default search provider no longer exists; set another default.")
+		}
+		return Provider{}, nil, err
+	}
+	key := ""
+	if r.SealedKey != "" {
+		if key, err = s.sealer.Open(org, r.SealedKey); err != nil {
+			return Provider{}, nil, fmt.Errorf("open key of search provider %s: %w", r.ID, err)
+		}
+	}
+	searcher, err := s.factory.Searcher(r.Kind, key)
+	if err != nil {
+		return Provider{}, nil, err
+	}
+	r.IsDefault = viaDefault
+	return r.Provider, s.breakerFor(r.ID).Wrap(searcher), nil
+}
+
+func (s *Service) breakerFor(id string) *Breaker {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.breakers[id]
+	if !ok {
+		b = NewBreaker(s.breaker)
+		s.breakers[id] = b
+	}
+	return b
+}
+
+func (s *Service) all(ctx context.Context, org string) ([]*record, string, error) {
+	page, err := s.store.Query(ctx, pk(org), kv.QueryOptions{Prefix: "p#", Limit: MaxPerOrg + 10})
+	if err != nil {
+		return nil, "", fmt.Errorf("list search providers: %w", err)
+	}
+	out := make([]*record, 0, len(page.Items))
+	for _, it := range page.Items {
+		var r record
+		if err := json.Unmarshal(it.Data, &r); err != nil {
+			return nil, "", fmt.Errorf("decode search provider %s: %w", it.SK, err)
+		}
+		out = append(out, &r)
+	}
+	def, err := s.defaultID(ctx, org)
+	return out, def, err
+}
+
+func (s *Service) get(ctx context.Context, org, id string) (record, error) {
+	recs, _, err := s.all(ctx, org)
+	if err != nil {
+		return record{}, err
+	}
+	for _, r := range recs {
+		if r.ID == id {
+			return *r, nil
+		}
+	}
+	return record{}, apperr.NotFound("No search provider %q in this organisation.", id)
+}
+
+func (s *Service) defaultID(ctx context.Context, org string) (string, error) {
+	it, err := s.store.Get(ctx, defaultKey(org))
+	if errors.Is(err, apperr.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("get default search provider: %w", err)
+	}
+	var d struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(it.Data, &d); err != nil {
+		return "", fmt.Errorf("decode default search provider: %w", err)
+	}
+	return d.ID, nil
+}
+
+func (s *Service) putJSON(ctx context.Context, key kv.Key, v any, cond kv.Cond) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	if _, err := s.store.Put(ctx, key, data, cond); err != nil {
+		return fmt.Errorf("put %s: %w", key, err)
+	}
+	return nil
+}
