@@ -9,9 +9,11 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/miekg/dns"
+	"golang.org/x/sync/singleflight"
 )
 
 // DNS outcomes that decide a verification without SMTP.
@@ -29,10 +31,31 @@ type MX struct {
 }
 
 // Resolver asks one DNS server (a recursive resolver) for MX and address records.
+// Answers are cached for their TTL (at most maxCacheTTL) and concurrent identical
+// questions share one query, so a batch of people at one company costs one MX lookup:
+// a burst of hundreds of identical UDP questions would otherwise overflow the
+// server's socket and lose answers.
 type Resolver struct {
 	server  string
 	timeout time.Duration
+	now     func() time.Time
+	group   singleflight.Group
+
+	mu    sync.Mutex
+	cache map[string]cachedMsg
 }
+
+type cachedMsg struct {
+	msg     *dns.Msg
+	expires time.Time
+}
+
+// Cache bounds: answers live at most maxCacheTTL; NXDOMAIN and empty answers negTTL.
+const (
+	maxCacheTTL     = 5 * time.Minute
+	negTTL          = time.Minute
+	maxCachedAnswer = 10_000
+)
 
 // NewResolver makes a resolver that asks server (host:port). An empty server means the
 // first nameserver of /etc/resolv.conf, and 127.0.0.1:53 when that file is unreadable.
@@ -43,7 +66,7 @@ func NewResolver(server string, timeout time.Duration) *Resolver {
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
-	return &Resolver{server: server, timeout: timeout}
+	return &Resolver{server: server, timeout: timeout, now: time.Now, cache: map[string]cachedMsg{}}
 }
 
 func systemResolver() string {
@@ -146,20 +169,31 @@ func (e *DNSError) Error() string {
 	return fmt.Sprintf("DNS server answered %s for %s", dns.RcodeToString[e.Rcode], e.Name)
 }
 
-// query asks one question over UDP, again over TCP when the answer was truncated.
+// query answers one question from the cache or the server. Concurrent callers of the
+// same question share one exchange; each still stops at its own context's end.
 func (r *Resolver) query(ctx context.Context, name string, qtype uint16) (*dns.Msg, error) {
-	m := new(dns.Msg)
-	m.SetQuestion(name, qtype)
-	m.RecursionDesired = true
-	m.SetEdns0(1232, false)
-	c := &dns.Client{Net: "udp", Timeout: r.timeout}
-	in, _, err := c.ExchangeContext(ctx, m, r.server)
-	if err == nil && in.Truncated {
-		c.Net = "tcp"
-		in, _, err = c.ExchangeContext(ctx, m, r.server)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("DNS %s %s via %s: %w", dns.TypeToString[qtype], name, r.server, err)
+	key := dns.TypeToString[qtype] + " " + name
+	in, ok := r.cached(key)
+	if !ok {
+		ch := r.group.DoChan(key, func() (any, error) {
+			// Detached from any one caller, bounded by the resolver's own timeouts.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*r.timeout+time.Second)
+			defer cancel()
+			m, err := r.exchange(ctx, name, qtype)
+			if err == nil {
+				r.store(key, m)
+			}
+			return m, err
+		})
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("DNS %s: %w", key, ctx.Err())
+		case res := <-ch:
+			if res.Err != nil {
+				return nil, res.Err
+			}
+			in = res.Val.(*dns.Msg)
+		}
 	}
 	switch in.Rcode {
 	case dns.RcodeSuccess:
@@ -168,6 +202,71 @@ func (r *Resolver) query(ctx context.Context, name string, qtype uint16) (*dns.M
 		return nil, ErrNoDomain
 	}
 	return nil, &DNSError{Name: strings.TrimSuffix(name, "."), Rcode: in.Rcode}
+}
+
+// exchange asks the server over UDP, over TCP when the answer was truncated, and once
+// more over TCP when UDP timed out (a lost datagram). When that retry fails too, the
+// UDP timeout is the error.
+func (r *Resolver) exchange(ctx context.Context, name string, qtype uint16) (*dns.Msg, error) {
+	m := new(dns.Msg)
+	m.SetQuestion(name, qtype)
+	m.RecursionDesired = true
+	m.SetEdns0(1232, false)
+	c := &dns.Client{Net: "udp", Timeout: r.timeout}
+	in, _, err := c.ExchangeContext(ctx, m, r.server)
+	if (err == nil && in.Truncated) || (err != nil && isTimeout(err) && ctx.Err() == nil) {
+		tc := &dns.Client{Net: "tcp", Timeout: r.timeout}
+		tin, _, terr := tc.ExchangeContext(ctx, m, r.server)
+		if terr == nil || err == nil {
+			in, err = tin, terr
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("DNS %s %s via %s: %w", dns.TypeToString[qtype], name, r.server, err)
+	}
+	return in, nil
+}
+
+func (r *Resolver) cached(key string) (*dns.Msg, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c, ok := r.cache[key]
+	if !ok || r.now().After(c.expires) {
+		return nil, false
+	}
+	return c.msg, true
+}
+
+// store caches an answer for its smallest TTL, at most maxCacheTTL; NXDOMAIN and
+// empty answers for negTTL; server failures not at all.
+func (r *Resolver) store(key string, m *dns.Msg) {
+	ttl := negTTL
+	switch {
+	case m.Rcode != dns.RcodeSuccess && m.Rcode != dns.RcodeNameError:
+		return
+	case m.Rcode == dns.RcodeSuccess && len(m.Answer) > 0:
+		ttl = maxCacheTTL
+		for _, rr := range m.Answer {
+			ttl = min(ttl, time.Duration(rr.Header().Ttl)*time.Second)
+		}
+	}
+	if ttl <= 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.now()
+	if len(r.cache) >= maxCachedAnswer {
+		for k, c := range r.cache {
+			if now.After(c.expires) {
+				delete(r.cache, k)
+			}
+		}
+		if len(r.cache) >= maxCachedAnswer {
+			clear(r.cache)
+		}
+	}
+	r.cache[key] = cachedMsg{msg: m, expires: now.Add(ttl)}
 }
 
 // isTimeout reports whether err is a deadline or network timeout.

@@ -3,6 +3,7 @@ package smtpverify
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -135,5 +136,42 @@ func TestResolverMX(t *testing.T) {
 func TestNewResolverDefault(t *testing.T) {
 	if r := NewResolver("", 0); r.Server() == "" {
 		t.Error("the default resolver has no server")
+	}
+}
+
+func TestResolverSharesAndCachesAnswers(t *testing.T) {
+	dns := testkit.StartDNS(t, testkit.DNSZone{
+		MX: map[string][]testkit.DNSMX{"one.example.com": {{Pref: 10, Host: "mx.example.net"}}},
+	})
+	r := NewResolver(dns.Addr, time.Second)
+	var wg sync.WaitGroup
+	for i := 0; i < 200; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if mx, err := r.MX(context.Background(), "one.example.com"); err != nil || len(mx) != 1 {
+				t.Errorf("MX = %v, %v", mx, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := dns.Queries(); n != 1 {
+		t.Errorf("200 concurrent lookups made %d queries, want 1", n)
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := r.MX(context.Background(), "none.example.com"); !errors.Is(err, ErrNoDomain) {
+			t.Fatalf("err = %v, want ErrNoDomain", err)
+		}
+	}
+	if n := dns.Queries(); n != 2 {
+		t.Errorf("queries = %d, want 2 (NXDOMAIN is cached too)", n)
+	}
+	// Expired answers are asked again.
+	r.now = func() time.Time { return time.Now().Add(maxCacheTTL + time.Second) }
+	if _, err := r.MX(context.Background(), "one.example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if n := dns.Queries(); n != 3 {
+		t.Errorf("queries = %d, want 3 after expiry", n)
 	}
 }
