@@ -1,0 +1,459 @@
+package namematch
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/firmoapi/firmo/shared/account"
+	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/billing"
+	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/task"
+)
+
+// Bulk match (POST /v1/bulkmatch): a CSV of names runs as a task of kind TaskKind on
+// the task engine, one record per row; each row is matched like a single match
+// (MatchRow: the best match only) and answered with its input columns.
+const (
+	// TaskKind is the task engine kind of bulk match.
+	TaskKind = "bulkmatch"
+	// MaxBulkBytes and MaxBulkRows bound an upload (as the spec's segment upload).
+	MaxBulkBytes = 1 << 20
+	MaxBulkRows  = 10_000
+	// BulkEndpoint names bulk match in the billing ledger.
+	BulkEndpoint = "POST /v1/bulkmatch"
+	// resultColumn is the task's one result column; a row's answer is its value.
+	resultColumn = "match"
+	// InputPrefix prefixes the input columns in results.
+	InputPrefix = "input:"
+	// MatchErrorSearchFailed marks a row that could not be searched: not a no-match,
+	// not billed, to be resubmitted.
+	MatchErrorSearchFailed = "search_failed"
+	// MatchErrorInvalidName marks a row whose name is blank after whitespace and
+	// punctuation are stripped, or too long.
+	MatchErrorInvalidName = "invalid_name"
+)
+
+// BulkParams are the parameters of POST /v1/bulkmatch besides the file: the columns
+// (by header name) and the single-match options applied to every row.
+type BulkParams struct {
+	NameColumn         string `json:"name_column"`
+	CountryColumn      string `json:"country_column,omitempty"`
+	StateColumn        string `json:"state_column,omitempty"`
+	CityColumn         string `json:"city_column,omitempty"`
+	ZipCodeColumn      string `json:"zip_code_column,omitempty"`
+	PhoneColumn        string `json:"phone_column,omitempty"`
+	MinMatchConfidence int    `json:"min_match_confidence"`
+	Strict             bool   `json:"strict"`
+	LocalMode          bool   `json:"local_mode"`
+}
+
+// bulkTask is the task's parameters: the CSV header (so rows echo their input columns
+// by name) and the bulk parameters.
+type bulkTask struct {
+	Header []string   `json:"header"`
+	Params BulkParams `json:"params"`
+}
+
+// columns are the optional column parameters and where their value goes in a Query.
+var columns = []struct {
+	param string
+	get   func(BulkParams) string
+	set   func(*Query, string)
+}{
+	{"country_column", func(p BulkParams) string { return p.CountryColumn }, func(q *Query, v string) { q.Country = v }},
+	{"state_column", func(p BulkParams) string { return p.StateColumn }, func(q *Query, v string) { q.State = v }},
+	{"city_column", func(p BulkParams) string { return p.CityColumn }, func(q *Query, v string) { q.City = v }},
+	{"zip_code_column", func(p BulkParams) string { return p.ZipCodeColumn }, func(q *Query, v string) { q.ZipCode = v }},
+	{"phone_column", func(p BulkParams) string { return p.PhoneColumn }, func(q *Query, v string) { q.Phone = v }},
+}
+
+// ReadCSV reads and validates an upload: at most MaxBulkBytes (413 naming file),
+// a header of distinct non-blank names, 1 to MaxBulkRows data rows, every column
+// parameter naming a header column (422 naming the parameter), min_match_confidence
+// in range. It returns the header and the rows (cells beyond the header are dropped,
+// missing ones are blank).
+func ReadCSV(r io.Reader, p BulkParams) ([]string, [][]string, error) {
+	if err := p.check(); err != nil {
+		return nil, nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(r, MaxBulkBytes+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("read upload: %w", err)
+	}
+	if len(data) > MaxBulkBytes {
+		return nil, nil, &apperr.Error{Kind: apperr.ErrTooLarge, Field: "file", Message: fmt.Sprintf("the file is larger than %d bytes (1 MB)", MaxBulkBytes)}
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !utf8.Valid(data) {
+		return nil, nil, apperr.Invalid("file", "the file must be UTF-8 text (CSV)")
+	}
+	cr := csv.NewReader(bytes.NewReader(data))
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, nil, apperr.Invalid("file", "the file is empty: it needs a header row and at least one row")
+	}
+	if err != nil {
+		return nil, nil, apperr.Invalid("file", "the file is not valid CSV: %v", err)
+	}
+	seen := map[string]bool{}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		header[i] = h
+		if h == "" {
+			return nil, nil, apperr.Invalid("file", "header column %d is blank: every column needs a name", i+1)
+		}
+		if seen[h] {
+			return nil, nil, apperr.Invalid("file", "the header names column %q twice", h)
+		}
+		seen[h] = true
+	}
+	if !seen[p.NameColumn] {
+		return nil, nil, apperr.Invalid("name_column", "name_column %q is not a column of the file; its columns are %s", p.NameColumn, strings.Join(header, ", "))
+	}
+	for _, c := range columns {
+		if v := c.get(p); v != "" && !seen[v] {
+			return nil, nil, apperr.Invalid(c.param, "%s %q is not a column of the file; its columns are %s", c.param, v, strings.Join(header, ", "))
+		}
+	}
+	var rows [][]string
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, apperr.Invalid("file", "the file is not valid CSV: %v", err)
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" && len(header) > 1 {
+			continue // a blank line
+		}
+		if len(rows) == MaxBulkRows {
+			return nil, nil, apperr.Invalid("file", "the file has more than %d rows", MaxBulkRows)
+		}
+		row := make([]string, len(header))
+		copy(row, rec)
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		return nil, nil, apperr.Invalid("file", "the file has a header but no rows")
+	}
+	return header, rows, nil
+}
+
+func (p BulkParams) check() error {
+	if strings.TrimSpace(p.NameColumn) == "" {
+		return apperr.Invalid("name_column", "name_column is required: the header name of the column holding company names")
+	}
+	if p.MinMatchConfidence != 0 && (p.MinMatchConfidence < MinConfidence || p.MinMatchConfidence > MaxConfidence) {
+		return apperr.Invalid("min_match_confidence", "min_match_confidence must be between %d and %d, not %d", MinConfidence, MaxConfidence, p.MinMatchConfidence)
+	}
+	return nil
+}
+
+// query builds a row's query.
+func (t bulkTask) query(cells []string) Query {
+	col := func(name string) string {
+		for i, h := range t.Header {
+			if h == name && i < len(cells) {
+				return cells[i]
+			}
+		}
+		return ""
+	}
+	q := Query{Name: col(t.Params.NameColumn), MinMatchConfidence: t.Params.MinMatchConfidence, Strict: t.Params.Strict, LocalMode: t.Params.LocalMode}
+	for _, c := range columns {
+		if name := c.get(t.Params); name != "" {
+			c.set(&q, col(name))
+		}
+	}
+	return q
+}
+
+// ---- the service ----
+
+// Tasks is the part of the task engine bulk match uses; task.Engine implements it.
+type Tasks interface {
+	Submit(ctx context.Context, s task.Submission) (task.Submitted, error)
+	Status(ctx context.Context, r task.Ref) (task.View, error)
+}
+
+// Charger bills delivered matches; billing.Service implements it.
+type Charger interface {
+	Charge(ctx context.Context, org account.Org, endpoint string, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
+}
+
+// Bulk runs bulk matches. Register its Kind on the task engine before tasks start.
+type Bulk struct {
+	matcher *Matcher
+	tasks   Tasks
+	store   kv.Store
+	bill    Charger
+	now     func() time.Time
+}
+
+// NewBulk makes the bulk match service. store keeps one small item per bulk task (which
+// task ids are bulk matches, and whether their results were billed).
+func NewBulk(m *Matcher, tasks Tasks, store kv.Store, bill Charger) *Bulk {
+	return &Bulk{matcher: m, tasks: tasks, store: store, bill: bill, now: time.Now}
+}
+
+// Kind is the task kind to register on the engine.
+func (b *Bulk) Kind() task.Kind {
+	return task.Kind{Name: TaskKind, Processor: processor{b}, Columns: []string{resultColumn}, Timeout: time.Minute}
+}
+
+// BulkSubmitted is the answer of POST /v1/bulkmatch.
+type BulkSubmitted struct {
+	TaskID string `json:"task_id"`
+}
+
+// marker is the item recording a bulk task (partition "bulkmatch#<org>", sort key the
+// task id). A task id without one is not a bulk match: its status here is a 404.
+type marker struct {
+	Rows      int       `json:"rows"`
+	CreatedAt time.Time `json:"created_at"`
+	Billed    bool      `json:"billed"`
+	Credits   int64     `json:"credits"`
+	Matched   int       `json:"matched"`
+	NetNew    int       `json:"net_new"`
+}
+
+func markerKey(r task.Ref) kv.Key { return kv.Key{PK: "bulkmatch#" + r.OrgID, SK: r.TaskID} }
+
+// Submit validates an upload and starts its task.
+func (b *Bulk) Submit(ctx context.Context, orgID string, file io.Reader, p BulkParams) (BulkSubmitted, error) {
+	header, rows, err := ReadCSV(file, p)
+	if err != nil {
+		return BulkSubmitted{}, err
+	}
+	params, err := json.Marshal(bulkTask{Header: header, Params: p})
+	if err != nil {
+		return BulkSubmitted{}, err
+	}
+	recs := make([]task.Input, len(rows))
+	for i, row := range rows {
+		cells, err := json.Marshal(row)
+		if err != nil {
+			return BulkSubmitted{}, err
+		}
+		recs[i] = task.Input{Key: strconv.Itoa(i + 1), Data: cells}
+	}
+	sub, err := b.tasks.Submit(ctx, task.Submission{OrgID: orgID, Kind: TaskKind, Records: recs, Field: "rows", Params: params})
+	if err != nil {
+		return BulkSubmitted{}, err
+	}
+	m, _ := json.Marshal(marker{Rows: len(rows), CreatedAt: b.now().UTC()})
+	if _, err := b.store.Put(ctx, markerKey(task.Ref{OrgID: orgID, TaskID: sub.TaskID}), m, kv.Cond{IfAbsent: true}); err != nil {
+		return BulkSubmitted{}, fmt.Errorf("record bulk match task %s: %w", sub.TaskID, err)
+	}
+	return BulkSubmitted{TaskID: sub.TaskID}, nil
+}
+
+// BulkStatus is the answer of GET /v1/bulkmatch/status/{task_id}.
+type BulkStatus struct {
+	TaskID    string            `json:"task_id"`
+	Status    task.Status       `json:"status"`
+	Progress  int               `json:"progress"`
+	TotalRows int               `json:"total_rows"`
+	Results   []json.RawMessage `json:"results"`
+	Error     *task.TaskError   `json:"error,omitempty"`
+	// Credits is what delivering the results charged now (X-Credits-Charged): non-zero
+	// only on the answer that billed them.
+	Credits int64 `json:"-"`
+}
+
+// Status answers a bulk task's status. Results are delivered, and billed, once the
+// task has ended: every matched row's domain is charged as a company record (net-new
+// per 90 days, one charge per task, at the plan's rate); rows without a match or
+// whose search failed are free. A short balance is a 402 and delivers nothing; the
+// results stay and are billed once the balance allows.
+func (b *Bulk) Status(ctx context.Context, org account.Org, taskID string) (BulkStatus, error) {
+	ref := task.Ref{OrgID: org.ID, TaskID: taskID}
+	it, err := b.store.Get(ctx, markerKey(ref))
+	if errors.Is(err, apperr.ErrNotFound) {
+		return BulkStatus{}, &apperr.Error{Kind: apperr.ErrNotFound, Field: "task_id", Message: fmt.Sprintf("Bulk match task %s was not found.", taskID)}
+	}
+	if err != nil {
+		return BulkStatus{}, err
+	}
+	var mk marker
+	if err := json.Unmarshal(it.Data, &mk); err != nil {
+		return BulkStatus{}, fmt.Errorf("decode bulk match task %s: %w", taskID, err)
+	}
+	v, err := b.tasks.Status(ctx, ref)
+	if err != nil {
+		return BulkStatus{}, err
+	}
+	st := BulkStatus{TaskID: v.TaskID, Status: v.Status, Progress: v.Progress, TotalRows: v.TotalDomains, Results: []json.RawMessage{}, Error: v.Error}
+	if !v.Status.Terminal() {
+		return st, nil
+	}
+	rows, matched := orderedRows(v.Results)
+	if !mk.Billed {
+		credits, err := b.billOnce(ctx, org, ref, it.Version, mk, matched)
+		if err != nil {
+			return BulkStatus{}, err
+		}
+		st.Credits = credits
+	}
+	st.Results = rows
+	return st, nil
+}
+
+// billOnce charges the matched domains of an ended task and marks the task billed. A
+// retry (or a concurrent poll) repeats the same charge id, which billing answers once.
+func (b *Bulk) billOnce(ctx context.Context, org account.Org, ref task.Ref, version int64, mk marker, domains []string) (int64, error) {
+	var ch billing.Charge
+	if len(domains) > 0 {
+		var err error
+		ch, err = b.bill.Charge(ctx, org, BulkEndpoint, billing.KindCompany, domains, "bulkmatch-"+ref.TaskID)
+		if err != nil {
+			return 0, err
+		}
+	}
+	mk.Billed, mk.Credits, mk.Matched, mk.NetNew = true, ch.Credits, len(domains), ch.NetNew
+	data, _ := json.Marshal(mk)
+	_, err := b.store.Put(ctx, markerKey(ref), data, kv.Cond{IfVersion: version})
+	if errors.Is(err, apperr.ErrConflict) {
+		return 0, nil // another poll marked it first; the charge was the same one
+	}
+	if err != nil {
+		return 0, fmt.Errorf("mark bulk match task %s billed: %w", ref.TaskID, err)
+	}
+	return ch.Credits, nil
+}
+
+// orderedRows returns the rows' answers in file order and the domains of matched rows.
+func orderedRows(results map[string]json.RawMessage) ([]json.RawMessage, []string) {
+	type row struct {
+		n   int
+		doc json.RawMessage
+	}
+	var rows []row
+	for key, cells := range results {
+		n, _ := strconv.Atoi(key)
+		var c map[string]json.RawMessage
+		doc := json.RawMessage(nil)
+		if json.Unmarshal(cells, &c) == nil {
+			doc = c[resultColumn]
+		}
+		if len(doc) == 0 || doc[0] != '{' {
+			// The engine answered the row itself (it gave up on it): the row could
+			// not be searched.
+			doc = failedRow(nil, nil, MatchErrorSearchFailed)
+		}
+		rows = append(rows, row{n, doc})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].n < rows[j].n })
+	var domains []string
+	out := make([]json.RawMessage, len(rows))
+	for i, r := range rows {
+		out[i] = r.doc
+		var probe struct {
+			Domain *string `json:"domain"`
+		}
+		if json.Unmarshal(r.doc, &probe) == nil && probe.Domain != nil {
+			domains = append(domains, *probe.Domain)
+		}
+	}
+	return out, domains
+}
+
+// ---- one row ----
+
+type processor struct{ b *Bulk }
+
+// Provider implements task.Processor: matching calls no outside service.
+func (processor) Provider() string { return "" }
+
+// Process implements task.Processor. It never fails a row: a search the index could
+// not answer after retries gives match_error search_failed (domain null), a blank
+// name match_error invalid_name; only a cancelled context is returned, so the record
+// is redone.
+func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, error) {
+	var t bulkTask
+	if err := json.Unmarshal(rec.Params, &t); err != nil {
+		return task.Result{}, fmt.Errorf("bulk match parameters: %w", err)
+	}
+	var cells []string
+	if err := json.Unmarshal(rec.Input, &cells); err != nil {
+		return task.Result{}, fmt.Errorf("bulk match row %s: %w", rec.Key, err)
+	}
+	a, err := p.b.matcher.MatchRow(ctx, t.query(cells))
+	var doc json.RawMessage
+	switch {
+	case err == nil && len(a.Matches) > 0:
+		doc, err = matchedRow(t.Header, cells, a.Matches[0])
+		if err != nil {
+			return task.Result{}, err
+		}
+	case err == nil:
+		doc = failedRow(t.Header, cells, "")
+	case ctx.Err() != nil:
+		return task.Result{}, ctx.Err()
+	case errors.Is(err, apperr.ErrInvalid):
+		doc = failedRow(t.Header, cells, MatchErrorInvalidName)
+	default:
+		// The index, or the company store behind it, could not answer.
+		doc = failedRow(t.Header, cells, MatchErrorSearchFailed)
+	}
+	return task.Result{Row: map[string]any{resultColumn: doc}}, nil
+}
+
+// inputFields writes the input columns, prefixed, as the start of a JSON object.
+func inputFields(b *bytes.Buffer, header, cells []string) {
+	b.WriteByte('{')
+	for i, h := range header {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(InputPrefix + h)
+		v, _ := json.Marshal(cells[i])
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+}
+
+// matchedRow is the input columns, then the profile's fields, then match_confidence.
+func matchedRow(header, cells []string, m Match) (json.RawMessage, error) {
+	prof, err := m.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	inputFields(&b, header, cells)
+	if len(header) > 0 {
+		b.WriteByte(',')
+	}
+	b.Write(prof[1:]) // the profile object without its opening brace
+	return b.Bytes(), nil
+}
+
+// failedRow is the input columns, domain null and match_confidence null, with
+// match_error when the row failed (a row without a match has none).
+func failedRow(header, cells []string, matchError string) json.RawMessage {
+	var b bytes.Buffer
+	inputFields(&b, header, cells)
+	if len(header) > 0 {
+		b.WriteByte(',')
+	}
+	b.WriteString(`"domain":null,"match_confidence":null`)
+	if matchError != "" {
+		fmt.Fprintf(&b, `,"match_error":%q`, matchError)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
