@@ -1,0 +1,284 @@
+package research
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/websearch"
+)
+
+// recordCtx is what a record's answer is built from.
+type recordCtx struct {
+	text    string
+	subject string // company or person name for search queries; the domain when unknown
+	domain  string
+	bill    string // the record key to bill, "" when nothing billable was delivered
+}
+
+// Warnings (deduplicated by the engine, so they name no record).
+const (
+	warnNoProfile   = "Some domains have no company profile in Firmo's data; their rows were answered from the domain name only."
+	warnNoHomepage  = "Some domains have no stored homepage text; their rows were answered from the company profile only."
+	warnNoQuery     = "web_search was on but the search provider ran no query for some rows; those rows rely on profile and website text only."
+	warnOutOfCredit = "The search provider %q is out of credits; affected rows rely on profile and website text only."
+	warnCircuit     = "The search provider %q failed repeatedly and its circuit breaker tripped; affected rows rely on profile and website text only."
+	warnSearchSetup = "The search provider could not be used (%s); affected rows rely on profile and website text only."
+)
+
+// maxContextRunes bounds the text of one source (homepage, profile) in a prompt.
+const maxContextRunes = 6000
+
+func (s *Service) recordContext(ctx context.Context, kind string, rec task.Record, prm params, res *task.Result) (*recordCtx, error) {
+	if kind == KindPersonas {
+		return s.personaContext(ctx, rec, prm, res)
+	}
+	return s.companyContext(ctx, rec.Key, prm.Mode, res)
+}
+
+func (s *Service) companyContext(ctx context.Context, dom, mode string, res *task.Result) (*recordCtx, error) {
+	rc := &recordCtx{subject: dom, domain: dom, text: "Company domain: " + dom}
+	if mode == ModeDomain {
+		return rc, nil
+	}
+	p, err := s.d.Companies.Profile(ctx, dom)
+	if errors.Is(err, apperr.ErrNotFound) {
+		res.Warnings = append(res.Warnings, warnNoProfile)
+		return rc, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	rc.bill = dom
+	if p.Name != "" {
+		rc.subject = p.Name
+	}
+	rc.text = "Company profile:\n" + profileText(p)
+	if mode != ModeWebsite {
+		return rc, nil
+	}
+	home, err := s.d.Companies.HomeText(ctx, dom)
+	switch {
+	case errors.Is(err, apperr.ErrNotFound) || (err == nil && strings.TrimSpace(home) == ""):
+		res.Warnings = append(res.Warnings, warnNoHomepage)
+	case err != nil:
+		return nil, err
+	default:
+		rc.text += "\n\nHomepage text:\n" + clipRunes(home, maxContextRunes)
+	}
+	return rc, nil
+}
+
+func (s *Service) personaContext(ctx context.Context, rec task.Record, prm params, res *task.Result) (*recordCtx, error) {
+	notFound := &apperr.Error{Kind: apperr.ErrNotFound, Message: "contact not found"}
+	if s.d.Contacts == nil {
+		return nil, notFound
+	}
+	id, _ := strconv.ParseInt(rec.Key, 10, 64)
+	c, err := s.d.Contacts.Contact(ctx, rec.OrgID, id)
+	if errors.Is(err, apperr.ErrNotFound) {
+		return nil, notFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	subject := c.Name
+	rc := &recordCtx{subject: subject, domain: c.Domain, bill: rec.Key}
+	switch prm.Mode {
+	case ModeNameOnly:
+		rc.bill = ""
+		rc.text = "Name: " + c.Name + "\nProfessional network profile: " + c.LinkedInURL
+		return rc, nil
+	case ModeProfileSummary:
+		rc.text = fmt.Sprintf("Name: %s\nTitle: %s\nSummary: %s", c.Name, c.Title, clipRunes(c.Summary, 600))
+		return rc, nil
+	}
+	rc.text = "Contact profile:\n" + clipRunes(c.Profile, maxContextRunes)
+	if prm.Mode == ModeProfile || c.Domain == "" {
+		return rc, nil
+	}
+	mode := ModeProfile
+	if prm.Mode == ModeFull {
+		mode = ModeWebsite
+	}
+	emp, err := s.companyContext(ctx, c.Domain, mode, res)
+	if err != nil {
+		return nil, err
+	}
+	rc.text += "\n\nEmployer:\n" + emp.text
+	if emp.subject != c.Domain {
+		rc.subject = c.Name + " " + emp.subject
+	}
+	return rc, nil
+}
+
+// profileText writes the profile fields an LLM can use, one per line.
+func profileText(p company.Profile) string {
+	var b strings.Builder
+	line := func(k, v string) {
+		if strings.TrimSpace(v) != "" {
+			fmt.Fprintf(&b, "%s: %s\n", k, v)
+		}
+	}
+	line("Name", p.Name)
+	line("Domain", p.Domain)
+	line("Status", p.Status.Status)
+	line("Description", clipRunes(p.Description, 1500))
+	line("Industries", topKeys(p.IndustryGroups, 5))
+	line("Sub-industries", topKeys(p.SubIndustry, 5))
+	line("Business model", topKeys(p.BusinessModel, 3))
+	if p.Employees != nil {
+		line("Employees", *p.Employees)
+	}
+	line("Revenue range", p.RevenueRange)
+	line("Country", p.Address.Country)
+	line("Keywords", topKeys(p.Keywords, 12))
+	if p.StartDate != nil {
+		line("Web presence since", *p.StartDate)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// topKeys lists a score map's keys, highest score first.
+func topKeys(m map[string]float64, n int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	if len(keys) > n {
+		keys = keys[:n]
+	}
+	return strings.Join(keys, ", ")
+}
+
+func clipRunes(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// Search provider prices per query, USD: estimates from the vendors' public pay-as-
+// you-go prices; the native index costs nothing.
+var searchPrices = map[string]float64{
+	websearch.KindNative: 0,
+	websearch.KindBrave:  0.005,
+	websearch.KindSerper: 0.001,
+}
+
+// searchModels names what each provider kind searches (cost_metadata.search_provider.search_model).
+var searchModels = map[string]string{
+	websearch.KindNative: "firmo-page-index",
+	websearch.KindBrave:  "brave-web-search",
+	websearch.KindSerper: "serper-google-search",
+}
+
+// resultsPerQuery is how many hits each search query asks for.
+const resultsPerQuery = 5
+
+// searchQueries builds n queries from the prompt and the record's name and domain.
+func searchQueries(prompt string, rc *recordCtx, n int) []string {
+	words := strings.Fields(prompt)
+	if len(words) > 12 {
+		words = words[:12]
+	}
+	subject := rc.subject
+	qs := []string{strings.TrimSpace(subject + " " + strings.Join(words, " "))}
+	if rc.domain != "" {
+		qs = append(qs, `"`+rc.domain+`"`)
+	} else {
+		qs = append(qs, `"`+subject+`"`)
+	}
+	qs = append(qs, subject+" company overview", subject+" news", subject+" products customers")
+	if n > len(qs) {
+		n = len(qs)
+	}
+	return qs[:n]
+}
+
+// search runs the record's queries on the task's search provider and appends what
+// they found to the context. Failures never fail the record: they become warnings.
+func (s *Service) search(ctx context.Context, org string, prm params, rc *recordCtx, res *task.Result) {
+	prov, searcher, err := s.d.Searchers.Resolve(ctx, org, prm.SearchProviderID)
+	if err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(warnSearchSetup, apperr.Describe(err).Message), warnNoQuery)
+		return
+	}
+	use := task.SearchUsage{Provider: prov.Kind, Model: searchModels[prov.Kind]}
+	var found []string
+	prompt := prm.Prompt
+	if prompt == "" {
+		prompt = prm.Query
+	}
+	for _, q := range searchQueries(prompt, rc, prm.SearchQueries) {
+		hits, err := searcher.Search(ctx, q, resultsPerQuery)
+		if errors.Is(err, websearch.ErrCircuitOpen) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(warnCircuit, prov.Name))
+			break
+		}
+		use.QueriesExecuted++
+		use.CostUSD += searchPrices[prov.Kind]
+		if errors.Is(err, websearch.ErrOutOfCredits) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(warnOutOfCredit, prov.Name))
+			break
+		}
+		if err != nil {
+			continue
+		}
+		use.QueriesSucceeded++
+		for _, h := range hits {
+			found = append(found, fmt.Sprintf("- %s (%s): %s", h.Title, h.URL, clipRunes(h.Snippet, 400)))
+		}
+	}
+	if use.QueriesExecuted == 0 {
+		res.Warnings = append(res.Warnings, warnNoQuery)
+	}
+	res.Search = append(res.Search, use)
+	if len(found) > 0 {
+		rc.text += "\n\nWeb search results:\n" + strings.Join(found, "\n")
+	}
+}
+
+// CompanyData adapts company.Service to Companies.
+type CompanyData struct{ Svc *company.Service }
+
+// Profile returns a domain's profile.
+func (c CompanyData) Profile(ctx context.Context, dom string) (company.Profile, error) {
+	return c.Svc.Profile(ctx, dom)
+}
+
+// HomeText returns the extracted text of the domain's home page: the fetched page with
+// the shortest URL among those that answered 2xx with text.
+func (c CompanyData) HomeText(ctx context.Context, dom string) (string, error) {
+	pages, err := c.Svc.Store().Pages(ctx, dom)
+	if err != nil {
+		return "", err
+	}
+	best := -1
+	for i, p := range pages {
+		if p.StatusCode < 200 || p.StatusCode >= 300 || strings.TrimSpace(p.Text) == "" {
+			continue
+		}
+		if best < 0 || len(p.URL) < len(pages[best].URL) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return "", fmt.Errorf("homepage text of %s: %w", dom, apperr.ErrNotFound)
+	}
+	p := pages[best]
+	return strings.TrimSpace(strings.Join([]string{p.Title, p.Description, p.Text}, "\n")), nil
+}
