@@ -63,13 +63,15 @@ type Orgs interface {
 //
 // Storage (partition / sort key), beside the task's own items:
 //
-//	emailbatch#<org> / <batch id>   the batch: its jobs in order (id, names, domain, ref);
-//	                                counters "p<i>": job i started processing
-//	emailjob#<org>   / <job id>     which batch and position a job is
+//	emailbatch#<org> / <batch id>        the batch (round, source query, chunk count);
+//	                                     counters "p<i>": job i started processing
+//	emailbatch#<org> / <batch id>#<nn>   chunk nn: jobs 100*nn.. in order (id, names, domain, ref)
+//	emailjob#<org>   / <job id>          which batch and position a job is
 //
-// The batch id is the task id. Both items are written after the task is stored, so the
-// ids the caller receives always resolve; when they cannot be written the task is
-// cancelled and the submission refused. Only found addresses bill (billing.KindEmail,
+// The batch id is the task id. The items are written after the task is stored, the
+// batch's document last, so the ids the caller receives always resolve; when they
+// cannot be written the task is cancelled, what was written is removed and the
+// submission refused. Only found addresses bill (billing.KindEmail,
 // deduplicated per organisation for 90 days); the charge is made when the job
 // completes, with the job id as request id, so a retried job never bills twice.
 type Service struct {
@@ -90,8 +92,9 @@ func NewService(store kv.Store, tasks Tasks, finder *Finder, bill Biller, orgs O
 	s := &Service{store: store, tasks: tasks, finder: finder, bill: bill, orgs: orgs, log: log, now: time.Now}
 	err := tasks.Kinds().Register(task.Kind{
 		Name: TaskKind, Processor: processor{s}, Columns: []string{column},
-		// The record deadline leaves the find its whole budget plus the billing call.
-		Timeout: finder.Budget(RoundEscalate) + time.Minute,
+		// The record deadline leaves the find its whole budget plus the billing call,
+		// and stays within the AWS worker's 300 s with the default budgets.
+		Timeout: finder.Budget(RoundEscalate) + 30*time.Second,
 	})
 	if err != nil {
 		return nil, err
@@ -172,12 +175,22 @@ type jobParams struct {
 	Endpoint      string `json:"endpoint"`
 }
 
-// batchDoc is the stored batch.
+// batchDoc is a batch: its meta item holds everything but Jobs, which are stored in
+// chunk items of jobsPerChunk.
 type batchDoc struct {
-	Jobs          []batchJob `json:"jobs"`
+	Jobs          []batchJob `json:"jobs,omitempty"`
 	Round         Round      `json:"round"`
 	SourceQueryID string     `json:"source_query_id,omitempty"`
 	CreatedAt     time.Time  `json:"created_at"`
+	Chunks        int        `json:"chunks"`
+}
+
+// jobsPerChunk bounds a chunk item: 100 jobs of at most about 1.5 KB each (names,
+// domain, pattern and ref at their limits) stay well below DynamoDB's 400 KB items.
+const jobsPerChunk = 100
+
+type chunkDoc struct {
+	Jobs []batchJob `json:"jobs"`
 }
 
 type batchJob struct {
@@ -192,8 +205,11 @@ type jobDoc struct {
 }
 
 func batchKey(orgID, batchID string) kv.Key { return kv.Key{PK: "emailbatch#" + orgID, SK: batchID} }
-func jobKey(orgID, jobID string) kv.Key     { return kv.Key{PK: "emailjob#" + orgID, SK: jobID} }
-func startedCounter(i int) string           { return "p" + strconv.Itoa(i) }
+func chunkKey(orgID, batchID string, i int) kv.Key {
+	return kv.Key{PK: "emailbatch#" + orgID, SK: fmt.Sprintf("%s#%02d", batchID, i)}
+}
+func jobKey(orgID, jobID string) kv.Key { return kv.Key{PK: "emailjob#" + orgID, SK: jobID} }
+func startedCounter(i int) string       { return "p" + strconv.Itoa(i) }
 
 // Submit validates a batch, stores its task and its jobs, and returns their ids.
 func (s *Service) Submit(ctx context.Context, orgID string, b Batch) (Submitted, error) {
@@ -262,20 +278,52 @@ const (
 	EndpointBatch  = "POST /v1/email/find/batch"
 )
 
-// index writes the batch item and one item per job.
+// index writes the chunk items and one item per job, then the batch's meta item,
+// whose document marks the batch complete.
 func (s *Service) index(ctx context.Context, orgID, batchID string, doc batchDoc) error {
-	raw, err := json.Marshal(doc)
-	if err != nil {
+	chunks := splitJobs(doc.Jobs)
+	errs := make([]error, len(chunks))
+	var wg sync.WaitGroup
+	for i, c := range chunks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			raw, err := json.Marshal(chunkDoc{Jobs: c})
+			if err == nil {
+				_, err = s.store.Put(ctx, chunkKey(orgID, batchID, i), raw, kv.Cond{IfAbsent: true})
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if _, err := s.store.Put(ctx, batchKey(orgID, batchID), raw, kv.Cond{IfAbsent: true}); err != nil {
-		return err
-	}
-	return s.eachJob(ctx, doc, func(i int, j batchJob) error {
+	err := s.eachJob(ctx, doc, func(i int, j batchJob) error {
 		raw, _ := json.Marshal(jobDoc{BatchID: batchID, Index: i})
 		_, err := s.store.Put(ctx, jobKey(orgID, j.JobID), raw, kv.Cond{IfAbsent: true})
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	meta := doc
+	meta.Jobs, meta.Chunks = nil, len(chunks)
+	raw, err := json.Marshal(meta)
+	if err != nil {
+		return err
+	}
+	_, err = s.store.Put(ctx, batchKey(orgID, batchID), raw, kv.Cond{IfAbsent: true})
+	return err
+}
+
+func splitJobs(jobs []batchJob) [][]batchJob {
+	var out [][]batchJob
+	for len(jobs) > jobsPerChunk {
+		out = append(out, jobs[:jobsPerChunk])
+		jobs = jobs[jobsPerChunk:]
+	}
+	return append(out, jobs)
 }
 
 // abandon undoes a submission whose jobs could not be stored: the task is cancelled
@@ -289,6 +337,9 @@ func (s *Service) abandon(orgID, batchID string, doc batchDoc) {
 	err := s.eachJob(ctx, doc, func(_ int, j batchJob) error {
 		return s.store.Delete(ctx, jobKey(orgID, j.JobID), kv.Cond{})
 	})
+	for i := range splitJobs(doc.Jobs) {
+		err = errors.Join(err, s.store.Delete(ctx, chunkKey(orgID, batchID, i), kv.Cond{}))
+	}
 	if err = errors.Join(err, s.store.Delete(ctx, batchKey(orgID, batchID), kv.Cond{})); err != nil {
 		s.log.Error("remove abandoned email batch", "batch", batchID, "err", err)
 	}
@@ -396,21 +447,43 @@ func jobNotFound(id string) error {
 	return &apperr.Error{Kind: apperr.ErrNotFound, Message: fmt.Sprintf("Email job %s was not found.", id), Field: "job_id"}
 }
 
+// batch reads a batch: its meta item (with the processing counters) and its chunks,
+// one query over the batch's items in sort-key order.
 func (s *Service) batch(ctx context.Context, orgID, batchID string) (batchDoc, map[string]int64, error) {
 	var doc batchDoc
-	it, err := s.store.Get(ctx, batchKey(orgID, batchID))
-	if errors.Is(err, apperr.ErrNotFound) || (err == nil && it.Data == nil) {
-		// A batch item with counters only: a job started before Submit stored the
-		// batch, and the batch is either being stored or was abandoned.
-		return doc, nil, &apperr.Error{Kind: apperr.ErrNotFound, Message: fmt.Sprintf("Email batch %s was not found.", batchID), Field: "batch_id"}
+	notFound := &apperr.Error{Kind: apperr.ErrNotFound, Message: fmt.Sprintf("Email batch %s was not found.", batchID), Field: "batch_id"}
+	var items []kv.Item
+	opts := kv.QueryOptions{Prefix: batchID, Limit: 100}
+	for {
+		page, err := s.store.Query(ctx, batchKey(orgID, batchID).PK, opts)
+		if err != nil {
+			return doc, nil, err
+		}
+		items = append(items, page.Items...)
+		if page.Next == "" {
+			break
+		}
+		opts.Cursor = page.Next
 	}
-	if err != nil {
-		return doc, nil, err
+	// A meta item with counters only: a job started before Submit finished storing
+	// the batch, which is being stored or was abandoned.
+	if len(items) == 0 || items[0].SK != batchID || items[0].Data == nil {
+		return doc, nil, notFound
 	}
-	if err := json.Unmarshal(it.Data, &doc); err != nil {
+	if err := json.Unmarshal(items[0].Data, &doc); err != nil {
 		return doc, nil, fmt.Errorf("read email batch %s: %w", batchID, err)
 	}
-	return doc, it.Counters, nil
+	if len(items)-1 != doc.Chunks {
+		return doc, nil, fmt.Errorf("email batch %s has %d of %d chunks: %w", batchID, len(items)-1, doc.Chunks, apperr.ErrInternal)
+	}
+	for _, it := range items[1:] {
+		var c chunkDoc
+		if err := json.Unmarshal(it.Data, &c); err != nil {
+			return doc, nil, fmt.Errorf("read email batch %s chunk %s: %w", batchID, it.SK, err)
+		}
+		doc.Jobs = append(doc.Jobs, c.Jobs...)
+	}
+	return doc, items[0].Counters, nil
 }
 
 // jobView derives a job's state from its task row: a row is a completed job, or a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,9 +13,11 @@ import (
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/boltkv"
+	"github.com/firmoapi/firmo/shared/dynamokv"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/memqueue"
 	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/testkit"
 )
 
 // jobRig is the email service on a real task engine (embedded queue and workflow)
@@ -35,6 +38,11 @@ func newJobRig(t *testing.T, check Checker) *jobRig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return newJobRigOn(t, st, check)
+}
+
+func newJobRigOn(t *testing.T, st kv.Store, check Checker) *jobRig {
+	t.Helper()
 	q := memqueue.New(memqueue.Options{Workers: 16, RetryDelay: 5 * time.Millisecond})
 	flow := memqueue.NewWorkflow(memqueue.FlowOptions{PollEvery: 10 * time.Millisecond, StepRetryDelay: 5 * time.Millisecond})
 	eng := task.New(st, task.NewRegistry(), q, flow, task.NewLimiter(nil, 50),
@@ -304,4 +312,86 @@ func TestBatchOf500(t *testing.T) {
 	if found != 2 {
 		t.Errorf("found = %d, want 2", found)
 	}
+}
+
+// failingStore refuses writes of job items, as a storage outage in the middle of a
+// submission would.
+type failingStore struct {
+	kv.Store
+	failJobs bool
+}
+
+func (f *failingStore) Put(ctx context.Context, key kv.Key, data []byte, cond kv.Cond) (int64, error) {
+	if f.failJobs && strings.HasPrefix(key.PK, "emailjob#") {
+		return 0, fmt.Errorf("put %s: %w", key, apperr.ErrUnavailable)
+	}
+	return f.Store.Put(ctx, key, data, cond)
+}
+
+func TestSubmitLeavesNothingWhenStorageFails(t *testing.T) {
+	st, err := boltkv.Open(filepath.Join(t.TempDir(), "email.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	fs := &failingStore{Store: st}
+	r := newJobRigOn(t, fs, &fakeChecker{delay: time.Second})
+	ctx := context.Background()
+	fs.failJobs = true
+	_, err = r.svc.Submit(ctx, r.org.ID, Batch{Requests: people(250, "acme.com"), Endpoint: EndpointBatch})
+	if !errors.Is(err, apperr.ErrUnavailable) {
+		t.Fatalf("err = %v, want the storage failure", err)
+	}
+	for _, pk := range []string{"emailjob#" + r.org.ID, "emailbatch#" + r.org.ID} {
+		page, err := st.Query(ctx, pk, kv.QueryOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			if it.Data != nil {
+				t.Errorf("left behind: %s", it.Key)
+			}
+		}
+	}
+}
+
+// TestMaxSizeBatchOnDynamoDB stores a batch of 500 requests with every field at its
+// limit on the DynamoDB stand-in, whose items stop at 400 KB.
+func TestMaxSizeBatchOnDynamoDB(t *testing.T) {
+	endpoint := testkit.Dynalite(t)
+	client := testkit.DynamoClient(t, endpoint)
+	if err := dynamokv.EnsureTable(context.Background(), client, "email"); err != nil {
+		t.Fatal(err)
+	}
+	r := newJobRigOn(t, dynamokv.New(client, "email"), &fakeChecker{delay: time.Minute})
+	long := strings.Repeat("é", maxNameRunes)
+	reqs := make([]Request, MaxBatch)
+	refs := make([]string, MaxBatch)
+	for i := range reqs {
+		reqs[i] = Request{FirstName: long, LastName: long, Domain: strings.Repeat("a", 60) + "." + strings.Repeat("b", 60) + ".example.com",
+			KnownPattern: "{first}.{last}@" + strings.Repeat("x", 80) + ".com"}
+		refs[i] = strings.Repeat("r", maxRefBytes-4) + fmt.Sprintf("%04d", i)
+	}
+	ctx := context.Background()
+	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: reqs, Refs: refs, SourceQueryID: "q", Endpoint: EndpointBatch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := r.svc.Batch(ctx, r.org.ID, sub.BatchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Total != MaxBatch || len(v.Results) != MaxBatch {
+		t.Fatalf("batch has %d jobs, want %d", len(v.Results), MaxBatch)
+	}
+	for i, j := range v.Results {
+		if j.JobID != sub.JobIDs[i] {
+			t.Fatalf("job %d is %s, want %s", i, j.JobID, sub.JobIDs[i])
+		}
+	}
+	j, err := r.svc.Job(ctx, r.org.ID, sub.JobIDs[MaxBatch-1])
+	if err != nil || j.JobID != sub.JobIDs[MaxBatch-1] {
+		t.Fatalf("last job = %+v, %v", j, err)
+	}
+	r.engine.Cancel(ctx, task.Ref{OrgID: r.org.ID, TaskID: sub.BatchID})
 }
