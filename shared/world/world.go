@@ -174,6 +174,10 @@ func (w *World) newSkeleton(i int) skeleton {
 		lang = "en" // some companies run their site in English only
 	}
 	s := skeleton{country: c, place: place, lang: lang, industry: pick(r, Industries), redirectTo: -1}
+	// Names and domains are drawn before anything that depends on the world's date, so a
+	// seed gives the same domains whatever day the world is made on.
+	s.name, s.short = companyName(r, lexicons()[lang], c, s.industry)
+	s.domain, s.unicode, s.plain, s.tld = domainFor(r, s.short, s.industry, lexicons()[lang], c)
 	s.model = pick(r, models[s.industry])
 	// Head counts are log-normal: most companies are small, a few are very large.
 	s.employees = int(math.Min(math.Max(math.Exp(3+1.6*r.NormFloat64()), 1), 60000))
@@ -200,8 +204,6 @@ func (w *World) newSkeleton(i int) skeleton {
 			s.redirectTo = r.IntN(i)
 		}
 	}
-	s.name, s.short = companyName(r, lexicons()[lang], c, s.industry)
-	s.domain, s.unicode, s.plain, s.tld = domainFor(r, s.short, s.industry, lexicons()[lang], c)
 	s.mail = mailFor(r, c, s)
 	return s
 }

@@ -176,3 +176,13 @@ func TestZoneMatchesCompanies(t *testing.T) {
 		}
 	}
 }
+
+func TestDomainsDoNotDependOnTheDate(t *testing.T) {
+	a := New(Options{Seed: 1, Companies: 500, AsOf: asOf})
+	b := New(Options{Seed: 1, Companies: 500, AsOf: asOf.AddDate(1, 3, 17)})
+	for i := 0; i < a.Len(); i++ {
+		if a.Domain(i) != b.Domain(i) {
+			t.Fatalf("company %d: %s on one date, %s on another", i, a.Domain(i), b.Domain(i))
+		}
+	}
+}
