@@ -117,3 +117,19 @@ func TestReprocessFinishesInterruptedIngest(t *testing.T) {
 		}
 	}
 }
+
+func TestProfileOfAnUnderivedRecordIsDerivedOnRead(t *testing.T) {
+	ctx := context.Background()
+	s := newService(t)
+	if err := s.EnsureRecord(ctx, "half.com"); err != nil {
+		t.Fatal(err)
+	}
+	c := company.Certificate{SHA1Fingerprint: strings.Repeat("f", 40), FQDN: "half.com", DateFrom: now.AddDate(0, -2, 0), DateTo: now.AddDate(0, 1, 0)}
+	if _, err := s.AddCertificates(ctx, "half.com", []company.Certificate{c}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Profile(ctx, "www.half.com")
+	if err != nil || p.Domain != "half.com" || p.StartDate == nil || p.UpdateDate == "" {
+		t.Fatalf("profile = %+v, %v", p, err)
+	}
+}

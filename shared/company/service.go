@@ -57,6 +57,16 @@ func (s *Service) Profile(ctx context.Context, input string) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
+	if rec.Derived.At.IsZero() {
+		// Stored by a load that stopped before deriving (the job would get to it):
+		// derive now rather than answer an empty profile.
+		if err := s.Refresh(ctx, dom); err != nil {
+			return Profile{}, err
+		}
+		if rec, err = s.get(ctx, dom); err != nil {
+			return Profile{}, err
+		}
+	}
 	return rec.Profile, nil
 }
 
