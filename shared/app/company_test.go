@@ -168,3 +168,45 @@ func TestCompanyEndpointErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReprocessOnceKeepsAMarginBeforeTheDeadline runs the scheduler Lambda's job: with
+// less time left than the margin it stops at once (saving nothing half-done), with
+// enough it completes the day's pass, and a second call the same day is idle.
+func TestReprocessOnceKeepsAMarginBeforeTheDeadline(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	opts := world.Options{Seed: 2, Companies: 30, AsOf: time.Now()}.Normalized()
+	if _, err := e.app.SeedWorld(ctx, opts, company.LoadOptions{DeferText: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 5*time.Second) // under the 20 s margin
+	defer cancel()
+	rep, err := e.app.ReprocessOnce(short)
+	if err != nil || rep.Complete || rep.Visited != 0 {
+		t.Fatalf("with 5 s left: %+v, %v", rep, err)
+	}
+	long, cancel2 := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel2()
+	rep, err = e.app.ReprocessOnce(long)
+	if err != nil || !rep.Complete || rep.Refreshed != 30 {
+		t.Fatalf("with 5 min left: %+v, %v; want the 30 deferred companies refreshed", rep, err)
+	}
+	if rep, _ := e.app.ReprocessOnce(long); !rep.Idle {
+		t.Fatalf("second run the same day: %+v, want idle", rep)
+	}
+	p, err := e.app.Companies.Profile(ctx, w0(opts))
+	if err != nil || p.Language == nil {
+		t.Fatalf("after the pass the text-derived fields are filled: %+v, %v", p, err)
+	}
+}
+
+// w0 is the first company of a world that has a readable homepage.
+func w0(opts world.Options) string {
+	w := world.New(opts)
+	for i := 0; i < w.Len(); i++ {
+		if c := w.Company(i); c.Truth.Language != "" {
+			return c.Domain
+		}
+	}
+	return w.Domain(0)
+}
