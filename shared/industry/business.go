@@ -1,0 +1,160 @@
+package industry
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Business models are read from cue phrases (business_models.txt), matched word for
+// word on the text's lowercased, accent-folded words with stopwords kept ("for
+// businesses", "für Unternehmen", "entre particuliers"). Words, not stems: "company"
+// (the firm itself) is no cue where "companies" (its customers) is, and stemming
+// would also turn Dutch "overheid" (government) into "over". Each label's hits (an occurrence of one of its
+// cues, at most cueCap per cue) add up, plus a prior: the label typical of the
+// text's top industry (typicalModel), weighted by that industry's score. A label's
+// confidence is 1 - exp(-hits/2): one clear cue gives 0.39, two 0.63, four 0.86.
+// Public bodies (GOVERNMENT on top with a score of at least govMinTop) serve
+// citizens and businesses: for them B2C hits count as G2C and B2B hits as G2B, and
+// their own G2C and G2B cues count; for everyone else those cues do not.
+
+//go:embed business_models.txt
+var businessModelsFile string
+
+// BusinessModels are the labels of Result.BusinessModel.
+var BusinessModels = []string{"B2B", "B2C", "B2G", "G2B", "G2C", "D2C", "C2C", "C2B"}
+
+const (
+	cueCap    = 3    // occurrences of one cue that count
+	minModel  = 0.15 // least confidence reported
+	priorHits = 1.0  // hits the typical model of the top industry adds, times its score
+	govMinTop = 0.4  // GOVERNMENT score from which a text is a public body's
+)
+
+// typicalModel is the business model most companies of an industry have; industries
+// with no clear majority have none.
+var typicalModel = map[string]string{
+	"SAAS": "B2B", "SOFTWARE": "B2B", "CLOUD_COMPUTING": "B2B", "IT_SERVICES": "B2B",
+	"CYBERSECURITY": "B2B", "TELECOMMUNICATIONS": "B2C", "ELECTRONICS": "B2B",
+	"BANKING": "B2C", "INSURANCE": "B2C", "REAL_ESTATE": "B2C", "HEALTHCARE": "B2C",
+	"MEDICAL_DEVICES": "B2B", "EDUCATION": "B2C", "RETAIL": "B2C", "ECOMMERCE": "B2C",
+	"CONSUMER_GOODS": "B2C", "HOSPITALITY": "B2C", "TRAVEL": "B2C", "MANUFACTURING": "B2B",
+	"AEROSPACE_DEFENSE": "B2G", "AGRICULTURE": "B2B", "LOGISTICS": "B2B",
+	"MEDIA_ENTERTAINMENT": "B2C", "MARKETING_ADVERTISING": "B2B", "CONSULTING": "B2B",
+	"STAFFING_RECRUITING": "B2B", "GOVERNMENT": "G2C", "CHEMICALS": "B2B",
+	"MINING_METALS": "B2B", "ENVIRONMENTAL_SERVICES": "B2B", "PERSONAL_SERVICES": "B2C",
+}
+
+// cue is one phrase of a label, as folded words.
+type cue struct {
+	id    int
+	label string
+	words []string
+}
+
+// cueSet indexes the cues by their first word.
+type cueSet struct{ byFirst map[string][]cue }
+
+func loadCues(stops map[string]map[string]bool) (*cueSet, error) {
+	a := newAnalyzer("en", stops)
+	valid := map[string]bool{}
+	for _, l := range BusinessModels {
+		valid[l] = true
+	}
+	set := &cueSet{byFirst: map[string][]cue{}}
+	seen := map[string]bool{}
+	label := ""
+	sc := bufio.NewScanner(strings.NewReader(businessModelsFile))
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+			continue
+		case strings.HasPrefix(line, "["):
+			label = strings.TrimSuffix(strings.TrimPrefix(line, "["), "]")
+			if !valid[label] {
+				return nil, fmt.Errorf("business_models.txt:%d: %q is not a business model", n, label)
+			}
+			continue
+		}
+		lang, phrases, ok := strings.Cut(line, ":")
+		if !ok || label == "" || (lang != "*" && langCodes[lang] != lang) {
+			return nil, fmt.Errorf("business_models.txt:%d: want \"lang: phrase, phrase\" under a [LABEL] header", n)
+		}
+		for _, p := range strings.Split(phrases, ",") {
+			if p = strings.TrimSpace(p); p == "" {
+				continue
+			}
+			var words []string
+			for _, t := range a.tokens(p) {
+				words = append(words, fold(t.surface))
+			}
+			key := label + "|" + strings.Join(words, " ")
+			if len(words) == 0 || seen[key] {
+				continue
+			}
+			seen[key] = true
+			set.byFirst[words[0]] = append(set.byFirst[words[0]], cue{id: len(seen), label: label, words: words})
+		}
+	}
+	return set, sc.Err()
+}
+
+// hits counts the cue occurrences of each label in a text.
+func (s *cueSet) hits(toks []token) map[string]float64 {
+	words := make([]string, len(toks))
+	for i, t := range toks {
+		words[i] = fold(t.surface)
+	}
+	per := map[int]int{} // occurrences per cue id
+	out := map[string]float64{}
+	for i, w := range words {
+		for _, c := range s.byFirst[w] {
+			if i+len(c.words) > len(words) || !matches(words[i:], c.words) || per[c.id] >= cueCap {
+				continue
+			}
+			per[c.id]++
+			out[c.label]++
+		}
+	}
+	return out
+}
+
+func matches(words, cue []string) bool {
+	for j, w := range cue {
+		if words[j] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// businessModel scores the business-model labels of a text whose top industry (if
+// any) is topIndustry with score topScore.
+func (s *cueSet) businessModel(toks []token, topIndustry string, topScore float64) map[string]float64 {
+	h := s.hits(toks)
+	if m := typicalModel[topIndustry]; m != "" {
+		h[m] += priorHits * topScore
+	}
+	public := topIndustry == "GOVERNMENT" && topScore >= govMinTop
+	if public {
+		h["G2C"] += h["B2C"]
+		h["G2B"] += h["B2B"]
+		delete(h, "B2C")
+		delete(h, "B2B")
+		delete(h, "B2G")
+	} else {
+		delete(h, "G2C")
+		delete(h, "G2B")
+	}
+	out := map[string]float64{}
+	for label, n := range h {
+		if conf := 1 - math.Exp(-n/2); conf >= minModel {
+			out[label] = conf
+		}
+	}
+	return out
+}

@@ -1,0 +1,298 @@
+package industry
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/snowballstem"
+	"github.com/blevesearch/snowballstem/dutch"
+	"github.com/blevesearch/snowballstem/english"
+	"github.com/blevesearch/snowballstem/french"
+	"github.com/blevesearch/snowballstem/german"
+	"github.com/blevesearch/snowballstem/italian"
+	"github.com/blevesearch/snowballstem/portuguese"
+	"github.com/blevesearch/snowballstem/spanish"
+)
+
+// languages are the languages the classifier reads, as ISO 639-1 codes.
+var languages = []string{"en", "de", "fr", "es", "pt", "it", "nl"}
+
+// langCodes maps the codes callers pass (ISO 639-1, 639-2/T and 639-2/B, the
+// English name) to the ISO 639-1 code used inside the package.
+var langCodes = map[string]string{
+	"en": "en", "eng": "en", "english": "en",
+	"de": "de", "deu": "de", "ger": "de", "german": "de",
+	"fr": "fr", "fra": "fr", "fre": "fr", "french": "fr",
+	"es": "es", "spa": "es", "spanish": "es",
+	"pt": "pt", "por": "pt", "portuguese": "pt",
+	"it": "it", "ita": "it", "italian": "it",
+	"nl": "nl", "nld": "nl", "dut": "nl", "dutch": "nl",
+}
+
+// stemmers are the Snowball stemmers of each language.
+var stemmers = map[string]func(*snowballstem.Env) bool{
+	"en": english.Stem, "de": german.Stem, "fr": french.Stem, "es": spanish.Stem,
+	"pt": portuguese.Stem, "it": italian.Stem, "nl": dutch.Stem,
+}
+
+// compounding languages write compound nouns as one word (Lohnabrechnung,
+// verzekeringsmaatschappij); their long words are also matched by lexicon parts.
+var compounding = map[string]bool{"de": true, "nl": true}
+
+//go:embed stopwords.txt
+var stopwordsFile string
+
+// parseStopwords reads stopwords.txt: "lang: word, word, ...".
+func parseStopwords(src string) (map[string]map[string]bool, error) {
+	out := map[string]map[string]bool{}
+	sc := bufio.NewScanner(strings.NewReader(src))
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		lang, words, ok := strings.Cut(line, ":")
+		if !ok || langCodes[lang] != lang {
+			return nil, fmt.Errorf("stopwords.txt:%d: want \"lang: word, word\"", n)
+		}
+		set := out[lang]
+		if set == nil {
+			set = map[string]bool{}
+			out[lang] = set
+		}
+		for _, w := range strings.Split(words, ",") {
+			if w = fold(strings.ToLower(strings.TrimSpace(w))); w != "" {
+				set[w] = true
+			}
+		}
+	}
+	return out, sc.Err()
+}
+
+// token is one word of a text.
+type token struct {
+	surface string // lowercased as written (for keywords)
+	stem    string // Snowball stem, accents folded
+	stop    bool   // a stopword of the text's language
+	acronym bool   // two capitals (IT, HR, AI, KI): never a stopword
+	// brk is true when punctuation (not a hyphen or apostrophe) or a line break
+	// separates this token from the one before: bigrams do not cross it.
+	brk bool
+	// joined is the hyphenated word this token ends ("e-commerce" on "commerce"),
+	// stemmed; empty otherwise.
+	joined string
+}
+
+// analyzer turns text into tokens for one language. It is not safe for concurrent
+// use (it reuses a Snowball environment); Classifier makes one per call.
+type analyzer struct {
+	lang  string
+	stops map[string]bool
+	env   *snowballstem.Env
+	stem  func(*snowballstem.Env) bool
+	cache *stemCache // nil: no cache
+}
+
+func newAnalyzer(lang string, stops map[string]map[string]bool) *analyzer {
+	return &analyzer{lang: lang, stops: stops[lang], env: snowballstem.NewEnv(""), stem: stemmers[lang]}
+}
+
+// stemWord stems one lowercased word and folds what accents are left.
+func (a *analyzer) stemWord(w string) string {
+	if s, ok := a.cache.get(w); ok {
+		return s
+	}
+	a.env.SetCurrent(w)
+	a.stem(a.env)
+	s := fold(a.env.Current())
+	a.cache.put(w, s)
+	return s
+}
+
+// stemCache remembers the stems of one language's words across calls (stemming is
+// most of a classification's cost, and company pages share most of their words).
+// It stops growing at maxCachedStems words, so a long ingest cannot grow it without
+// bound; words past that are stemmed every time.
+type stemCache struct {
+	m sync.Map
+	n atomic.Int64
+}
+
+const maxCachedStems = 200_000
+
+func (c *stemCache) get(w string) (string, bool) {
+	if c == nil {
+		return "", false
+	}
+	v, ok := c.m.Load(w)
+	if !ok {
+		return "", false
+	}
+	return v.(string), true
+}
+
+func (c *stemCache) put(w, stem string) {
+	if c == nil || c.n.Load() >= maxCachedStems {
+		return
+	}
+	if _, loaded := c.m.LoadOrStore(w, stem); !loaded {
+		c.n.Add(1)
+	}
+}
+
+// tokens splits text into words: runs of letters and digits. Apostrophes split
+// (l'entreprise), hyphens split but also yield the joined word (e-commerce ->
+// e, commerce, ecommerce). Words without a letter are dropped.
+func (a *analyzer) tokens(text string) []token {
+	var out []token
+	brk := true
+	var hyphenParts []string // lowercased parts of the current hyphenated word
+	i := 0
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isWordRune(r) {
+			switch {
+			case r == '-' || r == '\u2010' || r == '\u2011':
+				// A hyphen between two word characters keeps the hyphenated word going.
+				if !(len(hyphenParts) > 0 && i+size < len(text) && startsWord(text[i+size:])) {
+					hyphenParts = nil
+					brk = true
+				}
+			case r == '\'' || r == '\u2019' || unicode.IsSpace(r) && r != '\n':
+				hyphenParts = nil
+			default:
+				hyphenParts = nil
+				brk = true
+			}
+			i += size
+			continue
+		}
+		j := i
+		letters := false
+		upper := true
+		for j < len(text) {
+			r, size := utf8.DecodeRuneInString(text[j:])
+			if !isWordRune(r) {
+				break
+			}
+			if unicode.IsLetter(r) {
+				letters = true
+				if !unicode.IsUpper(r) {
+					upper = false
+				}
+			}
+			j += size
+		}
+		raw := text[i:j]
+		i = j
+		if !letters {
+			hyphenParts = nil
+			continue
+		}
+		lower := strings.ToLower(raw)
+		// Two capitals are an acronym (the IT of IT services), not the stopword "it";
+		// longer words in capitals are more often headings (OUR SERVICES).
+		t := token{surface: lower, brk: brk, acronym: upper && utf8.RuneCountInString(raw) == 2}
+		brk = false
+		t.stop = !t.acronym && a.stops[fold(lower)]
+		t.stem = a.stemWord(lower)
+		hyphenParts = append(hyphenParts, lower)
+		if len(hyphenParts) > 1 {
+			t.joined = a.stemWord(strings.Join(hyphenParts, ""))
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+func startsWord(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return isWordRune(r)
+}
+
+// fold removes accents and spells out ligatures and sharp s, so that "Société",
+// "societe", "Straße" and "strasse" meet.
+func fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if f, ok := foldMap[r]; ok {
+			b.WriteString(f)
+			continue
+		}
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// foldMap spells the accented Latin letters of the seven languages (and their
+// neighbours) without accents.
+var foldMap = func() map[rune]string {
+	m := map[rune]string{'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'ł': "l", 'đ': "d", 'ð': "d", 'þ': "th", 'ı': "i"}
+	groups := map[string]string{
+		"a": "àáâãäåāăą", "c": "çćĉċč", "e": "èéêëēĕėęě", "i": "ìíîïĩīĭįİ", "n": "ñńņňŉ",
+		"o": "òóôõöōŏő", "u": "ùúûüũūŭůűų", "y": "ýÿŷ", "s": "śŝşšș", "z": "źżž", "g": "ĝğġģ",
+		"r": "ŕŗř", "t": "ţťțŧ", "d": "ď", "l": "ĺļľŀ", "k": "ķ", "h": "ĥħ", "j": "ĵ", "w": "ŵ",
+	}
+	for plain, accented := range groups {
+		for _, r := range accented {
+			m[r] = plain
+		}
+	}
+	return m
+}()
+
+// normalizeLang maps a caller's language code to one of languages, or "" when it
+// is none of them.
+func normalizeLang(code string) string {
+	return langCodes[strings.ToLower(strings.TrimSpace(code))]
+}
+
+// guessLang picks the language whose stopwords the text uses most (English when
+// none): extraction hands over a language, but raw descriptions come without one.
+func guessLang(text string, stops map[string]map[string]bool) string {
+	counts := map[string]int{}
+	words := 0
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		w = fold(strings.ToLower(w))
+		for _, l := range languages {
+			if stops[l][w] {
+				counts[l]++
+			}
+		}
+		if words++; words >= 400 {
+			break
+		}
+	}
+	best, bestN := "en", 0
+	for _, l := range languages {
+		if counts[l] > bestN {
+			best, bestN = l, counts[l]
+		}
+	}
+	return best
+}
