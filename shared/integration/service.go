@@ -80,8 +80,8 @@ func (s *Service) WithClock(now func() time.Time) *Service { s.now = now; return
 // record is the stored document.
 type record struct {
 	Integration
-	SealedKey   string    `json:"sealed_key"`
-	CheckedAt   time.Time `json:"checked_at"` // last vendor model-list check
+	SealedKey string    `json:"sealed_key"`
+	CheckedAt time.Time `json:"checked_at"` // last vendor model-list check
 }
 
 func pk(org string) string         { return "integrations#" + org }
