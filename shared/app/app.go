@@ -28,6 +28,8 @@ import (
 	"github.com/firmoapi/firmo/shared/dnsmx"
 	"github.com/firmoapi/firmo/shared/dynamokv"
 	"github.com/firmoapi/firmo/shared/emailfind"
+	"github.com/firmoapi/firmo/shared/extract"
+	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/kvlimit"
@@ -173,6 +175,10 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 		return nil, err
 	}
 	srv.Add(httpapi.CompanyRoutes(companies.svc)...)
+	// Page extraction (STARTER plan and up) fetches through the guarded client and
+	// prefers the homepage the company store holds; the industry list is static.
+	srv.Add(httpapi.ExtractRoutes(fetch.New(fetch.Options{AllowHosts: cfg.FetchAllowHosts}), extract.New(), companies.svc)...)
+	srv.Add(httpapi.IndustryRoutes()...)
 	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, Billing: credits, Queries: queries, Emails: emails, local: rt.local,
 		Companies: companies.svc, worldZone: companies.zone, worldDNS: companies.dns}, nil
 }
