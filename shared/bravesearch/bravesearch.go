@@ -1,0 +1,87 @@
+// Package bravesearch is the websearch.Searcher adapter for the Brave Search API
+// (GET https://api.search.brave.com/res/v1/web/search, header X-Subscription-Token).
+package bravesearch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/firmoapi/firmo/shared/websearch"
+)
+
+// DefaultBaseURL is Brave's API root.
+const DefaultBaseURL = "https://api.search.brave.com/res/v1"
+
+// MaxResults is Brave's largest page (count).
+const MaxResults = 20
+
+// Searcher calls Brave.
+type Searcher struct {
+	key, base string
+	http      *http.Client
+}
+
+var _ websearch.Searcher = (*Searcher)(nil)
+
+// New returns a Searcher; base "" means DefaultBaseURL.
+func New(apiKey, base string, client *http.Client) *Searcher {
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	return &Searcher{key: apiKey, base: strings.TrimRight(base, "/"), http: client}
+}
+
+type response struct {
+	Web struct {
+		Results []struct {
+			Title       string `json:"title"`
+			URL         string `json:"url"`
+			Description string `json:"description"`
+		} `json:"results"`
+	} `json:"web"`
+}
+
+// Search implements websearch.Searcher.
+func (s *Searcher) Search(ctx context.Context, query string, n int) ([]websearch.Result, error) {
+	n = min(max(n, 1), MaxResults)
+	q := url.Values{"q": {query}, "count": {strconv.Itoa(n)}, "result_filter": {"web"}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.base+"/web/search?"+q.Encode(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("brave request: %w", err)
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("X-Subscription-Token", s.key)
+	resp, err := s.http.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w (brave: %v)", websearch.ErrUnavailable, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return nil, fmt.Errorf("%w (brave: reading the answer: %v)", websearch.ErrUnavailable, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, websearch.Classify("brave", resp.StatusCode, string(body))
+	}
+	var r response
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, fmt.Errorf("%w (brave: undecodable answer: %v)", websearch.ErrUnavailable, err)
+	}
+	out := make([]websearch.Result, 0, len(r.Web.Results))
+	for _, h := range r.Web.Results {
+		out = append(out, websearch.Result{URL: h.URL, Title: h.Title, Snippet: websearch.StripTags(h.Description)})
+	}
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
+}

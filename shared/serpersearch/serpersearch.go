@@ -1,0 +1,84 @@
+// Package serpersearch is the websearch.Searcher adapter for Serper's Google Search API
+// (POST https://google.serper.dev/search, header X-API-KEY, JSON {"q", "num"}).
+package serpersearch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/firmoapi/firmo/shared/websearch"
+)
+
+// DefaultBaseURL is Serper's API root.
+const DefaultBaseURL = "https://google.serper.dev"
+
+// MaxResults is the largest num Serper accepts.
+const MaxResults = 100
+
+// Searcher calls Serper.
+type Searcher struct {
+	key, base string
+	http      *http.Client
+}
+
+var _ websearch.Searcher = (*Searcher)(nil)
+
+// New returns a Searcher; base "" means DefaultBaseURL.
+func New(apiKey, base string, client *http.Client) *Searcher {
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	return &Searcher{key: apiKey, base: strings.TrimRight(base, "/"), http: client}
+}
+
+type response struct {
+	Organic []struct {
+		Title   string `json:"title"`
+		Link    string `json:"link"`
+		Snippet string `json:"snippet"`
+	} `json:"organic"`
+}
+
+// Search implements websearch.Searcher.
+func (s *Searcher) Search(ctx context.Context, query string, n int) ([]websearch.Result, error) {
+	n = min(max(n, 1), MaxResults)
+	payload, _ := json.Marshal(map[string]any{"q": query, "num": n})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.base+"/search", bytes.NewReader(payload))
+	if err != nil {
+		return nil, fmt.Errorf("serper request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-API-KEY", s.key)
+	resp, err := s.http.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w (serper: %v)", websearch.ErrUnavailable, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return nil, fmt.Errorf("%w (serper: reading the answer: %v)", websearch.ErrUnavailable, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, websearch.Classify("serper", resp.StatusCode, string(body))
+	}
+	var r response
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, fmt.Errorf("%w (serper: undecodable answer: %v)", websearch.ErrUnavailable, err)
+	}
+	out := make([]websearch.Result, 0, len(r.Organic))
+	for _, h := range r.Organic {
+		out = append(out, websearch.Result{URL: h.Link, Title: h.Title, Snippet: h.Snippet})
+	}
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
+}
