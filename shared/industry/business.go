@@ -23,8 +23,11 @@ import (
 //go:embed business_models.txt
 var businessModelsFile string
 
-// BusinessModels are the labels of Result.BusinessModel.
-var BusinessModels = []string{"B2B", "B2C", "B2G", "G2B", "G2C", "D2C", "C2C", "C2B"}
+// businessModels are the labels of Result.BusinessModel.
+var businessModels = []string{"B2B", "B2C", "B2G", "G2B", "G2C", "D2C", "C2C", "C2B"}
+
+// BusinessModels returns the labels Result.BusinessModel may hold.
+func BusinessModels() []string { return append([]string(nil), businessModels...) }
 
 const (
 	cueCap    = 3    // occurrences of one cue that count
@@ -60,7 +63,7 @@ type cueSet struct{ byFirst map[string][]cue }
 func loadCues(stops map[string]map[string]bool) (*cueSet, error) {
 	a := newAnalyzer("en", stops)
 	valid := map[string]bool{}
-	for _, l := range BusinessModels {
+	for _, l := range businessModels {
 		valid[l] = true
 	}
 	set := &cueSet{byFirst: map[string][]cue{}}

@@ -243,7 +243,7 @@ func checkShape(t *testing.T, r Result) {
 		}
 	}
 	for m, v := range r.BusinessModel {
-		if !contains(BusinessModels, m) || v < minModel || v >= 1 {
+		if !contains(BusinessModels(), m) || v < minModel || v >= 1 {
 			t.Errorf("business model %s = %v", m, v)
 		}
 	}
