@@ -175,3 +175,13 @@ func TestResolverSharesAndCachesAnswers(t *testing.T) {
 		t.Errorf("queries = %d, want 3 after expiry", n)
 	}
 }
+
+func TestSettingsDefaults(t *testing.T) {
+	got := Settings{}.withDefaults()
+	if got.HostInterval != DefaultSettings.HostInterval || got.PerHost != DefaultSettings.PerHost || got.Port != 25 || got.CatchAllTTL != DefaultSettings.CatchAllTTL {
+		t.Errorf("zero settings = %+v, want the defaults", got)
+	}
+	if got := (Settings{HostInterval: -1}).withDefaults(); got.HostInterval != 0 {
+		t.Errorf("HostInterval -1 gives %s, want none", got.HostInterval)
+	}
+}

@@ -44,11 +44,11 @@ type Settings struct {
 	DialTimeout    time.Duration // per TCP connection attempt
 	CommandTimeout time.Duration // per SMTP reply, the greeting included
 	PerHost        int           // concurrent sessions per MX host
-	HostInterval   time.Duration // minimum gap between session starts on one MX host
+	HostInterval   time.Duration // minimum gap between session starts on one MX host; < 0 for none
 	GreylistWait   time.Duration // wait before the first retry after a temporary failure; doubles per retry
 	MaxAttempts    int           // SMTP sessions per verification, retries included
 	MaxRecipients  int           // RCPT commands per transaction before RSET
-	CatchAllTTL    time.Duration // how long a domain's catch-all verdict is cached
+	CatchAllTTL    time.Duration // how long a domain's catch-all verdict is cached; < 0 for no cache
 	DisableTLS     bool          // never STARTTLS (tests of plain servers)
 }
 
@@ -91,7 +91,10 @@ func (s Settings) withDefaults() Settings {
 	if s.PerHost <= 0 {
 		s.PerHost = d.PerHost
 	}
-	if s.HostInterval < 0 {
+	switch {
+	case s.HostInterval == 0:
+		s.HostInterval = d.HostInterval
+	case s.HostInterval < 0: // explicitly none
 		s.HostInterval = 0
 	}
 	if s.GreylistWait <= 0 {
