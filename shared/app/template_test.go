@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/config"
+	"github.com/firmoapi/firmo/statemachines"
 )
 
 // The SAM template and the router must agree: each endpoint family is served on AWS by
@@ -320,4 +322,101 @@ func sortedEndpoints(m map[endpoint]bool) []endpoint {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
+}
+
+// TestTemplateStateMachines checks that every ASL file is deployed by an
+// AWS::Serverless::StateMachine whose DefinitionSubstitutions fill exactly the file's
+// ${Placeholders}: a placeholder left unfilled would reach Step Functions as text.
+func TestTemplateStateMachines(t *testing.T) {
+	tpl := loadTemplate(t)
+	deployed := map[string]bool{}
+	for id, res := range pairs(tpl.resources) {
+		if scalar(mapGet(res, "Type")) != "AWS::Serverless::StateMachine" {
+			continue
+		}
+		props := mapGet(res, "Properties")
+		uri := scalar(mapGet(props, "DefinitionUri"))
+		name, ok := strings.CutSuffix(strings.TrimPrefix(uri, "statemachines/"), ".asl.json")
+		if !ok || strings.Contains(name, "/") {
+			t.Errorf("%s: DefinitionUri %q, want statemachines/<name>.asl.json", id, uri)
+			continue
+		}
+		deployed[name] = true
+		want, err := statemachines.Placeholders(name)
+		if err != nil {
+			t.Errorf("%s: %v", id, err)
+			continue
+		}
+		var got []string
+		for k := range pairs(mapGet(props, "DefinitionSubstitutions")) {
+			got = append(got, k)
+		}
+		sort.Strings(got)
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: DefinitionSubstitutions %v, want exactly the placeholders of %s: %v", id, got, uri, want)
+		}
+	}
+	for _, name := range statemachines.Names() {
+		if !deployed[name] {
+			t.Errorf("statemachines/%s.asl.json is not deployed by any AWS::Serverless::StateMachine", name)
+		}
+	}
+}
+
+// TestTemplateTaskQueue checks the worker's wiring: SQS batches with partial failures,
+// a queue whose visibility timeout covers six worker timeouts, and a DLQ with an alarm.
+func TestTemplateTaskQueue(t *testing.T) {
+	tpl := loadTemplate(t)
+	worker := mapGet(mapGet(tpl.resources, "WorkerFunction"), "Properties")
+	if worker == nil {
+		t.Fatal("template.yaml has no WorkerFunction")
+	}
+	var queueID string
+	for name, ev := range pairs(mapGet(worker, "Events")) {
+		if scalar(mapGet(ev, "Type")) != "SQS" {
+			continue
+		}
+		p := mapGet(ev, "Properties")
+		queueID = getAttName(mapGet(p, "Queue"))
+		if got := scalars(mapGet(p, "FunctionResponseTypes")); len(got) != 1 || got[0] != "ReportBatchItemFailures" {
+			t.Errorf("WorkerFunction event %s: FunctionResponseTypes %v, want [ReportBatchItemFailures]", name, got)
+		}
+	}
+	if tpl.resourceType(queueID) != "AWS::SQS::Queue" {
+		t.Fatalf("WorkerFunction has no SQS event on a queue of the template (got %q)", queueID)
+	}
+	queue := mapGet(mapGet(tpl.resources, queueID), "Properties")
+	timeout, _ := strconv.Atoi(scalar(tpl.effective(function{props: worker}, "Timeout")))
+	if vis, _ := strconv.Atoi(scalar(mapGet(queue, "VisibilityTimeout"))); timeout == 0 || vis < 6*timeout {
+		t.Errorf("%s: VisibilityTimeout %d, want at least 6 x the worker's Timeout %d", queueID, vis, timeout)
+	}
+	redrive := mapGet(queue, "RedrivePolicy")
+	dlq := getAttName(mapGet(redrive, "deadLetterTargetArn"))
+	if tpl.resourceType(dlq) != "AWS::SQS::Queue" || scalar(mapGet(redrive, "maxReceiveCount")) == "" {
+		t.Fatalf("%s: RedrivePolicy must name a DLQ of the template and a maxReceiveCount", queueID)
+	}
+	alarmed := false
+	for _, res := range pairs(tpl.resources) {
+		p := mapGet(res, "Properties")
+		if scalar(mapGet(res, "Type")) != "AWS::CloudWatch::Alarm" || scalar(mapGet(p, "MetricName")) != "ApproximateNumberOfMessagesVisible" {
+			continue
+		}
+		for _, d := range mapGet(p, "Dimensions").Content {
+			if scalar(mapGet(d, "Name")) == "QueueName" && getAttName(mapGet(d, "Value")) == dlq {
+				alarmed = true
+			}
+		}
+	}
+	if !alarmed {
+		t.Errorf("no alarm on %s's ApproximateNumberOfMessagesVisible", dlq)
+	}
+}
+
+// getAttName is the logical id of a !GetAtt Id.Attr node.
+func getAttName(n *yaml.Node) string {
+	if n == nil || n.Kind != yaml.ScalarNode || n.Tag != "!GetAtt" {
+		return ""
+	}
+	id, _, _ := strings.Cut(n.Value, ".")
+	return id
 }
