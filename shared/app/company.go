@@ -12,6 +12,7 @@ import (
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/dnsmx"
 	"github.com/firmoapi/firmo/shared/extract"
+	"github.com/firmoapi/firmo/shared/industry"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/world"
 )
@@ -27,7 +28,8 @@ type companyParts struct {
 // mxTimeout bounds one MX question.
 const mxTimeout = 2 * time.Second
 
-// buildCompanies wires the company pipeline: shared/extract reads pages, MX lookups go
+// buildCompanies wires the company pipeline: shared/extract reads pages, shared/industry
+// classifies their text, MX lookups go
 // first to the demo world's in-process DNS server (local composition only; it refuses
 // names outside the world, which then go on) and then to FIRMO_DNS_RESOLVER or the
 // system's resolvers.
@@ -48,7 +50,7 @@ func buildCompanies(cfg config.Config, store kv.Store) (companyParts, error) {
 	} else {
 		servers = append(servers, dnsmx.SystemServers()...)
 	}
-	d := company.NewDeriver(pageExtractor{extract.New()}, nil, dnsmx.New(servers, mxTimeout), time.Now)
+	d := company.NewDeriver(pageExtractor{extract.New()}, textClassifier{industry.New()}, dnsmx.New(servers, mxTimeout), time.Now)
 	parts.svc = company.NewService(company.NewKVStore(store), d)
 	if parts.zone != nil {
 		opts, ok, err := world.Stored(context.Background(), parts.svc.Store())
@@ -69,6 +71,13 @@ type pageExtractor struct{ e *extract.Extractor }
 func (p pageExtractor) Extract(html []byte, pageURL string) (company.Extracted, error) {
 	r, err := p.e.Extract(html, pageURL)
 	return company.Extracted(r), err
+}
+
+// textClassifier adapts shared/industry to the pipeline's Classifier port.
+type textClassifier struct{ c *industry.Classifier }
+
+func (t textClassifier) Classify(text, lang string) company.Classification {
+	return company.Classification(t.c.Classify(text, lang))
 }
 
 // DefaultWorldSeed is the seed of the world `firmo serve` makes on first start.

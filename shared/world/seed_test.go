@@ -10,8 +10,16 @@ import (
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/dnsmx"
 	"github.com/firmoapi/firmo/shared/extract"
+	"github.com/firmoapi/firmo/shared/industry"
 	"github.com/firmoapi/firmo/shared/world"
 )
+
+// classifier adapts shared/industry to the pipeline's port, as shared/app does.
+type classifier struct{ c *industry.Classifier }
+
+func (x classifier) Classify(text, lang string) company.Classification {
+	return company.Classification(x.c.Classify(text, lang))
+}
 
 // extractor adapts shared/extract to the pipeline's port, as shared/app does.
 type extractor struct{ e *extract.Extractor }
@@ -40,7 +48,7 @@ func seeded(t *testing.T, opts world.Options) (*world.World, *company.Service) {
 	}
 	t.Cleanup(func() { dns.Close() })
 	now := func() time.Time { return opts.AsOf.Add(10 * time.Hour) }
-	d := company.NewDeriver(extractor{extract.New()}, nil, dnsmx.New([]string{dns.Addr()}, time.Second), now)
+	d := company.NewDeriver(extractor{extract.New()}, classifier{industry.New()}, dnsmx.New([]string{dns.Addr()}, time.Second), now)
 	svc := company.NewService(company.NewKVStore(kv), d)
 	rep, err := world.Seed(context.Background(), svc, w, company.LoadOptions{}, nil)
 	if err != nil {
@@ -59,6 +67,7 @@ func TestPipelineRecoversTheWorld(t *testing.T) {
 	w, svc := seeded(t, opts)
 	ctx := context.Background()
 	var statusOK, mxOK, langOK, langTotal, geoOK, phoneOK, phoneTotal, redirectOK, redirects int
+	var top1, top2, modelOK, classified int
 	for i := 0; i < w.Len(); i++ {
 		c := w.Company(i)
 		p, err := svc.Profile(ctx, c.Domain)
@@ -80,6 +89,17 @@ func TestPipelineRecoversTheWorld(t *testing.T) {
 			t.Logf("%s: mx_provider %q, truth %q", c.Domain, got, c.Truth.MXProvider)
 		}
 		if c.Truth.Language != "" {
+			classified++
+			best, second := topTwo(p.IndustryGroups)
+			if best == c.Truth.Industry {
+				top1++
+			}
+			if best == c.Truth.Industry || second == c.Truth.Industry {
+				top2++
+			}
+			if m, _ := topTwo(p.BusinessModel); m == c.Truth.BusinessModel {
+				modelOK++
+			}
 			langTotal++
 			if p.Language != nil && *p.Language == c.Truth.Language {
 				langOK++
@@ -115,6 +135,10 @@ func TestPipelineRecoversTheWorld(t *testing.T) {
 	}{
 		{"status", statusOK, n, 1}, {"mx_provider", mxOK, n, 1}, {"language", langOK, langTotal, 0.95},
 		{"coordinates and state", geoOK, n, 1}, {"E.164 phone", phoneOK, phoneTotal, 1}, {"redirect_domain", redirectOK, redirects, 1},
+		// shared/industry's classifier on the world's homepages (measured 95.0%, 98.2%
+		// and 77.0% on this world; the world and the classifier are deterministic).
+		{"industry top 1", top1, classified, 0.9}, {"industry top 2", top2, classified, 0.95},
+		{"business model", modelOK, classified, 0.7},
 	}
 	for _, g := range grades {
 		rate := float64(g.ok) / float64(g.total)
@@ -133,4 +157,18 @@ func TestPipelineRecoversTheWorld(t *testing.T) {
 	if err != nil || !ok || got.Seed != 11 || got.Companies != 250 {
 		t.Fatalf("stored world = %+v, %v, %v", got, ok, err)
 	}
+}
+
+// topTwo returns the two labels with the highest scores.
+func topTwo(m map[string]float64) (string, string) {
+	var a, b string
+	for k, v := range m {
+		switch {
+		case a == "" || v > m[a] || (v == m[a] && k < a):
+			a, b = k, a
+		case b == "" || v > m[b] || (v == m[b] && k < b):
+			b = k
+		}
+	}
+	return a, b
 }
