@@ -1,0 +1,401 @@
+package contact
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/mail"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/domain"
+	"github.com/firmoapi/firmo/shared/title"
+)
+
+// Columns are the ingest columns (CSV header names, JSON Lines keys).
+var Columns = []string{"persona_id", "name", "title", "domain", "email", "phone", "country", "state",
+	"skills", "linkedin_url", "connections", "jobstart_date", "summary", "department", "seniority"}
+
+// Row is one ingest row before validation. In CSV, phone and skills hold several
+// values separated by ";"; in JSON Lines they may also be arrays.
+type Row struct {
+	PersonaID    json.RawMessage `json:"persona_id"`
+	Name         string          `json:"name"`
+	Title        string          `json:"title"`
+	Domain       string          `json:"domain"`
+	Email        string          `json:"email"`
+	Phone        json.RawMessage `json:"phone"`
+	Country      string          `json:"country"`
+	State        string          `json:"state"`
+	Skills       json.RawMessage `json:"skills"`
+	LinkedinURL  string          `json:"linkedin_url"`
+	Connections  json.RawMessage `json:"connections"`
+	JobstartDate string          `json:"jobstart_date"`
+	Summary      string          `json:"summary"`
+	Department   string          `json:"department"`
+	Seniority    string          `json:"seniority"`
+}
+
+// RowError is a rejected row: its 1-based line, the field to blame and why.
+type RowError struct {
+	Line    int    `json:"line"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+func (e RowError) String() string {
+	if e.Field != "" {
+		return fmt.Sprintf("line %d: %s: %s", e.Line, e.Field, e.Message)
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.Message)
+}
+
+// Report is the outcome of an ingest run.
+type Report struct {
+	Rows     int        `json:"rows"`
+	Accepted int        `json:"accepted"`
+	Changed  int        `json:"changed"`
+	Skipped  int        `json:"skipped"`
+	Errors   []RowError `json:"errors"`
+}
+
+func (r *Report) reject(line int, err error) {
+	r.Skipped++
+	re := RowError{Line: line, Message: err.Error()}
+	var fe *apperr.Error
+	if errors.As(err, &fe) {
+		re.Field, re.Message = fe.Field, fe.Message
+	}
+	r.Errors = append(r.Errors, re)
+}
+
+// IngestOptions tune an ingest run; they mirror company.IngestOptions.
+type IngestOptions struct {
+	Progress func(label string, total int64) company.Progress
+	Size     int64
+	Name     string
+	CSV      bool // force CSV; otherwise the name's extension or the content decides
+	JSONL    bool // force JSON Lines
+}
+
+type nopBar struct{}
+
+func (nopBar) Add(int64) {}
+func (nopBar) Done()     {}
+
+// Ingest reads contacts from CSV (header row) or JSON Lines and stores the good rows.
+// A row with a persona_id updates that persona; a row without one is matched to an
+// earlier ingest by its LinkedIn username, else its email, else its domain and name,
+// so ingesting the same file again changes nothing. Bad rows are reported by line and
+// skipped; nothing is written for them.
+func (s *Store) Ingest(ctx context.Context, r io.Reader, opts IngestOptions) (Report, error) {
+	var rep Report
+	var bar company.Progress = nopBar{}
+	if opts.Progress != nil {
+		bar = opts.Progress("ingesting contacts", opts.Size)
+	}
+	defer bar.Done()
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(512)
+	var good []Raw
+	var lines []int
+	keep := func(line int, row Row) {
+		rep.Rows++
+		raw, err := Validate(row)
+		if err != nil {
+			rep.reject(line, err)
+			return
+		}
+		rep.Accepted++
+		good = append(good, raw)
+		lines = append(lines, line)
+	}
+	jsonl := opts.JSONL || (!opts.CSV && isJSONL(opts.Name, head))
+	var err error
+	if jsonl {
+		err = readJSONL(br, keep, &rep, bar)
+	} else {
+		err = readCSV(br, keep, &rep, bar)
+	}
+	if err != nil {
+		return rep, err
+	}
+	for _, g := range good {
+		if g.PersonaID > 0 {
+			if err := s.ClaimID(ctx, g.PersonaID); err != nil {
+				return rep, err
+			}
+		}
+	}
+	for i, g := range good {
+		if g.PersonaID == 0 {
+			id, err := s.IDFor(ctx, naturalKey(g))
+			if err != nil {
+				return rep, fmt.Errorf("line %d: %w", lines[i], err)
+			}
+			g.PersonaID = id
+		}
+		ch, err := s.Put(ctx, g)
+		if err != nil {
+			return rep, fmt.Errorf("line %d: %w", lines[i], err)
+		}
+		if ch {
+			rep.Changed++
+		}
+	}
+	return rep, nil
+}
+
+// naturalKey identifies a person without a persona id across ingests.
+func naturalKey(r Raw) string {
+	if u := LinkedinUsername(r.LinkedinURL); u != "" {
+		return "li:" + u
+	}
+	if r.Email != "" {
+		return "email:" + strings.ToLower(r.Email)
+	}
+	return "name:" + r.Domain + ":" + strings.ToLower(strings.Join(strings.Fields(r.Name), " "))
+}
+
+func isJSONL(name string, head []byte) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".csv":
+		return false
+	case ".jsonl", ".ndjson", ".json":
+		return true
+	}
+	return bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n\ufeff"), []byte("{"))
+}
+
+const maxLine = 1 << 20
+
+func readJSONL(r io.Reader, keep func(int, Row), rep *Report, bar company.Progress) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		bar.Add(int64(len(b) + 1))
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		var row Row
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&row); err != nil {
+			rep.Rows++
+			rep.reject(line, fmt.Errorf("bad JSON: %v", err))
+			continue
+		}
+		keep(line, row)
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("line %d: %w", line+1, err)
+	}
+	return nil
+}
+
+func readCSV(r io.Reader, keep func(int, Row), rep *Report, bar company.Progress) error {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err != nil {
+		return apperr.Invalid("file", "the CSV header row cannot be read: %v", err)
+	}
+	cols := map[string]int{}
+	for i, h := range header {
+		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
+		known := false
+		for _, c := range Columns {
+			known = known || c == h
+		}
+		if !known {
+			return apperr.Invalid(h, "unknown column %q; the columns are %s", h, strings.Join(Columns, ", "))
+		}
+		if _, dup := cols[h]; dup {
+			return apperr.Invalid(h, "column %q appears twice", h)
+		}
+		cols[h] = i
+	}
+	last := int64(0)
+	for {
+		rec, err := cr.Read()
+		off := cr.InputOffset()
+		bar.Add(off - last)
+		last = off
+		if err == io.EOF {
+			return nil
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			rep.Rows++
+			rep.reject(pe.StartLine, fmt.Errorf("malformed CSV: %v", pe.Err))
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		if len(rec) != len(header) {
+			rep.Rows++
+			rep.reject(line, fmt.Errorf("%d fields where the header has %d", len(rec), len(header)))
+			continue
+		}
+		get := func(n string) string {
+			if i, ok := cols[n]; ok {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		str := func(n string) json.RawMessage {
+			if v := get(n); v != "" {
+				b, _ := json.Marshal(v)
+				return b
+			}
+			return nil
+		}
+		keep(line, Row{
+			PersonaID: str("persona_id"), Name: get("name"), Title: get("title"), Domain: get("domain"),
+			Email: get("email"), Phone: str("phone"), Country: get("country"), State: get("state"),
+			Skills: str("skills"), LinkedinURL: get("linkedin_url"), Connections: str("connections"),
+			JobstartDate: get("jobstart_date"), Summary: get("summary"), Department: get("department"),
+			Seniority: get("seniority"),
+		})
+	}
+}
+
+// maxText bounds a text field.
+const maxText = 10000
+
+// Validate turns an ingest row into a raw contact, or names the bad field.
+func Validate(row Row) (Raw, error) {
+	var r Raw
+	if len(row.PersonaID) > 0 && string(row.PersonaID) != "null" {
+		id, err := intOf(row.PersonaID)
+		if err != nil || id <= 0 {
+			return r, apperr.Invalid("persona_id", "persona_id must be a positive integer")
+		}
+		r.PersonaID = id
+	}
+	r.Name = strings.Join(strings.Fields(row.Name), " ")
+	if r.Name == "" {
+		return r, apperr.Invalid("name", "name is required")
+	}
+	d, err := domain.Normalize(row.Domain)
+	if err != nil {
+		return r, apperr.Invalid("domain", "domain %q is not a domain", row.Domain)
+	}
+	r.Domain = d
+	r.Title = strings.TrimSpace(row.Title)
+	r.Summary = strings.TrimSpace(row.Summary)
+	for f, v := range map[string]string{"name": r.Name, "title": r.Title, "summary": r.Summary} {
+		if len(v) > maxText {
+			return r, apperr.Invalid(f, "%s is longer than %d bytes", f, maxText)
+		}
+	}
+	if e := strings.TrimSpace(row.Email); e != "" {
+		a, err := mail.ParseAddress(e)
+		if err != nil || a.Address != e || !strings.Contains(e, "@") {
+			return r, apperr.Invalid("email", "email %q is not an address", e)
+		}
+		r.Email = e
+	}
+	if c := strings.TrimSpace(row.Country); c != "" {
+		cc, err := company.CountryCode(c)
+		if err != nil {
+			return r, apperr.Invalid("country", "country %q is not a country", c)
+		}
+		r.Country = cc
+	}
+	r.State = strings.TrimSpace(row.State)
+	phones, err := list(row.Phone)
+	if err != nil {
+		return r, apperr.Invalid("phone", "phone must be a string or an array of strings")
+	}
+	for _, p := range phones {
+		if len(Phones([]string{p}, r.Country)) == 0 {
+			return r, apperr.Invalid("phone", "phone %q is not a valid number (in country %q)", p, r.Country)
+		}
+	}
+	r.Phones = phones
+	if r.Skills, err = list(row.Skills); err != nil {
+		return r, apperr.Invalid("skills", "skills must be a string or an array of strings")
+	}
+	if u := strings.TrimSpace(row.LinkedinURL); u != "" {
+		if LinkedinUsername(u) == "" || !strings.Contains(strings.ToLower(u), "linkedin.com/") {
+			return r, apperr.Invalid("linkedin_url", "linkedin_url %q is not a LinkedIn profile URL", u)
+		}
+		r.LinkedinURL = u
+	}
+	if len(row.Connections) > 0 && string(row.Connections) != "null" {
+		n, err := intOf(row.Connections)
+		if err != nil || n < 0 {
+			return r, apperr.Invalid("connections", "connections must be a non-negative integer")
+		}
+		r.Connections = int(n)
+	}
+	if d := strings.TrimSpace(row.JobstartDate); d != "" {
+		if _, err := time.Parse(time.DateOnly, d); err != nil {
+			return r, apperr.Invalid("jobstart_date", "jobstart_date %q is not a date (YYYY-MM-DD)", d)
+		}
+		r.JobstartDate = d
+	}
+	if v := strings.TrimSpace(row.Department); v != "" {
+		if !title.ValidDepartment(v) {
+			return r, apperr.Invalid("department", "department %q is not one of the 15 values", v)
+		}
+		r.Department = v
+	}
+	if v := strings.TrimSpace(row.Seniority); v != "" {
+		if !title.ValidSeniority(v) {
+			return r, apperr.Invalid("seniority", "seniority %q is not one of %s", v, strings.Join(title.Seniorities(), ", "))
+		}
+		r.Seniority = v
+	}
+	return r, nil
+}
+
+// intOf reads a JSON number or a string holding an integer.
+func intOf(raw json.RawMessage) (int64, error) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	}
+	var n int64
+	err := json.Unmarshal(raw, &n)
+	return n, err
+}
+
+// list reads a JSON array of strings, or a string of ";"-separated values.
+func list(raw json.RawMessage) ([]string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var items []string
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		items = strings.Split(s, ";")
+	} else if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, it := range items {
+		if it = strings.TrimSpace(it); it != "" {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
