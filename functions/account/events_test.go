@@ -104,7 +104,7 @@ func TestSampleEvents(t *testing.T) {
 		tc := eventCases[name]
 		t.Run(name, func(t *testing.T) {
 			req := readEvent(t, filepath.Join(eventsDir, name))
-			resp, err := proxy(newApp(t))(context.Background(), req)
+			resp, err := newApp(t).HTTPProxy("account")(context.Background(), req)
 			if err != nil {
 				t.Fatalf("proxy: %v", err)
 			}

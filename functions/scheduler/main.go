@@ -13,15 +13,10 @@ import (
 
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/company"
-	"github.com/firmoapi/firmo/shared/config"
 )
 
 func main() {
-	cfg, err := config.Load(os.Getenv)
-	if err != nil {
-		log.Fatal(err)
-	}
-	a, err := app.New(context.Background(), cfg, app.NewLogger(cfg, os.Stderr))
+	a, err := app.FromEnv(context.Background(), os.Getenv)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -11,15 +11,10 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/firmoapi/firmo/shared/app"
-	"github.com/firmoapi/firmo/shared/config"
 )
 
 func main() {
-	cfg, err := config.Load(os.Getenv)
-	if err != nil {
-		log.Fatal(err)
-	}
-	a, err := app.NewAWS(context.Background(), cfg, app.NewLogger(cfg, os.Stderr))
+	a, err := app.FromEnv(context.Background(), os.Getenv)
 	if err != nil {
 		log.Fatal(err)
 	}
