@@ -20,7 +20,7 @@ import (
 	"github.com/firmoapi/firmo/shared/vector/vectortest"
 )
 
-// The benchmark worlds, 384 dimensions, built into a graph (M=16, efConstruction=100) by two
+// The benchmark worlds, 384 dimensions, built into a graph (M=16, efConstruction=200) by two
 // writers:
 //
 //   - contacts: synthetic contact profiles (a title, a skill list and a summary of one
@@ -37,7 +37,7 @@ import (
 const (
 	benchDims     = 384
 	benchQueries  = 500
-	benchEfConstr = 100
+	benchEfConstr = 200
 )
 
 type benchWorld struct {
