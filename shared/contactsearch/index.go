@@ -1,0 +1,266 @@
+package contactsearch
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/contact"
+	"github.com/firmoapi/firmo/shared/emailfind"
+	"github.com/firmoapi/firmo/shared/geo"
+	"github.com/firmoapi/firmo/shared/hnswindex"
+	"github.com/firmoapi/firmo/shared/vector"
+)
+
+// companyInfo is what a search needs of an employer.
+type companyInfo struct {
+	Domain         string
+	Name           string
+	Employees      string
+	Revenue        string
+	Industries     []string // enum values, best score first
+	IndustryGroups map[string]float64
+	Country        string
+	StateCode      string // full ISO 3166-2 code, "" when unknown
+	StateName      string
+	Pattern        *emailfind.Pattern
+	text           string // folded description and keywords, for icp_prompt company signals
+}
+
+// entry is one contact of the snapshot with its precomputed filter fields.
+type entry struct {
+	C           contact.Contact
+	Co          *companyInfo
+	PersonState string // full ISO 3166-2 code of the person, "" when unknown
+	nameFold    string
+	summaryFold string // " folded summary "
+	skills      set
+	hasLinkedin bool
+	text        string // what is embedded: title, skills, summary
+}
+
+// snapshot is the in-memory search index over every contact: a table scanned by the
+// filters and an HNSW graph over the contacts' embeddings.
+type snapshot struct {
+	entries   []entry
+	byID      map[int64]int
+	companies map[string]*companyInfo
+	vecs      [][]float32 // by entry index, unit length
+	index     *hnswindex.Index
+	built     time.Time
+}
+
+// CompanyLister pages through the company store (company.Store satisfies it).
+type CompanyLister interface {
+	List(ctx context.Context, cursor string, limit int) (recs []company.Record, next string, err error)
+}
+
+func companyOf(rec company.Record) *companyInfo {
+	p := rec.Profile
+	ci := &companyInfo{Domain: rec.Domain, Name: p.Name, Revenue: p.RevenueRange, IndustryGroups: p.IndustryGroups, Country: p.Address.Country}
+	if p.Employees != nil {
+		ci.Employees = *p.Employees
+	}
+	for k := range p.IndustryGroups {
+		ci.Industries = append(ci.Industries, k)
+	}
+	sort.Slice(ci.Industries, func(i, j int) bool {
+		a, b := p.IndustryGroups[ci.Industries[i]], p.IndustryGroups[ci.Industries[j]]
+		if a != b {
+			return a > b
+		}
+		return ci.Industries[i] < ci.Industries[j]
+	})
+	if p.Address.State != "" && ci.Country != "" {
+		if code, ok := geo.ResolveState(ci.Country, p.Address.State); ok {
+			ci.StateCode = code
+			ci.StateName, _ = geo.StateName(ci.Country, code)
+		} else {
+			ci.StateName = p.Address.State
+		}
+	}
+	var kw []string
+	for k := range p.Keywords {
+		kw = append(kw, k)
+	}
+	sort.Strings(kw)
+	ci.text = " " + fold(p.Description+" "+strings.Join(kw, " ")+" "+p.Name) + " "
+	return ci
+}
+
+func embedText(c contact.Contact) string {
+	parts := []string{c.Title}
+	if len(c.Skills) > 0 {
+		parts = append(parts, strings.Join(c.Skills, ", "))
+	}
+	if c.Summary != nil {
+		parts = append(parts, *c.Summary)
+	}
+	s := strings.TrimSpace(strings.Join(parts, ". "))
+	if s == "" || strings.Trim(s, ". ") == "" {
+		s = c.Name // an untitled contact still needs a place
+	}
+	return s
+}
+
+// build loads every contact and company and embeds the contacts. prev, when given,
+// donates the vectors of contacts whose text did not change, so a refresh embeds only
+// what is new.
+func (s *Service) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
+	sn := &snapshot{byID: map[int64]int{}, companies: map[string]*companyInfo{}, built: time.Now()}
+	cursor := ""
+	for {
+		recs, next, err := s.companies.List(ctx, cursor, 500)
+		if err != nil {
+			return nil, fmt.Errorf("load companies: %w", err)
+		}
+		for _, r := range recs {
+			sn.companies[r.Domain] = companyOf(r)
+		}
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	known := map[string][]emailfind.Known{}
+	err := s.contacts.List(ctx, func(r contact.Raw) error {
+		c := contact.Derive(r)
+		co := sn.companies[r.Domain]
+		if co == nil {
+			co = &companyInfo{Domain: r.Domain}
+			sn.companies[r.Domain] = co
+		}
+		c.CompanyName, c.Employees, c.RevenueRange = co.Name, co.Employees, co.Revenue
+		if c.RevenueRange == "" {
+			c.RevenueRange = company.RevenueUnknown
+		}
+		c.Industry = append([]string{}, co.Industries...)
+		e := entry{C: c, Co: co, nameFold: fold(c.Name), hasLinkedin: r.LinkedinURL != ""}
+		if r.State != "" && r.Country != "" {
+			e.PersonState, _ = geo.ResolveState(r.Country, r.State)
+		}
+		if c.Summary != nil {
+			e.summaryFold = " " + fold(*c.Summary) + " "
+		}
+		sk := make([]string, len(c.Skills))
+		for i, v := range c.Skills {
+			sk[i] = strings.ToLower(v)
+		}
+		e.skills = setOf(sk)
+		e.text = embedText(c)
+		sn.byID[c.PersonaID] = len(sn.entries)
+		sn.entries = append(sn.entries, e)
+		if r.Email != "" {
+			first, last, _ := strings.Cut(r.Name, " ")
+			known[r.Domain] = append(known[r.Domain], emailfind.Known{First: first, Last: last, Email: r.Email})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for d, ks := range known {
+		if p, ok := emailfind.InferPattern(ks); ok {
+			sn.companies[d].Pattern = &p
+		}
+	}
+	// Entries sorted by persona id, so filter-mode results come in a stable order.
+	sort.Slice(sn.entries, func(i, j int) bool { return sn.entries[i].C.PersonaID < sn.entries[j].C.PersonaID })
+	for i, e := range sn.entries {
+		sn.byID[e.C.PersonaID] = i
+	}
+	if err := s.embedAll(ctx, sn, prev); err != nil {
+		return nil, err
+	}
+	return sn, nil
+}
+
+// embedBatch bounds one Embed call.
+const embedBatch = 256
+
+func (s *Service) embedAll(ctx context.Context, sn *snapshot, prev *snapshot) error {
+	dims := s.embedder.Dims()
+	sn.vecs = make([][]float32, len(sn.entries))
+	var todo []int
+	for i, e := range sn.entries {
+		if prev != nil {
+			if j, ok := prev.byID[e.C.PersonaID]; ok && prev.entries[j].text == e.text {
+				sn.vecs[i] = prev.vecs[j]
+				continue
+			}
+		}
+		todo = append(todo, i)
+	}
+	for start := 0; start < len(todo); start += embedBatch {
+		end := min(start+embedBatch, len(todo))
+		texts := make([]string, 0, end-start)
+		for _, i := range todo[start:end] {
+			texts = append(texts, sn.entries[i].text)
+		}
+		vs, err := s.embedder.Embed(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("embed contacts: %w", err)
+		}
+		for k, i := range todo[start:end] {
+			sn.vecs[i] = vs[k]
+		}
+	}
+	// The graph is rebuilt only when something changed; an unchanged world reuses it, and
+	// a graph persisted under the data dir for the same contacts is loaded, not rebuilt.
+	if prev != nil && len(todo) == 0 && len(prev.entries) == len(sn.entries) {
+		sn.index = prev.index
+		return nil
+	}
+	idx := hnswindex.New(dims, hnswindex.Config{Seed: 1})
+	path := s.indexPath(sn)
+	if path != "" && len(todo) == len(sn.entries) {
+		if err := idx.LoadFile(path); err == nil {
+			if n, _ := idx.Len(ctx); n == len(sn.entries) {
+				sn.index = idx
+				return nil
+			}
+			idx = hnswindex.New(dims, hnswindex.Config{Seed: 1})
+		}
+	}
+	for i, e := range sn.entries {
+		if err := idx.Upsert(ctx, e.C.PersonaID, sn.vecs[i]); err != nil {
+			return fmt.Errorf("index persona %d: %w", e.C.PersonaID, err)
+		}
+	}
+	sn.index = idx
+	if path != "" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+			_ = idx.SaveFile(path) // a cache: failing to write it costs a rebuild next start
+		}
+	}
+	return nil
+}
+
+// indexPath names the persisted graph by a fingerprint of the embedded texts, so a
+// changed world never loads a stale graph.
+func (s *Service) indexPath(sn *snapshot) string {
+	if s.dir == "" {
+		return ""
+	}
+	var h uint64 = 1469598103934665603
+	for _, e := range sn.entries {
+		for _, b := range []byte(fmt.Sprintf("%d|%s\n", e.C.PersonaID, e.text)) {
+			h = (h ^ uint64(b)) * 1099511628211
+		}
+	}
+	return filepath.Join(s.dir, fmt.Sprintf("contacts-%016x.hnsw", h))
+}
+
+// similarity turns a cosine into the spec's 0-100 score.
+func similarity(score float32) int {
+	v := int(math.Round(float64(score) * 100))
+	return max(0, min(100, v))
+}
+
+var _ vector.Index = (*hnswindex.Index)(nil)

@@ -1,0 +1,5 @@
+package contactsearch
+
+import "os"
+
+func osMkdirTemp() (string, error) { return os.MkdirTemp("", "contactsearch-test-") }

@@ -1,0 +1,539 @@
+// Package contactsearch answers contact search: POST /v1/contacts/discover in its three
+// modes (similarity, domain, filter), GET /v1/contacts/count, GET /v1/contacts/lookup
+// and the legacy GET /v1/contacts.
+//
+// Contacts live in the contact store; a search runs on an in-memory snapshot of every
+// contact (derived fields and employer fields precomputed) scanned by the filters, and
+// an HNSW graph (shared/hnswindex) over embeddings of each contact's title, skills and
+// summary. A filtered similarity search hands the filtered persona ids to the graph,
+// which scans them exactly when they are few (vector.UseExact). The snapshot refreshes
+// in the background when it is older than MaxAge, re-embedding only changed contacts.
+package contactsearch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/account"
+	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/billing"
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/contact"
+	"github.com/firmoapi/firmo/shared/embed"
+	"github.com/firmoapi/firmo/shared/query"
+	"github.com/firmoapi/firmo/shared/title"
+	"github.com/firmoapi/firmo/shared/vector"
+)
+
+// Scoper resolves saved queries into a scope (query.Service satisfies it).
+type Scoper interface {
+	Scope(ctx context.Context, orgID string, inclusion, exclusion []string) (query.Scope, error)
+}
+
+// Saver records a search as a saved query (query.Service satisfies it).
+type Saver interface {
+	SaveSearch(ctx context.Context, orgID string, by query.Actor, action string, params any, domains []string) (query.Query, error)
+}
+
+// Biller charges delivered records (billing.Service satisfies it).
+type Biller interface {
+	Charge(ctx context.Context, org account.Org, endpoint string, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
+}
+
+// Companies is what the service reads of the company store (company.Store satisfies it).
+type Companies interface {
+	CompanyLister
+	Get(ctx context.Context, domain string) (company.Record, error)
+}
+
+// Deps are the service's dependencies; Scopes, Saver and Biller may be nil (then saved
+// queries are refused, nothing is saved, nothing is billed).
+type Deps struct {
+	Contacts  *contact.Store
+	Companies Companies
+	Embedder  embed.Embedder
+	Scopes    Scoper
+	Saver     Saver
+	Biller    Biller
+	// Dir, when set, persists the HNSW graph there (named by a fingerprint of the
+	// contacts), so a restart loads it instead of rebuilding.
+	Dir string
+	// MaxAge is how old the snapshot may get before a background refresh; default 5 min.
+	MaxAge time.Duration
+}
+
+// Service answers contact search.
+type Service struct {
+	contacts  *contact.Store
+	companies Companies
+	embedder  embed.Embedder
+	scopes    Scoper
+	saver     Saver
+	biller    Biller
+	dir       string
+	maxAge    time.Duration
+
+	mu         sync.Mutex
+	snap       *snapshot
+	refreshing bool
+}
+
+// New returns the service.
+func New(d Deps) *Service {
+	if d.MaxAge <= 0 {
+		d.MaxAge = 5 * time.Minute
+	}
+	return &Service{contacts: d.Contacts, companies: d.Companies, embedder: d.Embedder, scopes: d.Scopes,
+		saver: d.Saver, biller: d.Biller, dir: d.Dir, maxAge: d.MaxAge}
+}
+
+// Refresh rebuilds the snapshot now (after an ingest, or in tests).
+func (s *Service) Refresh(ctx context.Context) error {
+	s.mu.Lock()
+	prev := s.snap
+	s.mu.Unlock()
+	sn, err := s.build(ctx, prev)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.snap = sn
+	s.mu.Unlock()
+	return nil
+}
+
+// current returns the snapshot, building it on first use and refreshing a stale one in
+// the background while the old one keeps answering.
+func (s *Service) current(ctx context.Context) (*snapshot, error) {
+	s.mu.Lock()
+	sn := s.snap
+	stale := sn != nil && time.Since(sn.built) > s.maxAge && !s.refreshing
+	if stale {
+		s.refreshing = true
+	}
+	s.mu.Unlock()
+	if sn == nil {
+		if err := s.Refresh(ctx); err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.snap, nil
+	}
+	if stale {
+		go func() {
+			_ = s.Refresh(context.WithoutCancel(ctx)) // the old snapshot keeps serving on failure
+			s.mu.Lock()
+			s.refreshing = false
+			s.mu.Unlock()
+		}()
+	}
+	return sn, nil
+}
+
+// Entry is a company entry of the grouped result, the spec's fields in its order.
+type Entry struct {
+	Domain                 string             `json:"domain"`
+	Name                   string             `json:"name"`
+	Employees              string             `json:"employees"`
+	RevenueRange           string             `json:"revenue_range"`
+	IndustryGroups         map[string]float64 `json:"industry_groups"`
+	Address                Address            `json:"address"`
+	EmailPattern           *string            `json:"email_pattern"`
+	EmailPatternConfidence *float64           `json:"email_pattern_confidence"`
+	EmailPatternGuess      *string            `json:"email_pattern_guess"`
+	Contacts               []contact.Contact  `json:"contacts"`
+}
+
+// Address is a company entry's address: alpha-2 country, full state name.
+type Address struct {
+	Country string `json:"country"`
+	State   string `json:"state"`
+}
+
+// Response is the contact search wrapper. Results keeps rank order: the company of the
+// best contact first.
+type Response struct {
+	Results       []*Entry
+	TotalContacts int
+	TotalDomains  int
+}
+
+// MarshalJSON writes results as an object keyed by domain, in rank order.
+func (r Response) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"results":{`)
+	for i, e := range r.Results {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(e.Domain)
+		v, err := json.Marshal(e)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	fmt.Fprintf(&b, `},"total_contacts":%d,"total_domains":%d}`, r.TotalContacts, r.TotalDomains)
+	return b.Bytes(), nil
+}
+
+// Contacts flattens the result in rank order (the legacy list).
+func (r Response) Contacts() []contact.Contact {
+	out := []contact.Contact{}
+	for _, e := range r.Results {
+		out = append(out, e.Contacts...)
+	}
+	return out
+}
+
+// Caller is who searches, for scoping, billing and saving.
+type Caller struct {
+	Principal account.Principal
+	RequestID string
+	Endpoint  string // for the ledger, e.g. "POST /v1/contacts/discover"
+}
+
+// Discover runs a search. It bills the net-new contacts and company records delivered
+// and saves the search as a query of action "discover".
+func (s *Service) Discover(ctx context.Context, who Caller, p Params) (Response, int64, error) {
+	req, err := Validate(p)
+	if err != nil {
+		return Response{}, 0, err
+	}
+	resp, err := s.Search(ctx, who.Principal.Org.ID, req)
+	if err != nil {
+		return Response{}, 0, err
+	}
+	credits, err := s.bill(ctx, who, resp)
+	if err != nil {
+		return Response{}, 0, err
+	}
+	if s.saver != nil {
+		domains := make([]string, 0, len(resp.Results))
+		for _, e := range resp.Results {
+			domains = append(domains, e.Domain)
+		}
+		by := query.Actor{UserID: who.Principal.User.ID, UserName: who.Principal.User.Email, Admin: who.Principal.User.Role == account.RoleAdmin}
+		if _, err := s.saver.SaveSearch(ctx, who.Principal.Org.ID, by, "discover", p, domains); err != nil {
+			return Response{}, 0, fmt.Errorf("save the search: %w", err)
+		}
+	}
+	return resp, credits, nil
+}
+
+func (s *Service) bill(ctx context.Context, who Caller, resp Response) (int64, error) {
+	if s.biller == nil || resp.TotalContacts == 0 {
+		return 0, nil
+	}
+	var ids, doms []string
+	for _, e := range resp.Results {
+		doms = append(doms, e.Domain)
+		for _, c := range e.Contacts {
+			ids = append(ids, strconv.FormatInt(c.PersonaID, 10))
+		}
+	}
+	endpoint := who.Endpoint
+	if endpoint == "" {
+		endpoint = "POST /v1/contacts/discover"
+	}
+	c1, err := s.biller.Charge(ctx, who.Principal.Org, endpoint, billing.KindContact, ids, who.RequestID)
+	if err != nil {
+		return 0, err
+	}
+	c2, err := s.biller.Charge(ctx, who.Principal.Org, endpoint, billing.KindCompany, doms, who.RequestID)
+	if err != nil {
+		return c1.Credits, err
+	}
+	return c1.Credits + c2.Credits, nil
+}
+
+// Search runs a validated request for an organisation (no billing, no saving).
+func (s *Service) Search(ctx context.Context, orgID string, req Request) (Response, error) {
+	sn, err := s.current(ctx)
+	if err != nil {
+		return Response{}, err
+	}
+	ranked, scores, err := s.rank(ctx, sn, orgID, req)
+	if err != nil {
+		return Response{}, err
+	}
+	groups := Select(ranked, req.Limits)
+	resp := Response{Results: make([]*Entry, 0, len(groups)), TotalDomains: len(groups)}
+	for _, g := range groups {
+		ent := entryOf(sn.companies[g.Domain])
+		for _, i := range g.Members {
+			c := sn.entries[i].C
+			if scores != nil {
+				v := similarity(scores[i])
+				c.Similarity = &v
+			}
+			ent.Contacts = append(ent.Contacts, c)
+		}
+		resp.TotalContacts += len(ent.Contacts)
+		resp.Results = append(resp.Results, ent)
+	}
+	return resp, nil
+}
+
+func entryOf(co *companyInfo) *Entry {
+	e := &Entry{Domain: co.Domain, Name: co.Name, Employees: co.Employees, RevenueRange: co.Revenue,
+		IndustryGroups: co.IndustryGroups, Address: Address{Country: co.Country, State: co.StateName}, Contacts: []contact.Contact{}}
+	if e.IndustryGroups == nil {
+		e.IndustryGroups = map[string]float64{}
+	}
+	if e.RevenueRange == "" {
+		e.RevenueRange = company.RevenueUnknown
+	}
+	if p := co.Pattern; p != nil {
+		tmpl := p.Template + "@" + p.Domain
+		conf := math.Round(p.Confidence*1000) / 10 // a percentage in this response
+		guess := p.Guess
+		e.EmailPattern, e.EmailPatternConfidence, e.EmailPatternGuess = &tmpl, &conf, &guess
+	}
+	return e
+}
+
+// filtersOf merges what an icp_prompt extracted into the request's filters: a field the
+// caller set keeps the caller's values; an unset one takes the prompt's.
+func (s *Service) filtersOf(sn *snapshot, req Request) (Filters, error) {
+	f := req.Filters
+	pr := req.Prompt
+	if pr == nil {
+		return f, nil
+	}
+	if f.Seniority == nil {
+		f.Seniority = setOf(pr.Seniority)
+	}
+	if f.Department == nil {
+		f.Department = setOf(pr.Department)
+	}
+	if f.Industry == nil {
+		f.Industry = setOf(pr.Industry)
+	}
+	if f.Country == nil && len(pr.Country) > 0 {
+		exp, err := countries("icp_prompt", pr.Country)
+		if err != nil {
+			return f, err
+		}
+		f.Country = setOf(exp)
+	}
+	if f.Employees == nil {
+		f.Employees = setOf(pr.Employees)
+	}
+	if f.Title == nil && len(pr.Titles) > 0 {
+		q, err := title.ParseQuery(pr.Titles)
+		if err == nil {
+			f.Title = &q
+		}
+	}
+	if len(pr.Signals) > 0 {
+		// Company-level signals: a company search over descriptions and keywords first;
+		// contacts are then searched at the matching companies only.
+		doms := set{}
+		for d, co := range sn.companies {
+			if matchesSignals(co.text, pr.Signals) && (f.Domains == nil || f.Domains[d]) {
+				doms[d] = true
+			}
+		}
+		f.Domains = doms
+	}
+	return f, nil
+}
+
+// matchesSignals: every signal's words occur in the company text (as word prefixes).
+func matchesSignals(text string, signals []string) bool {
+	for _, sig := range signals {
+		for _, w := range strings.Fields(fold(sig)) {
+			if !strings.Contains(text, " "+w) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// rank returns the candidates in result order and, in similarity mode, their scores by
+// entry index.
+func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Request) ([]Ranked, map[int]float32, error) {
+	f, err := s.filtersOf(sn, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	var scope *query.Scope
+	if len(req.Inclusion) > 0 || len(req.Exclusion) > 0 {
+		if s.scopes == nil {
+			return nil, nil, apperr.Invalid("inclusion_query_id", "saved queries are not available")
+		}
+		sc, err := s.scopes.Scope(ctx, orgID, req.Inclusion, req.Exclusion)
+		if err != nil {
+			return nil, nil, err
+		}
+		scope = &sc
+	}
+	cands := sn.candidates(&f, scope)
+	if !req.Similarity() {
+		out := make([]Ranked, len(cands))
+		for k, i := range cands {
+			out[k] = Ranked{Index: i, Domain: sn.entries[i].C.Domain}
+		}
+		return out, nil, nil
+	}
+	q, inputs, err := s.queryVector(ctx, sn, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	allowed := make([]int64, 0, len(cands))
+	for _, i := range cands {
+		id := sn.entries[i].C.PersonaID
+		if inputs[id] && !req.Params.IncludeSearchContacts {
+			continue
+		}
+		allowed = append(allowed, id)
+	}
+	if req.Consensus > 1 && len(allowed) > 0 {
+		// Consensus: the top results of the first search join the input in the search
+		// vector, which pulls it toward what the data holds near the input.
+		hits, err := sn.index.Search(ctx, q, min(req.Consensus-1, len(allowed)), vector.Filter{IDs: allowed})
+		if err != nil {
+			return nil, nil, err
+		}
+		sum := append([]float32(nil), q...)
+		for _, h := range hits {
+			for d, x := range sn.vecs[sn.byID[h.ID]] {
+				sum[d] += x
+			}
+		}
+		vector.Normalize(sum)
+		q = sum
+	}
+	k := min(len(allowed), need(req.Limits))
+	if k == 0 {
+		return nil, map[int]float32{}, nil
+	}
+	filter := vector.Filter{IDs: allowed}
+	if len(allowed) == len(sn.entries) {
+		filter = vector.Filter{}
+	}
+	hits, err := sn.index.Search(ctx, q, k, filter)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]Ranked, 0, len(hits))
+	scores := make(map[int]float32, len(hits))
+	for _, h := range hits {
+		i := sn.byID[h.ID]
+		out = append(out, Ranked{Index: i, Domain: sn.entries[i].C.Domain})
+		scores[i] = h.Score
+	}
+	return out, scores, nil
+}
+
+// need is how many ranked contacts a similarity search fetches: enough for the caps, with
+// head room when per-company caps skip contacts of full companies.
+func need(l Limits) int {
+	total := l.MaxRecords
+	if l.MaxCompanies > 0 || total <= 0 {
+		total = CompaniesTotalCap
+	}
+	n := total + l.Offset
+	if l.PerCompany > 0 || l.MaxCompanies > 0 {
+		n *= 4
+	}
+	return min(n, 4*CompaniesTotalCap)
+}
+
+// queryVector builds the search vector of the similarity inputs: the mean of the
+// persona ids' vectors and of the text's vector.
+func (s *Service) queryVector(ctx context.Context, sn *snapshot, req Request) ([]float32, map[int64]bool, error) {
+	dims := s.embedder.Dims()
+	sum := make([]float32, dims)
+	inputs := map[int64]bool{}
+	for _, id := range req.PersonaIDs {
+		i, ok := sn.byID[id]
+		if !ok {
+			return nil, nil, apperr.Invalid("persona_id", "persona %d does not exist", id)
+		}
+		inputs[id] = true
+		for d, x := range sn.vecs[i] {
+			sum[d] += x
+		}
+	}
+	if req.Text != "" {
+		vs, err := s.embedder.Embed(ctx, []string{req.Text})
+		if err != nil {
+			return nil, nil, err
+		}
+		for d, x := range vs[0] {
+			sum[d] += x
+		}
+	}
+	vector.Normalize(sum)
+	return sum, inputs, nil
+}
+
+// Count answers GET /v1/contacts/count: the contacts passing the filters.
+func (s *Service) Count(ctx context.Context, p Params) (int, error) {
+	req, err := Validate(p)
+	if err != nil {
+		return 0, err
+	}
+	sn, err := s.current(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return len(sn.candidates(&req.Filters, nil)), nil
+}
+
+// LookupView is the answer of GET /v1/contacts/lookup.
+type LookupView struct {
+	PersonaID   int64   `json:"persona_id"`
+	Name        string  `json:"name"`
+	Title       string  `json:"title"`
+	Domain      string  `json:"domain"`
+	CompanyName string  `json:"company_name"`
+	Summary     *string `json:"summary"`
+}
+
+// Lookup finds one contact by exactly one of persona id, LinkedIn URL or username, and
+// email (case-insensitive). It reads the store, so a contact ingested a moment ago is
+// found.
+func (s *Service) Lookup(ctx context.Context, personaID int64, linkedin, email string) (LookupView, error) {
+	var r contact.Raw
+	var err error
+	switch {
+	case personaID > 0:
+		r, err = s.contacts.Get(ctx, personaID)
+	case linkedin != "":
+		r, err = s.contacts.ByLinkedin(ctx, linkedin)
+	default:
+		r, err = s.contacts.ByEmail(ctx, email)
+	}
+	if err != nil {
+		if errors.Is(err, apperr.ErrNotFound) {
+			return LookupView{}, apperr.NotFound("no contact matches")
+		}
+		return LookupView{}, err
+	}
+	v := LookupView{PersonaID: r.PersonaID, Name: r.Name, Title: r.Title, Domain: r.Domain}
+	if r.Summary != "" {
+		sum := r.Summary
+		v.Summary = &sum
+	}
+	if rec, err := s.companies.Get(ctx, r.Domain); err == nil {
+		v.CompanyName = rec.Profile.Name
+	} else if !errors.Is(err, apperr.ErrNotFound) {
+		return LookupView{}, err
+	}
+	return v, nil
+}
