@@ -65,6 +65,7 @@ type App struct {
 	Companies *company.Service
 	worldZone *dnsmx.MapZone // the demo world's DNS zone; nil on AWS
 	worldDNS  *dnsmx.Server
+	names     nameParts // company-name matching (see match.go in this package)
 
 	local *localTasks // the embedded queue and workflow; nil on AWS
 }
@@ -179,8 +180,17 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 	// prefers the homepage the company store holds; the industry list is static.
 	srv.Add(httpapi.ExtractRoutes(fetch.New(fetch.Options{AllowHosts: cfg.FetchAllowHosts}), extract.New(), companies.svc)...)
 	srv.Add(httpapi.IndustryRoutes()...)
+	names, err := buildNames(cfg, companies.svc.Store(), tasks, store, credits)
+	if err != nil {
+		if companies.dns != nil {
+			companies.dns.Close()
+		}
+		store.Close()
+		return nil, err
+	}
+	srv.Add(httpapi.MatchRoutes(names.matcher, names.bulk, credits)...)
 	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, Billing: credits, Queries: queries, Emails: emails, local: rt.local,
-		Companies: companies.svc, worldZone: companies.zone, worldDNS: companies.dns}, nil
+		Companies: companies.svc, worldZone: companies.zone, worldDNS: companies.dns, names: names}, nil
 }
 
 // rateLimiter counts requests in process locally (one process serves everything) and in
@@ -259,6 +269,7 @@ func (a *App) Close() error {
 	if a.worldDNS != nil {
 		a.worldDNS.Close()
 	}
+	a.names.close()
 	return a.Store.Close()
 }
 
