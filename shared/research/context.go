@@ -261,7 +261,8 @@ func (c CompanyData) Profile(ctx context.Context, dom string) (company.Profile, 
 }
 
 // HomeText returns the extracted text of the domain's home page: the fetched page with
-// the shortest URL among those that answered 2xx with text.
+// the shortest URL among those that answered 2xx with content. A page stored raw (the
+// seeded world's pages wait for the reprocessing job) is extracted here.
 func (c CompanyData) HomeText(ctx context.Context, dom string) (string, error) {
 	pages, err := c.Svc.Store().Pages(ctx, dom)
 	if err != nil {
@@ -269,7 +270,7 @@ func (c CompanyData) HomeText(ctx context.Context, dom string) (string, error) {
 	}
 	best := -1
 	for i, p := range pages {
-		if p.StatusCode < 200 || p.StatusCode >= 300 || strings.TrimSpace(p.Text) == "" {
+		if p.StatusCode < 200 || p.StatusCode >= 300 || (strings.TrimSpace(p.Text) == "" && p.HTML == "") {
 			continue
 		}
 		if best < 0 || len(p.URL) < len(pages[best].URL) {
@@ -280,5 +281,8 @@ func (c CompanyData) HomeText(ctx context.Context, dom string) (string, error) {
 		return "", fmt.Errorf("homepage text of %s: %w", dom, apperr.ErrNotFound)
 	}
 	p := pages[best]
+	if strings.TrimSpace(p.Text) == "" && c.Svc.Deriver() != nil {
+		p = c.Svc.Deriver().ExtractPage(p)
+	}
 	return strings.TrimSpace(strings.Join([]string{p.Title, p.Description, p.Text}, "\n")), nil
 }
