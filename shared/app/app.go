@@ -180,6 +180,15 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 	// prefers the homepage the company store holds; the industry list is static.
 	srv.Add(httpapi.ExtractRoutes(fetch.New(fetch.Options{AllowHosts: cfg.FetchAllowHosts}), extract.New(), companies.svc)...)
 	srv.Add(httpapi.IndustryRoutes()...)
+	researchSvc, err := buildResearch(tasks, nil, nil, companies.svc, credits, accounts, log)
+	if err != nil {
+		if companies.dns != nil {
+			companies.dns.Close()
+		}
+		store.Close()
+		return nil, err
+	}
+	srv.Add(httpapi.ProcessRoutes(researchSvc)...)
 	names, err := buildNames(cfg, companies.svc.Store(), tasks, store, credits)
 	if err != nil {
 		if companies.dns != nil {
