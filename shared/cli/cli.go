@@ -136,6 +136,10 @@ func serve(ctx context.Context, env Env) error {
 	}
 	// Rescoring and stale-field refreshing run on a timer; stopped before the store closes.
 	defer a.StartReprocessing(ctx, cfg.ReprocessEvery, log)()
+	// The company-name index follows the company store: synced now in the background
+	// (rebuilt when missing; picks up companies seeded or ingested while stopped) and
+	// again every reprocessing interval.
+	defer a.StartNameSync(ctx, cfg.ReprocessEvery, log)()
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
