@@ -13,10 +13,10 @@ TOOLS := .tools
 NODE_ARCH := $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x64)
 NPM_TOOLS := dynalite@4.0.0 local-aws-sqs@2.0.2 aws-local-stepfunctions@3.0.0 asl-validator@4.0.0 node-linux-$(NODE_ARCH)@22.23.3
 # Lambda functions: directory under functions/ -> SAM logical id <Name>Function.
-FUNCTIONS := account generation queries email company scheduler worker steps
+FUNCTIONS := account generation queries integrations email company scheduler worker steps
 TEST_TIMEOUT ?= 14m
 
-.PHONY: run test test-short build bench lint tools clean help FORCE build-AccountFunction build-GenerationFunction build-QueriesFunction build-EmailFunction build-CompanyFunction build-SchedulerFunction build-WorkerFunction build-StepsFunction
+.PHONY: run test test-short build bench lint tools clean help FORCE build-AccountFunction build-GenerationFunction build-QueriesFunction build-IntegrationsFunction build-EmailFunction build-CompanyFunction build-SchedulerFunction build-WorkerFunction build-StepsFunction
 
 help:
 	@echo "make run     serve the API on :8080 with embedded storage and the demo world"
@@ -65,6 +65,9 @@ build-GenerationFunction:
 
 build-QueriesFunction:
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/queries
+
+build-IntegrationsFunction:
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/integrations
 
 build-EmailFunction:
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/email

@@ -31,6 +31,7 @@ import (
 	"github.com/firmoapi/firmo/shared/extract"
 	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/httpapi"
+	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/kvlimit"
 	"github.com/firmoapi/firmo/shared/memlimit"
@@ -42,6 +43,7 @@ import (
 	"github.com/firmoapi/firmo/shared/smtpverify"
 	"github.com/firmoapi/firmo/shared/sqsqueue"
 	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/websearch"
 )
 
 // App holds the built services.
@@ -60,6 +62,10 @@ type App struct {
 	// Emails runs email finding jobs (kind email_find); Emails' Finder finds one
 	// address synchronously (contact generation's find_emails).
 	Emails *emailfind.Service
+	// Integrations holds LLM integrations (Resolve, Judge) and SearchProviders the
+	// organisations' web search providers (Resolve); see integrations.go.
+	Integrations    *integration.Service
+	SearchProviders *websearch.Service
 	// Companies holds company data: profiles, certificates, pages, the derivation
 	// pipeline and the reprocessing job (see company.go in this package).
 	Companies *company.Service
@@ -180,6 +186,17 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 	// prefers the homepage the company store holds; the industry list is static.
 	srv.Add(httpapi.ExtractRoutes(fetch.New(fetch.Options{AllowHosts: cfg.FetchAllowHosts}), extract.New(), companies.svc)...)
 	srv.Add(httpapi.IndustryRoutes()...)
+	integrations, searchProviders, err := buildIntegrations(cfg, store, companies.svc.Store())
+	if err != nil {
+		if companies.dns != nil {
+			companies.dns.Close()
+		}
+		store.Close()
+		return nil, err
+	}
+	srv.Add(httpapi.IntegrationRoutes(integrations)...)
+	srv.Add(httpapi.SearchProviderRoutes(searchProviders)...)
+	srv.Add(httpapi.ModelRoutes(integrations)...)
 	researchSvc, err := buildResearch(tasks, nil, nil, companies.svc, credits, accounts, log)
 	if err != nil {
 		if companies.dns != nil {
@@ -199,7 +216,8 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 	}
 	srv.Add(httpapi.MatchRoutes(names.matcher, names.bulk, credits)...)
 	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, Billing: credits, Queries: queries, Emails: emails, local: rt.local,
-		Companies: companies.svc, worldZone: companies.zone, worldDNS: companies.dns, names: names}, nil
+		Companies: companies.svc, worldZone: companies.zone, worldDNS: companies.dns,
+		Integrations: integrations, SearchProviders: searchProviders, names: names}, nil
 }
 
 // rateLimiter counts requests in process locally (one process serves everything) and in

@@ -38,6 +38,10 @@ type Config struct {
 	SeedCompanies   int           // FIRMO_SEED_COMPANIES: companies of the demo world `firmo serve` seeds into an empty store; 0 = none
 	ReprocessEvery  time.Duration // FIRMO_REPROCESS_INTERVAL: how often `firmo serve` continues the company reprocessing job
 	SMTP            SMTP
+	// SecretKey (FIRMO_SECRET_KEY) is the base64 AES-256 key sealing provider keys at
+	// rest; locally, when empty, one is generated into <DataDir>/secret-key. Never logged.
+	SecretKey    string
+	TypedBaseURL string // FIRMO_TYPED_BASE_URL: typed-judgment endpoint for typed integrations without a base_url
 
 	AWS AWS
 }
@@ -92,6 +96,8 @@ func Load(getenv Getenv) (Config, error) {
 		DNSResolver:     l.hostPort("FIRMO_DNS_RESOLVER", "53"),
 		SeedCompanies:   int(l.int64("FIRMO_SEED_COMPANIES", 2000, 0, 1_000_000)),
 		ReprocessEvery:  l.duration("FIRMO_REPROCESS_INTERVAL", time.Hour),
+		SecretKey:       l.str("FIRMO_SECRET_KEY", ""),
+		TypedBaseURL:    l.str("FIRMO_TYPED_BASE_URL", ""),
 		SMTP: SMTP{
 			Port: int(l.int64("FIRMO_SMTP_PORT", 25, 1, 65535)),
 			HELO: l.str("FIRMO_SMTP_HELO", "verify.firmo.local"),

@@ -1,0 +1,21 @@
+// Command integrations is the Lambda of the integrations family (LLM integrations and
+// web search providers) behind API Gateway.
+package main
+
+import (
+	"context"
+	"log"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/firmoapi/firmo/shared/app"
+)
+
+func main() {
+	a, err := app.FromEnv(context.Background(), os.Getenv)
+	if err != nil {
+		log.Fatal(err)
+	}
+	lambda.Start(a.HTTPProxy("integrations"))
+}
