@@ -25,6 +25,8 @@ import (
 	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
+	"github.com/firmoapi/firmo/shared/contact"
+	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/dnsmx"
 	"github.com/firmoapi/firmo/shared/dynamokv"
 	"github.com/firmoapi/firmo/shared/emailfind"
@@ -69,6 +71,10 @@ type App struct {
 	// Companies holds company data: profiles, certificates, pages, the derivation
 	// pipeline and the reprocessing job (see company.go in this package).
 	Companies *company.Service
+	// Contacts holds contact records; ContactSearch answers the contacts family.
+	Contacts      *contact.Store
+	ContactSearch *contactsearch.Service
+
 	worldZone *dnsmx.MapZone // the demo world's DNS zone; nil on AWS
 	worldDNS  *dnsmx.Server
 	names     nameParts // company-name matching (see match.go in this package)
@@ -215,9 +221,12 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 		return nil, err
 	}
 	srv.Add(httpapi.MatchRoutes(names.matcher, names.bulk, credits)...)
+	contacts, contactSearch := buildContacts(cfg, store, companies.svc.Store(), queries, credits)
+	srv.Add(httpapi.ContactRoutes(contactSearch)...)
 	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, Billing: credits, Queries: queries, Emails: emails, local: rt.local,
 		Companies: companies.svc, worldZone: companies.zone, worldDNS: companies.dns,
-		Integrations: integrations, SearchProviders: searchProviders, names: names}, nil
+		Integrations: integrations, SearchProviders: searchProviders, names: names,
+		Contacts: contacts, ContactSearch: contactSearch}, nil
 }
 
 // rateLimiter counts requests in process locally (one process serves everything) and in
