@@ -40,7 +40,7 @@ Usage:
   firmo keys revoke KEY_PREFIX       revoke a key (its fk_... prefix)
   firmo seed [--companies N] [--contacts M] [--seed S] [--as-of DATE] [--out DIR]
                                      load the deterministic demo world (or write it as ingest files)
-  firmo ingest companies|certs|pages FILE [--format csv|jsonl|pem]
+  firmo ingest companies|contacts|certs|pages FILE [--format csv|jsonl|pem]
                                      load company rows, certificates or pages; bad rows are listed and skipped
   firmo version                      print the version
 

@@ -12,6 +12,7 @@ import (
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
+	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/progress"
 	"github.com/firmoapi/firmo/shared/world"
 )
@@ -21,7 +22,7 @@ func seed(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	companies := fs.Int("companies", 2000, "number of companies")
-	contacts := fs.Int("contacts", 0, "number of contacts (added by contact search; reserved)")
+	contacts := fs.Int("contacts", 0, "reserved; every company gets about 20 contacts")
 	seedValue := fs.Uint64("seed", app.DefaultWorldSeed, "random seed: the same seed and date give byte-identical data")
 	asOf := fs.String("as-of", "", "the world's date, YYYY-MM-DD (default: today, UTC)")
 	out := fs.String("out", "", "write the world as ingest files into this directory instead of the store")
@@ -47,7 +48,7 @@ func seed(ctx context.Context, env Env) error {
 	}
 	opts = opts.Normalized()
 	if *contacts > 0 {
-		fmt.Fprintf(env.Stderr, "note: contacts arrive with contact search; the world's team pages hold their raw material, --contacts %d adds no people yet\n", *contacts)
+		fmt.Fprintf(env.Stderr, "note: --contacts is reserved; each company gets about 20 contacts (world.ContactRows)\n")
 	}
 	start := time.Now()
 	if *out != "" {
@@ -73,10 +74,22 @@ func seed(ctx context.Context, env Env) error {
 	if err != nil {
 		return err
 	}
+	nc, err := seedContacts(ctx, env, a, opts)
+	if err != nil {
+		return err
+	}
 	elapsed := time.Since(start)
+	fmt.Fprintf(env.Stdout, "seeded %d contacts\n", nc)
 	fmt.Fprintf(env.Stdout, "seeded %d companies (%d changed, %d certificates, %d pages; seed %d, as of %s) in %s, %.0f companies/s\n",
 		rep.Companies, rep.Changed, rep.Certificates, rep.Pages, opts.Seed, world.DateOf(opts), elapsed.Round(time.Millisecond), float64(rep.Companies)/elapsed.Seconds())
 	return nil
+}
+
+// seedContacts stores the world's contacts (about 20 per company).
+func seedContacts(ctx context.Context, env Env, a *app.App, opts world.Options) (int, error) {
+	bar := progress.New(env.Stderr, "seeding contacts", int64(opts.Companies))
+	defer bar.Done()
+	return a.SeedContacts(ctx, opts, func() { bar.Add(1) })
 }
 
 func seedWorld(ctx context.Context, env Env, a *app.App, opts world.Options, load company.LoadOptions) (world.SeedReport, error) {
@@ -104,6 +117,11 @@ func seedOnFirstStart(ctx context.Context, env Env, a *app.App, cfg config.Confi
 	if err != nil {
 		return fmt.Errorf("seed the demo world: %w", err)
 	}
+	nc, err := seedContacts(ctx, env, a, opts)
+	if err != nil {
+		return fmt.Errorf("seed the demo world's contacts: %w", err)
+	}
+	fmt.Fprintf(env.Stderr, "Seeded %d contacts.\n", nc)
 	fmt.Fprintf(env.Stderr, "Seeded %d companies in %s; descriptions, languages and industries are derived in the background.\n", rep.Companies, time.Since(start).Round(100*time.Millisecond))
 	return nil
 }
@@ -111,7 +129,7 @@ func seedOnFirstStart(ctx context.Context, env Env, a *app.App, cfg config.Confi
 // ingest runs `firmo ingest companies|certs|pages FILE`.
 func ingest(ctx context.Context, env Env) error {
 	if len(env.Args) < 2 {
-		return fmt.Errorf("%w: firmo ingest companies|certs|pages FILE", errUsage)
+		return fmt.Errorf("%w: firmo ingest companies|contacts|certs|pages FILE", errUsage)
 	}
 	kind := env.Args[1]
 	fs := flag.NewFlagSet("ingest "+kind, flag.ContinueOnError)
@@ -146,6 +164,9 @@ func ingest(ctx context.Context, env Env) error {
 		return err
 	}
 	defer a.Close()
+	if kind == "contacts" {
+		return ingestContacts(ctx, env, a, file, *format, path, size)
+	}
 	opts := company.IngestOptions{Size: size, Name: path, Progress: func(label string, total int64) company.Progress {
 		return progress.New(env.Stderr, label, total)
 	}}
@@ -161,7 +182,7 @@ func ingest(ctx context.Context, env Env) error {
 		}
 		rep, err = a.Companies.IngestPages(ctx, file, opts)
 	default:
-		return fmt.Errorf("%w: unknown ingest kind %q (companies, certs, pages)", errUsage, kind)
+		return fmt.Errorf("%w: unknown ingest kind %q (companies, contacts, certs, pages)", errUsage, kind)
 	}
 	printReport(env.Stdout, env.Stderr, rep)
 	if err != nil {
@@ -200,4 +221,37 @@ func printReport(stdout, stderr io.Writer, rep company.Report) {
 	}
 	fmt.Fprintf(stdout, "%d rows: %d accepted (%d changed stored data), %d skipped; %d companies derived\n",
 		rep.Rows, rep.Accepted, rep.Changed, rep.Skipped, rep.Refreshed)
+}
+
+// ingestContacts runs `firmo ingest contacts FILE` (CSV with a header row or JSON Lines;
+// columns in the README).
+func ingestContacts(ctx context.Context, env Env, a *app.App, file io.Reader, format, path string, size int64) error {
+	opts := contact.IngestOptions{Size: size, Name: path, Progress: func(label string, total int64) company.Progress {
+		return progress.New(env.Stderr, label, total)
+	}}
+	switch strings.ToLower(format) {
+	case "":
+	case "csv":
+		opts.CSV = true
+	case "jsonl", "ndjson", "json":
+		opts.JSONL = true
+	default:
+		return fmt.Errorf("%w: --format %q: contacts are csv or jsonl", errUsage, format)
+	}
+	rep, err := a.Contacts.Ingest(ctx, file, opts)
+	for i, e := range rep.Errors {
+		if i == maxShownErrors {
+			fmt.Fprintf(env.Stderr, "... and %d more bad rows\n", len(rep.Errors)-maxShownErrors)
+			break
+		}
+		fmt.Fprintln(env.Stderr, e.String())
+	}
+	fmt.Fprintf(env.Stdout, "%d rows: %d accepted (%d changed stored data), %d skipped\n", rep.Rows, rep.Accepted, rep.Changed, rep.Skipped)
+	if err != nil {
+		return err
+	}
+	if rep.Skipped > 0 {
+		return fmt.Errorf("%d bad rows skipped (listed above); the %d good rows are stored", rep.Skipped, rep.Accepted)
+	}
+	return nil
 }
