@@ -175,8 +175,10 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 	srv.UseRateLimits(rateLimiter(cfg, store))
 	srv.Add(httpapi.UsageRoutes(credits, time.Now)...)
 	srv.Add(httpapi.QueryRoutes(queries)...)
+	// The finder tries each company's pattern from the contact index, which is built below.
+	patterns := &lazyPatterns{}
 	verifier := smtpverify.New(smtpverify.Settings{Resolver: cfg.DNSResolver, Port: cfg.SMTP.Port, HELO: cfg.SMTP.HELO, From: cfg.SMTP.From})
-	emails, err := emailfind.NewService(store, tasks, emailfind.NewFinder(verifier, nil, 0, 0), credits, accounts, log)
+	emails, err := emailfind.NewService(store, tasks, emailfind.NewFinder(verifier, patterns, 0, 0), credits, accounts, log)
 	if err != nil {
 		store.Close()
 		return nil, fmt.Errorf("email finder: %w", err)
@@ -222,6 +224,7 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 	}
 	srv.Add(httpapi.MatchRoutes(names.matcher, names.bulk, credits)...)
 	contacts, contactSearch := buildContacts(cfg, store, companies.svc.Store(), queries, credits)
+	patterns.source = contactSearch
 	srv.Add(httpapi.ContactRoutes(contactSearch)...)
 	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, Billing: credits, Queries: queries, Emails: emails, local: rt.local,
 		Companies: companies.svc, worldZone: companies.zone, worldDNS: companies.dns,
@@ -382,4 +385,14 @@ func writeSecretFile(path, content string) error {
 		return fmt.Errorf("rename %s: %w", path, err)
 	}
 	return os.Chmod(path, 0o600)
+}
+
+// lazyPatterns lets the email finder, built before the contact index, use it.
+type lazyPatterns struct{ source emailfind.PatternSource }
+
+func (l *lazyPatterns) CompanyPattern(ctx context.Context, domain string) (emailfind.Pattern, bool, error) {
+	if l.source == nil {
+		return emailfind.Pattern{}, false, nil
+	}
+	return l.source.CompanyPattern(ctx, domain)
 }
