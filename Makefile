@@ -13,7 +13,7 @@ TOOLS := .tools
 NODE_ARCH := $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x64)
 NPM_TOOLS := dynalite@4.0.0 local-aws-sqs@2.0.2 aws-local-stepfunctions@3.0.0 asl-validator@4.0.0 node-linux-$(NODE_ARCH)@22.23.3
 # Lambda functions: directory under functions/ -> SAM logical id <Name>Function.
-FUNCTIONS := account generation queries integrations email company scheduler worker steps
+FUNCTIONS := account generation queries integrations email company contacts scheduler worker steps
 TEST_TIMEOUT ?= 14m
 
 .PHONY: run test test-short build bench lint tools clean help FORCE build-AccountFunction build-GenerationFunction build-QueriesFunction build-IntegrationsFunction build-EmailFunction build-CompanyFunction build-SchedulerFunction build-WorkerFunction build-StepsFunction
@@ -74,6 +74,9 @@ build-EmailFunction:
 
 build-CompanyFunction:
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/company
+
+build-ContactsFunction:
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/contacts
 
 build-SchedulerFunction:
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/scheduler
