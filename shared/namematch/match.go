@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -30,7 +31,7 @@ type Options struct {
 	// RetryAfter is the hint of the 503 answered when the index stays unreachable
 	// (default 5 s).
 	RetryAfter time.Duration
-	// Candidates is how many entries one search pass asks the index for (default 30).
+	// Candidates is how many entries one search pass asks the index for (default 20).
 	Candidates int
 	// MaxMatches bounds the matches of an answer (default 5).
 	MaxMatches int
@@ -47,7 +48,7 @@ func (o Options) withDefaults() Options {
 		o.RetryAfter = 5 * time.Second
 	}
 	if o.Candidates <= 0 {
-		o.Candidates = 30
+		o.Candidates = 20
 	}
 	if o.MaxMatches <= 0 {
 		o.MaxMatches = 5
@@ -153,7 +154,7 @@ func (m *Matcher) run(ctx context.Context, p *parsed, limit int) (Answer, error)
 	for _, f := range p.passes() {
 		a.Filters = f
 		a.Passes++
-		matches, err := m.pass(ctx, p, f)
+		matches, err := m.pass(ctx, p, f, limit)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -208,13 +209,23 @@ func (p *parsed) request(f Filters, limit int) Request {
 		return Request{Phrase: p.exact, Filters: f, Limit: limit}
 	}
 	r := Request{Joined: p.name.Joined(), Acronym: p.name.Acronym(), Filters: f, Limit: limit}
+	onlyStopwords := true
+	for _, t := range p.name.Tokens {
+		onlyStopwords = onlyStopwords && stopwords[t]
+	}
 	seen := map[string]bool{}
 	for _, t := range p.name.Tokens {
-		if seen[t] {
-			continue
+		if seen[t] || (stopwords[t] && !onlyStopwords) {
+			continue // "of", "de": they find half the index and decide nothing
 		}
 		seen[t] = true
-		r.Terms = append(r.Terms, Term{Text: t, Boost: tokenWeight(t), Fuzziness: fuzziness(t)})
+		term := Term{Text: t, Boost: tokenWeight(t), Fuzziness: fuzziness(t)}
+		if generic[t] {
+			// A misspelt generic word is left to the other words of the name: searching
+			// "software" within an edit costs as much as the whole rest of the query.
+			term.Fuzziness = 0
+		}
+		r.Terms = append(r.Terms, term)
 	}
 	return r
 }
@@ -237,23 +248,55 @@ func fuzziness(t string) int {
 // entries first; those that can still reach the threshold are read from the company
 // store and scored again on the current record (the index may lag a little behind),
 // with the score prior.
-func (m *Matcher) pass(ctx context.Context, p *parsed, f Filters) ([]Match, error) {
-	entries, err := m.search(ctx, p.request(f, m.opts.Candidates))
+func (m *Matcher) pass(ctx context.Context, p *parsed, f Filters, limit int) ([]Match, error) {
+	req := p.request(f, m.opts.Candidates)
+	exact := req.withoutFuzziness()
+	entries, err := m.search(ctx, exact)
 	if err != nil {
 		return nil, err
 	}
+	// Most names are spelt right: the exact words find them, and the costly fuzzy
+	// search (every word within its edit budget) runs only when nothing close to the
+	// name came back.
+	if !reflect.DeepEqual(exact, req) && !p.nearlyFound(entries) {
+		more, err := m.search(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, more...)
+	}
 	floor := p.q.MinMatchConfidence
-	var out []Match
+	type candidate struct {
+		e Entry
+		z float64
+	}
+	var cands []candidate
 	seen := map[string]bool{}
 	for _, e := range entries {
 		if seen[e.Domain] {
 			continue
 		}
 		seen[e.Domain] = true
-		z, ok := p.evaluate(e)
-		if !ok || confidence(z+PriorMax) < floor {
-			continue
+		if z, ok := p.evaluate(e); ok && confidence(z+PriorMax) >= floor {
+			cands = append(cands, candidate{e, z})
 		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].z > cands[j].z })
+	var out []Match
+	for _, cand := range cands {
+		// Candidates come best first: once limit matches are in hand, one whose
+		// index score plus the largest prior cannot pass the weakest of them is not
+		// read from the store.
+		if len(out) >= limit {
+			weakest := out[0].z
+			for _, m := range out {
+				weakest = min(weakest, m.z)
+			}
+			if cand.z+PriorMax < weakest {
+				break
+			}
+		}
+		e := cand.e
 		rec, err := m.records.Get(ctx, e.Domain)
 		if errors.Is(err, apperr.ErrNotFound) {
 			continue // deleted since it was indexed
@@ -262,7 +305,7 @@ func (m *Matcher) pass(ctx context.Context, p *parsed, f Filters) ([]Match, erro
 			return nil, fmt.Errorf("match: read company %s: %w", e.Domain, err)
 		}
 		fresh := EntryOf(rec)
-		z, ok = p.evaluate(fresh)
+		z, ok := p.evaluate(fresh)
 		if !ok || !f.admits(fresh) {
 			continue
 		}
@@ -281,6 +324,32 @@ func (m *Matcher) pass(ctx context.Context, p *parsed, f Filters) ([]Match, erro
 		return out[i].Profile.Domain < out[j].Profile.Domain
 	})
 	return out, nil
+}
+
+// nearlyFoundSimilarity is the name similarity above which an exact-word search is
+// taken to have found the name, so no fuzzy search follows.
+const nearlyFoundSimilarity = 0.9
+
+func (p *parsed) nearlyFound(entries []Entry) bool {
+	for _, e := range entries {
+		for _, t := range e.Text {
+			if Similarity(p.name, Name{Tokens: strings.Fields(t)}) >= nearlyFoundSimilarity {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withoutFuzziness is the request with exact terms only.
+func (r Request) withoutFuzziness() Request {
+	out := r
+	out.Terms = make([]Term, len(r.Terms))
+	for i, t := range r.Terms {
+		t.Fuzziness = 0
+		out.Terms[i] = t
+	}
+	return out
 }
 
 // admits reports whether an entry meets the filters (the record may have changed

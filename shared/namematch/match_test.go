@@ -29,12 +29,15 @@ func (r *recorder) Search(ctx context.Context, req namematch.Request) ([]namemat
 	return r.Index.Search(ctx, req)
 }
 
+// filters are the filters of each pass (a pass may search twice, exact words first).
 func (r *recorder) filters() []namematch.Filters {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []namematch.Filters
 	for _, q := range r.requests {
-		out = append(out, q.Filters)
+		if len(out) == 0 || out[len(out)-1] != q.Filters {
+			out = append(out, q.Filters)
+		}
 	}
 	return out
 }
@@ -148,7 +151,7 @@ func TestRelaxationStopsAtFirstMatch(t *testing.T) {
 		t.Fatalf("matches = %v, want [acme.com] (other.com is outside the state filter of pass 2)", got)
 	}
 	if a.Passes != 2 || len(rec.filters()) != 2 {
-		t.Errorf("passes = %d (searches %d), want 2", a.Passes, len(rec.filters()))
+		t.Errorf("passes = %d (filter sets searched %d), want 2", a.Passes, len(rec.filters()))
 	}
 	q.ZipCode = "94110"
 	exact := match(t, m, q)
@@ -474,4 +477,37 @@ func itoa(n int) string {
 		b = append([]byte{byte('0' + n%10)}, b...)
 	}
 	return string(b)
+}
+
+// The fuzzy search runs only when the exact words found nothing close to the name.
+func TestFuzzySearchOnlyWhenNeeded(t *testing.T) {
+	cases := []struct {
+		name  string
+		fuzzy bool
+	}{
+		{"Keystone Laboratories", false},
+		{"Keystone Labs Inc", false},
+		// The typo is found through the other, exact word.
+		{"Keystome Laboratories", false},
+		// No exact word: the fuzzy search finds it.
+		{"Keystome", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, rec := matcherOver(t, co{domain: "keystone.com", name: "Keystone Laboratories LLC"})
+			a := match(t, m, namematch.Query{Name: c.name})
+			if len(a.Matches) != 1 {
+				t.Fatalf("matches = %v", domains(a))
+			}
+			fuzzy := false
+			for _, r := range rec.requests {
+				for _, term := range r.Terms {
+					fuzzy = fuzzy || term.Fuzziness > 0
+				}
+			}
+			if fuzzy != c.fuzzy {
+				t.Errorf("fuzzy search ran: %v, want %v (%d searches)", fuzzy, c.fuzzy, len(rec.requests))
+			}
+		})
+	}
 }
