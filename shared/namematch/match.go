@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -258,7 +257,7 @@ func (m *Matcher) pass(ctx context.Context, p *parsed, f Filters, limit int) ([]
 	// Most names are spelt right: the exact words find them, and the costly fuzzy
 	// search (every word within its edit budget) runs only when nothing close to the
 	// name came back.
-	if !reflect.DeepEqual(exact, req) && !p.nearlyFound(entries) {
+	if req.fuzzy() && !p.nearlyFound(entries) {
 		more, err := m.search(ctx, req)
 		if err != nil {
 			return nil, err
@@ -336,6 +335,16 @@ func (p *parsed) nearlyFound(entries []Entry) bool {
 			if Similarity(p.name, Name{Tokens: strings.Fields(t)}) >= nearlyFoundSimilarity {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// fuzzy reports whether any term is searched within edits.
+func (r Request) fuzzy() bool {
+	for _, t := range r.Terms {
+		if t.Fuzziness > 0 {
+			return true
 		}
 	}
 	return false

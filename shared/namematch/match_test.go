@@ -197,8 +197,8 @@ func TestStrict(t *testing.T) {
 		m, rec := matcherOver(t, companies...)
 		match(t, m, namematch.Query{Name: "Acme Intl Corp", Strict: true})
 		r := rec.requests[0]
-		if r.Phrase != "acme intl" || len(r.Terms) != 0 {
-			t.Errorf("strict request = %+v, want phrase \"acme intl\" and no terms", r)
+		if r.Phrase != "acme intl" || len(r.Terms) != 0 || len(rec.requests) != 1 {
+			t.Errorf("strict requests = %+v, want one, with phrase \"acme intl\" and no terms", rec.requests)
 		}
 	})
 }
