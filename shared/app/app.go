@@ -205,7 +205,8 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 	srv.Add(httpapi.IntegrationRoutes(integrations)...)
 	srv.Add(httpapi.SearchProviderRoutes(searchProviders)...)
 	srv.Add(httpapi.ModelRoutes(integrations)...)
-	researchSvc, err := buildResearch(tasks, integrations, searchProviders, companies.svc, credits, accounts, log)
+	contacts, contactSearch := buildContacts(cfg, store, companies.svc.Store(), queries, credits)
+	researchSvc, err := buildResearch(tasks, integrations, searchProviders, companies.svc, contacts, credits, accounts, log)
 	if err != nil {
 		if companies.dns != nil {
 			companies.dns.Close()
@@ -223,7 +224,6 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 		return nil, err
 	}
 	srv.Add(httpapi.MatchRoutes(names.matcher, names.bulk, credits)...)
-	contacts, contactSearch := buildContacts(cfg, store, companies.svc.Store(), queries, credits)
 	patterns.source = contactSearch
 	srv.Add(httpapi.ContactRoutes(contactSearch)...)
 	return &App{Config: cfg, Log: log, Store: store, Accounts: accounts, Server: srv, Tasks: tasks, Billing: credits, Queries: queries, Emails: emails, local: rt.local,

@@ -2,12 +2,15 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/llm"
 	"github.com/firmoapi/firmo/shared/research"
@@ -18,11 +21,10 @@ import (
 // buildResearch registers the batch research kinds (gen_process, gen_process_personas)
 // on the task engine. integrations and searchers are the organisation's LLM
 // integrations and search providers; nil stands for "none configured" until their
-// services are composed here (every request then answers the spec's 400s). Contacts
-// are not wired: contact search does not exist yet, so persona rows answer
-// "Error: contact not found".
+// services are composed here (every request then answers the spec's 400s). Persona
+// records are read from the contact store.
 func buildResearch(tasks *task.Engine, integrations research.Integrations, searchers research.Searchers,
-	companies *company.Service, credits *billing.Service, accounts *account.Service, log *slog.Logger) (*research.Service, error) {
+	companies *company.Service, contacts *contact.Store, credits *billing.Service, accounts *account.Service, log *slog.Logger) (*research.Service, error) {
 	if integrations == nil {
 		integrations = noIntegrations{}
 	}
@@ -30,7 +32,34 @@ func buildResearch(tasks *task.Engine, integrations research.Integrations, searc
 		searchers = noSearchers{}
 	}
 	return research.New(research.Deps{Tasks: tasks, Integrations: integrations, Searchers: searchers,
-		Companies: research.CompanyData{Svc: companies}, Billing: credits, Orgs: accounts, Log: log})
+		Companies: research.CompanyData{Svc: companies}, Contacts: contactData{contacts}, Billing: credits, Orgs: accounts, Log: log})
+}
+
+// contactData serves /gen/process-personas records from the contact store. Contacts
+// are shared reference data, so the organisation does not scope them.
+type contactData struct{ store *contact.Store }
+
+func (c contactData) Contact(ctx context.Context, _ string, personaID int64) (research.Contact, error) {
+	r, err := c.store.Get(ctx, personaID)
+	if err != nil {
+		return research.Contact{}, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Name: %s\nTitle: %s\nCompany domain: %s\n", r.Name, r.Title, r.Domain)
+	if r.Country != "" {
+		fmt.Fprintf(&b, "Location: %s %s\n", r.Country, r.State)
+	}
+	if len(r.Skills) > 0 {
+		fmt.Fprintf(&b, "Skills: %s\n", strings.Join(r.Skills, ", "))
+	}
+	if r.JobstartDate != "" {
+		fmt.Fprintf(&b, "In current role since: %s\n", r.JobstartDate)
+	}
+	if r.Summary != "" {
+		fmt.Fprintf(&b, "Summary: %s\n", r.Summary)
+	}
+	return research.Contact{PersonaID: r.PersonaID, Name: r.Name, Title: r.Title, LinkedInURL: r.LinkedinURL,
+		Summary: r.Summary, Profile: b.String(), Domain: r.Domain}, nil
 }
 
 type noIntegrations struct{}
