@@ -397,17 +397,3 @@ func (m *Matcher) search(ctx context.Context, req Request) ([]Entry, error) {
 	}
 	return nil, fmt.Errorf("%w after %d attempts: %w", ErrSearchFailed, m.opts.Attempts, last)
 }
-
-// describe is a short form of the filters for logs and tests.
-func (f Filters) describe() string {
-	var parts []string
-	for _, kv := range [][2]string{{"country", f.Country}, {"state", f.State}, {"city", f.City}, {"zip", f.Zip}, {"phone", f.Phone}} {
-		if kv[1] != "" {
-			parts = append(parts, kv[0])
-		}
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ",")
-}
