@@ -63,7 +63,7 @@ func crashHelper(mode string) int {
 		return 1
 	}
 	defer runs.Close()
-	sleep := &tasktest.Echo{Delay: 20 * time.Millisecond, OnRun: func(rec task.Record) { runs.WriteString(rec.Key + "\n") }}
+	sleep := &tasktest.Echo{Delay: 100 * time.Millisecond, OnRun: func(rec task.Record) { runs.WriteString(rec.Key + "\n") }}
 	a.Tasks.Kinds().Register(sleep.Kind("sleep"))
 	if err := a.StartTasks(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -158,6 +158,9 @@ func TestCrashAndResume(t *testing.T) {
 		n, _ := strconv.Atoi(f[len(f)-2])
 		return f[0] == "rows" && n >= crashRecords/4
 	})
+	// Workers start in waves (all free at once after a group commit), so a kill right at
+	// a row count can fall between two waves; half a record's delay later, a wave runs.
+	time.Sleep(50 * time.Millisecond)
 	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
