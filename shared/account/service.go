@@ -64,22 +64,11 @@ func New(store kv.Store, opts ...Option) *Service {
 }
 
 func (s *Service) getJSON(ctx context.Context, k kv.Key, v any) (kv.Item, error) {
-	it, err := s.store.Get(ctx, k)
-	if err != nil {
-		return it, err
-	}
-	if err := json.Unmarshal(it.Data, v); err != nil {
-		return it, fmt.Errorf("decode %s: %w", k, err)
-	}
-	return it, nil
+	return kv.GetJSON(ctx, s.store, k, v)
 }
 
 func (s *Service) putJSON(ctx context.Context, k kv.Key, v any, cond kv.Cond) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", k, err)
-	}
-	_, err = s.store.Put(ctx, k, b, cond)
+	_, err := kv.PutJSON(ctx, s.store, k, v, cond)
 	return err
 }
 

@@ -580,14 +580,8 @@ func (s *Service) defaultID(ctx context.Context, org string) (string, error) {
 }
 
 func (s *Service) putJSON(ctx context.Context, key kv.Key, v any, cond kv.Cond) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", key, err)
-	}
-	if _, err := s.store.Put(ctx, key, data, cond); err != nil {
-		return fmt.Errorf("put %s: %w", key, err)
-	}
-	return nil
+	_, err := kv.PutJSON(ctx, s.store, key, v, cond)
+	return err
 }
 
 func str(p *string) string {
