@@ -43,8 +43,66 @@ type Config struct {
 	SecretKey    string
 	TypedBaseURL string // FIRMO_TYPED_BASE_URL: typed-judgment endpoint for typed integrations without a base_url
 
+	OpenSearch OpenSearch
+	Embedder   Embedder
+
 	AWS AWS
 }
+
+// OpenSearch is the cluster behind company-name matching and contact search when one is
+// configured: on AWS an Amazon OpenSearch Service domain; locally a developer's cluster.
+// An empty URL means none: names then use the embedded bleve index locally (503 on AWS)
+// and contact vectors the in-memory HNSW graph.
+type OpenSearch struct {
+	// URL is FIRMO_OPENSEARCH_URL without its userinfo: an https endpoint (plain http only
+	// for a loopback host, a development cluster or a test).
+	URL string
+	// Auth is FIRMO_OPENSEARCH_AUTH: "sigv4" (Amazon OpenSearch Service: requests signed
+	// with the default AWS credential chain for Region), "basic" (user and password from
+	// the URL's userinfo) or "none". Default: basic when the URL carries a user, else none.
+	Auth string
+	// Region is the SigV4 signing region: AWS_REGION when set, else the region named in
+	// an *.<region>.es.amazonaws.com endpoint.
+	Region string
+	// Username and Password come from the URL's userinfo (basic auth). Never logged.
+	Username, Password string
+	ContactsIndex      string // FIRMO_OPENSEARCH_CONTACTS_INDEX: contact documents and vectors; default "contacts"
+	NamesIndex         string // FIRMO_OPENSEARCH_NAMES_INDEX: company-name candidates; default "company-names"
+}
+
+// Enabled reports whether a cluster is configured.
+func (o OpenSearch) Enabled() bool { return o.URL != "" }
+
+// OpenSearch authentication modes.
+const (
+	OpenSearchSigV4 = "sigv4"
+	OpenSearchBasic = "basic"
+	OpenSearchNone  = "none"
+)
+
+// Embedder chooses the text embedder of contact search.
+type Embedder struct {
+	// Kind is FIRMO_EMBEDDER: "builtin" (ppmiembed: offline, 384 dims, the default) or
+	// "openai" (any OpenAI-compatible /embeddings endpoint, shared/embed/openaiembed).
+	Kind    string
+	BaseURL string // FIRMO_EMBED_BASE_URL: e.g. https://api.openai.com/v1 (openai only, required)
+	Model   string // FIRMO_EMBED_MODEL: e.g. text-embedding-3-small (openai only, required)
+	// Dims is FIRMO_EMBED_DIMS: the vector length stored (openai only, required: it must
+	// match what the model returns, and the OpenSearch contact index is created with it).
+	Dims int
+	// SendDimensions is FIRMO_EMBED_SEND_DIMENSIONS: ask the model to shorten its vectors
+	// to Dims (text-embedding-3-* support it); default false.
+	SendDimensions bool
+	// APIKey is FIRMO_EMBED_API_KEY: sent as a bearer token; empty sends none (local
+	// servers). Never logged.
+	APIKey string
+}
+
+// Embedder kinds.
+const (
+	EmbedderBuiltin = "builtin"
+	EmbedderOpenAI  = "openai"
+)
 
 // SMTP configures the email verifier's SMTP conversations.
 type SMTP struct {
@@ -98,6 +156,8 @@ func Load(getenv Getenv) (Config, error) {
 		ReprocessEvery:  l.duration("FIRMO_REPROCESS_INTERVAL", time.Hour),
 		SecretKey:       l.str("FIRMO_SECRET_KEY", ""),
 		TypedBaseURL:    l.str("FIRMO_TYPED_BASE_URL", ""),
+		OpenSearch:      l.openSearch(),
+		Embedder:        l.embedder(),
 		SMTP: SMTP{
 			Port: int(l.int64("FIRMO_SMTP_PORT", 25, 1, 65535)),
 			HELO: l.str("FIRMO_SMTP_HELO", "verify.firmo.local"),
@@ -259,6 +319,113 @@ func (l *loader) hostPort(name, defPort string) string {
 		return ""
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// openSearch reads the FIRMO_OPENSEARCH_* settings and checks their combination.
+func (l *loader) openSearch() OpenSearch {
+	o := OpenSearch{
+		ContactsIndex: l.indexName("FIRMO_OPENSEARCH_CONTACTS_INDEX", "contacts"),
+		NamesIndex:    l.indexName("FIRMO_OPENSEARCH_NAMES_INDEX", "company-names"),
+	}
+	raw := l.str("FIRMO_OPENSEARCH_URL", "")
+	authRaw := l.str("FIRMO_OPENSEARCH_AUTH", "")
+	if raw == "" {
+		if authRaw != "" {
+			l.oneOf("FIRMO_OPENSEARCH_AUTH", "", OpenSearchSigV4, OpenSearchBasic, OpenSearchNone)
+		}
+		return o
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.Hostname() == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		l.fail("FIRMO_OPENSEARCH_URL", "is not a cluster endpoint; want https://host[:port] with no path")
+		return o
+	}
+	if u.Scheme != "https" && !(u.Scheme == "http" && loopback(u.Hostname())) {
+		l.fail("FIRMO_OPENSEARCH_URL", "must be an https URL (plain http only for a loopback host), got scheme %q", u.Scheme)
+		return o
+	}
+	if u.User != nil {
+		o.Username = u.User.Username()
+		o.Password, _ = u.User.Password()
+	}
+	def := OpenSearchNone
+	if o.Username != "" {
+		def = OpenSearchBasic
+	}
+	o.Auth = l.oneOf("FIRMO_OPENSEARCH_AUTH", def, OpenSearchSigV4, OpenSearchBasic, OpenSearchNone)
+	switch o.Auth {
+	case OpenSearchBasic:
+		if o.Username == "" || o.Password == "" {
+			l.fail("FIRMO_OPENSEARCH_URL", "needs user:password@ in the URL with FIRMO_OPENSEARCH_AUTH=basic")
+		}
+	case OpenSearchSigV4, OpenSearchNone:
+		if u.User != nil {
+			l.fail("FIRMO_OPENSEARCH_URL", "carries credentials, which FIRMO_OPENSEARCH_AUTH=%s would not use; remove them or set FIRMO_OPENSEARCH_AUTH=basic", o.Auth)
+		}
+	}
+	if o.Auth == OpenSearchSigV4 {
+		o.Region = l.str("AWS_REGION", regionOfEndpoint(u.Hostname()))
+		if o.Region == "" {
+			l.fail("AWS_REGION", "is required with FIRMO_OPENSEARCH_AUTH=sigv4 (the signing region) unless FIRMO_OPENSEARCH_URL is an *.<region>.es.amazonaws.com endpoint")
+		}
+	}
+	u.User = nil
+	o.URL = strings.TrimSuffix(u.String(), "/")
+	return o
+}
+
+// regionOfEndpoint reads the region of an Amazon OpenSearch Service endpoint
+// (search-name-id.eu-west-1.es.amazonaws.com); "" for any other host.
+func regionOfEndpoint(host string) string {
+	parts := strings.Split(strings.ToLower(host), ".")
+	n := len(parts)
+	if n >= 5 && parts[n-3] == "es" && parts[n-2] == "amazonaws" && parts[n-1] == "com" {
+		return parts[n-4]
+	}
+	return ""
+}
+
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// indexName reads an OpenSearch index name: lowercase, no spaces, none of \ / * ? " < > | , #,
+// not starting with _ - +.
+func (l *loader) indexName(name, def string) string {
+	v := l.str(name, def)
+	if v != strings.ToLower(v) || strings.ContainsAny(v, " \\/*?\"<>|,#:") || strings.IndexAny(v[:1], "_-+") == 0 || len(v) > 255 || v == "." || v == ".." {
+		l.fail(name, "is %q; want a lowercase OpenSearch index name", v)
+		return def
+	}
+	return v
+}
+
+// embedder reads the FIRMO_EMBED* settings and checks their combination.
+func (l *loader) embedder() Embedder {
+	e := Embedder{
+		Kind:           l.oneOf("FIRMO_EMBEDDER", EmbedderBuiltin, EmbedderBuiltin, EmbedderOpenAI),
+		BaseURL:        l.url("FIRMO_EMBED_BASE_URL"),
+		Model:          l.str("FIRMO_EMBED_MODEL", ""),
+		Dims:           int(l.int64("FIRMO_EMBED_DIMS", 0, 1, 16_000)),
+		SendDimensions: l.bool("FIRMO_EMBED_SEND_DIMENSIONS", false),
+		APIKey:         l.str("FIRMO_EMBED_API_KEY", ""),
+	}
+	if e.Kind != EmbedderOpenAI {
+		return e
+	}
+	for _, req := range []struct {
+		name string
+		set  bool
+	}{{"FIRMO_EMBED_BASE_URL", e.BaseURL != ""}, {"FIRMO_EMBED_MODEL", e.Model != ""}, {"FIRMO_EMBED_DIMS", e.Dims > 0}} {
+		if !req.set && l.str(req.name, "") == "" {
+			l.fail(req.name, "is required with FIRMO_EMBEDDER=openai")
+		}
+	}
+	return e
 }
 
 func (l *loader) url(name string) string {

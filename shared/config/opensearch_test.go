@@ -1,0 +1,109 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestOpenSearchSettings(t *testing.T) {
+	cases := []struct {
+		name    string
+		env     map[string]string
+		want    OpenSearch
+		wantErr string // a variable the error must name; "" = no error
+	}{
+		{name: "none configured", env: nil,
+			want: OpenSearch{ContactsIndex: "contacts", NamesIndex: "company-names"}},
+		{name: "sigv4 with AWS_REGION", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://search-firmo-abc.eu-west-1.es.amazonaws.com/", "FIRMO_OPENSEARCH_AUTH": "SigV4", "AWS_REGION": "eu-central-1"},
+			want: OpenSearch{URL: "https://search-firmo-abc.eu-west-1.es.amazonaws.com", Auth: "sigv4", Region: "eu-central-1", ContactsIndex: "contacts", NamesIndex: "company-names"}},
+		{name: "sigv4 region from the endpoint", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://search-firmo-abc.eu-west-1.es.amazonaws.com", "FIRMO_OPENSEARCH_AUTH": "sigv4"},
+			want: OpenSearch{URL: "https://search-firmo-abc.eu-west-1.es.amazonaws.com", Auth: "sigv4", Region: "eu-west-1", ContactsIndex: "contacts", NamesIndex: "company-names"}},
+		{name: "sigv4 without any region", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://os.example.com", "FIRMO_OPENSEARCH_AUTH": "sigv4"},
+			wantErr: "AWS_REGION"},
+		{name: "basic from userinfo by default", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://admin:s3cret@os.example.com:9200", "FIRMO_OPENSEARCH_NAMES_INDEX": "names-v2", "FIRMO_OPENSEARCH_CONTACTS_INDEX": "contacts-384"},
+			want: OpenSearch{URL: "https://os.example.com:9200", Auth: "basic", Username: "admin", Password: "s3cret", ContactsIndex: "contacts-384", NamesIndex: "names-v2"}},
+		{name: "basic without a password", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://os.example.com", "FIRMO_OPENSEARCH_AUTH": "basic"},
+			wantErr: "FIRMO_OPENSEARCH_URL"},
+		{name: "credentials with auth none", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://a:b@os.example.com", "FIRMO_OPENSEARCH_AUTH": "none"},
+			wantErr: "FIRMO_OPENSEARCH_URL"},
+		{name: "plain http on loopback", env: map[string]string{"FIRMO_OPENSEARCH_URL": "http://127.0.0.1:9200"},
+			want: OpenSearch{URL: "http://127.0.0.1:9200", Auth: "none", ContactsIndex: "contacts", NamesIndex: "company-names"}},
+		{name: "plain http elsewhere", env: map[string]string{"FIRMO_OPENSEARCH_URL": "http://os.example.com:9200"},
+			wantErr: "FIRMO_OPENSEARCH_URL"},
+		{name: "a path is not an endpoint", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://os.example.com/contacts"},
+			wantErr: "FIRMO_OPENSEARCH_URL"},
+		{name: "unknown auth", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://os.example.com", "FIRMO_OPENSEARCH_AUTH": "kerberos"},
+			wantErr: "FIRMO_OPENSEARCH_AUTH"},
+		{name: "bad index name", env: map[string]string{"FIRMO_OPENSEARCH_CONTACTS_INDEX": "Contacts"},
+			wantErr: "FIRMO_OPENSEARCH_CONTACTS_INDEX"},
+		{name: "index name with a leading underscore", env: map[string]string{"FIRMO_OPENSEARCH_NAMES_INDEX": "_names"},
+			wantErr: "FIRMO_OPENSEARCH_NAMES_INDEX"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := Load(env(c.env))
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err = %v, want one naming %s", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.OpenSearch; got != c.want {
+				t.Errorf("got %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestEmbedderSettings(t *testing.T) {
+	openai := map[string]string{"FIRMO_EMBEDDER": "openai", "FIRMO_EMBED_BASE_URL": "https://api.openai.com/v1",
+		"FIRMO_EMBED_MODEL": "text-embedding-3-small", "FIRMO_EMBED_DIMS": "512", "FIRMO_EMBED_SEND_DIMENSIONS": "true", "FIRMO_EMBED_API_KEY": "sk-test"}
+	without := func(name string) map[string]string {
+		m := map[string]string{}
+		for k, v := range openai {
+			if k != name {
+				m[k] = v
+			}
+		}
+		return m
+	}
+	cases := []struct {
+		name    string
+		env     map[string]string
+		want    Embedder
+		wantErr string
+	}{
+		{name: "builtin by default", want: Embedder{Kind: "builtin"}},
+		{name: "openai", env: openai, want: Embedder{Kind: "openai", BaseURL: "https://api.openai.com/v1", Model: "text-embedding-3-small", Dims: 512, SendDimensions: true, APIKey: "sk-test"}},
+		{name: "openai without base URL", env: without("FIRMO_EMBED_BASE_URL"), wantErr: "FIRMO_EMBED_BASE_URL"},
+		{name: "openai without model", env: without("FIRMO_EMBED_MODEL"), wantErr: "FIRMO_EMBED_MODEL"},
+		{name: "openai without dims", env: without("FIRMO_EMBED_DIMS"), wantErr: "FIRMO_EMBED_DIMS"},
+		{name: "openai without key (a local server)", env: without("FIRMO_EMBED_API_KEY"), want: Embedder{Kind: "openai", BaseURL: "https://api.openai.com/v1", Model: "text-embedding-3-small", Dims: 512, SendDimensions: true}},
+		{name: "bad base URL", env: map[string]string{"FIRMO_EMBEDDER": "openai", "FIRMO_EMBED_BASE_URL": "api.openai.com", "FIRMO_EMBED_MODEL": "m", "FIRMO_EMBED_DIMS": "8"}, wantErr: "FIRMO_EMBED_BASE_URL"},
+		{name: "bad dims", env: map[string]string{"FIRMO_EMBED_DIMS": "0"}, wantErr: "FIRMO_EMBED_DIMS"},
+		{name: "unknown embedder", env: map[string]string{"FIRMO_EMBEDDER": "word2vec"}, wantErr: "FIRMO_EMBEDDER"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := Load(env(c.env))
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err = %v, want one naming %s", err, c.wantErr)
+				}
+				if strings.Contains(err.Error(), "sk-test") {
+					t.Fatalf("the error shows the API key: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.Embedder; got != c.want {
+				t.Errorf("got %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+}
