@@ -4,7 +4,9 @@
 // # What is billed
 //
 // Handlers call Charge with the records a response delivers (persona ids, domains,
-// found emails, append rows). Dedupe kinds (contacts, companies, found emails) are billed
+// found emails, append rows), or ChargeAll when one response delivers records of
+// several kinds (contact search: contacts and their companies), so that the response
+// is billed by one charge with one debit. Dedupe kinds (contacts, companies, found emails) are billed
 // once per organisation and record per DedupeWindow (90 days): a record first delivered
 // on day 0 is free again on day 89 and billed again on day 91. Credits are the net-new
 // count priced with the plan's rate per 1,000 records (Rates, rounded up per charge).
@@ -40,6 +42,14 @@
 //  5. Otherwise the receipt records the debit, the ledger entry is written (IfAbsent,
 //     keyed by the receipt's time and charge id, so a retry cannot write a second one),
 //     and the receipt is marked done with the result.
+//
+// A charge of several kinds (ChargeAll) is the same sequence with one receipt, the
+// claims of every kind, one debit of the summed price and one ledger item listing the
+// kinds. Charging the kinds one after the other instead would take the first kind's
+// credits before learning that the second does not fit: a 402 after a debit, a partial
+// write. A refund of the first debit would not fix that, since a crash before the
+// refund keeps the partial charge. With one debit there is no such step: the balance
+// moves once or not at all, and the ledger item that records it is a single write.
 //
 // A process that dies between the token and the receipt update leaves a pending receipt
 // whose debit may or may not have happened; a retry waits for it and, once it is older
@@ -126,6 +136,34 @@ type receipt struct {
 	RequestID string    `json:"request_id"`
 	Nonce     string    `json:"nonce"` // names the debit token of this incarnation
 	Result    Charge    `json:"result"`
+	// Parts is the result by kind of a charge of several kinds (empty for one kind):
+	// a retry after a crash writes the ledger item from it.
+	Parts []partResult `json:"parts,omitempty"`
+}
+
+// Items are the records of one kind that a response delivers.
+type Items struct {
+	Kind    Kind
+	Records []string
+}
+
+// partResult is what one kind of a charge billed.
+type partResult struct {
+	Kind    Kind  `json:"kind"`
+	Records int   `json:"records"`
+	NetNew  int   `json:"net_new"`
+	Credits int64 `json:"credits"`
+}
+
+// sum is the charge's totals over its kinds (without the balance).
+func sum(parts []partResult) Charge {
+	var c Charge
+	for _, p := range parts {
+		c.Credits += p.Credits
+		c.NetNew += p.NetNew
+		c.Records += p.Records
+	}
+	return c
 }
 
 func (c *charge) tokenKey(r receipt) kv.Key {
@@ -143,22 +181,33 @@ func receiptKey(orgID, id string) kv.Key {
 // kind and records returns the first call's result and charges nothing more.
 // A short balance is a 402 (apperr.ErrPaymentRequired) and changes nothing.
 func (s *Service) Charge(ctx context.Context, org account.Org, endpoint string, kind Kind, records []string, requestID string) (Charge, error) {
-	if err := checkKind(kind); err != nil {
-		return Charge{}, err
+	return s.ChargeAll(ctx, org, endpoint, []Items{{Kind: kind, Records: records}}, requestID)
+}
+
+// ChargeAll bills the records of several kinds that one response delivers as one
+// charge: the result is the sum over the kinds, the balance is debited once with the
+// total, and a short balance refuses the whole charge (402) with nothing billed, not
+// even the kinds that would have fitted. Items of the same kind are merged; the ledger
+// and usage still count each kind on its own. Replays work as for Charge.
+func (s *Service) ChargeAll(ctx context.Context, org account.Org, endpoint string, items []Items, requestID string) (Charge, error) {
+	for _, it := range items {
+		if err := checkKind(it.Kind); err != nil {
+			return Charge{}, err
+		}
 	}
 	if org.ID == "" || endpoint == "" || requestID == "" {
 		return Charge{}, fmt.Errorf("charge needs an organisation, an endpoint and a request id: %w", apperr.ErrInvalid)
 	}
-	recs, err := normalizeRecords(kind, records)
+	parts, err := normalizeItems(items)
 	if err != nil {
 		return Charge{}, err
 	}
-	if len(recs) == 0 { // nothing delivered: nothing to bill or record
+	if len(parts) == 0 { // nothing delivered: nothing to bill or record
 		bal, err := s.Balance(ctx, org.ID)
 		return Charge{Balance: bal}, err
 	}
-	c := &charge{s: s, org: org, endpoint: endpoint, kind: kind, records: recs, requestID: requestID}
-	c.id = chargeID(requestID, endpoint, kind, recs)
+	c := &charge{s: s, org: org, endpoint: endpoint, parts: parts, requestID: requestID}
+	c.id = chargeID(requestID, endpoint, parts)
 	c.key = receiptKey(org.ID, c.id)
 	for range maxRestarts {
 		res, err := c.run(ctx)
@@ -194,16 +243,48 @@ func normalizeRecords(kind Kind, records []string) ([]string, error) {
 	return out, nil
 }
 
+// normalizeItems merges the items of each kind (in the order kinds first appear),
+// normalizes their records and drops kinds without records.
+func normalizeItems(items []Items) ([]Items, error) {
+	var merged []Items
+	at := map[Kind]int{}
+	for _, it := range items {
+		i, ok := at[it.Kind]
+		if !ok {
+			i = len(merged)
+			at[it.Kind] = i
+			merged = append(merged, Items{Kind: it.Kind})
+		}
+		merged[i].Records = append(merged[i].Records, it.Records...)
+	}
+	out := merged[:0]
+	for _, it := range merged {
+		recs, err := normalizeRecords(it.Kind, it.Records)
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) > 0 {
+			out = append(out, Items{Kind: it.Kind, Records: recs})
+		}
+	}
+	return out, nil
+}
+
 // chargeID identifies a charge by everything it bills, so a client reusing its
-// x-request-id for different records gets different charges, not a free replay.
-func chargeID(requestID, endpoint string, kind Kind, records []string) string {
-	sorted := append([]string(nil), records...)
-	sort.Strings(sorted)
+// x-request-id for different records gets different charges, not a free replay. A
+// charge of one kind hashes exactly as before ChargeAll existed, so receipts written
+// then still answer their replays.
+func chargeID(requestID, endpoint string, parts []Items) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d", requestID, endpoint, kind, len(sorted))
-	for _, r := range sorted {
-		h.Write([]byte{0})
-		h.Write([]byte(r))
+	fmt.Fprintf(h, "%s\x00%s", requestID, endpoint)
+	for _, p := range parts {
+		sorted := append([]string(nil), p.Records...)
+		sort.Strings(sorted)
+		fmt.Fprintf(h, "\x00%s\x00%d", p.Kind, len(sorted))
+		for _, r := range sorted {
+			h.Write([]byte{0})
+			h.Write([]byte(r))
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
@@ -219,11 +300,19 @@ type charge struct {
 	s         *Service
 	org       account.Org
 	endpoint  string
-	kind      Kind
-	records   []string
+	parts     []Items // one per kind, records normalized and non-empty
 	requestID string
 	id        string
 	key       kv.Key
+}
+
+// kinds lists the charge's kinds.
+func (c *charge) kinds() []Kind {
+	out := make([]Kind, len(c.parts))
+	for i, p := range c.parts {
+		out[i] = p.Kind
+	}
+	return out
 }
 
 func (c *charge) run(ctx context.Context) (Charge, error) {
@@ -239,19 +328,23 @@ func (c *charge) run(ctx context.Context) (Charge, error) {
 	case stateRefused:
 		return Charge{}, c.abandon(ctx, ver)
 	}
-	res := r.Result
+	res, parts := r.Result, r.Parts
 	if r.State == statePending {
-		netNew := len(c.records)
-		var claims []claim
-		if c.kind.Dedupe() {
-			if claims, err = c.claimAll(ctx, now); err != nil {
-				return Charge{}, err
-			}
-			netNew = len(claims)
+		claims, won, err := c.claimAll(ctx, now)
+		if err != nil {
+			return Charge{}, err
 		}
-		res = Charge{Credits: Price(c.org.Plan, c.kind, netNew), NetNew: netNew, Records: len(c.records)}
+		parts = make([]partResult, len(c.parts))
+		for i, p := range c.parts {
+			netNew := len(p.Records)
+			if p.Kind.Dedupe() {
+				netNew = won[i]
+			}
+			parts[i] = partResult{Kind: p.Kind, Records: len(p.Records), NetNew: netNew, Credits: Price(c.org.Plan, p.Kind, netNew)}
+		}
+		res = sum(parts)
 		if res.Credits > 0 {
-			r, ver, res, err = c.debit(ctx, r, ver, res, claims)
+			r, ver, res, parts, err = c.debit(ctx, r, ver, res, parts, claims)
 			if err != nil || r.State == stateDone {
 				return res, err
 			}
@@ -259,10 +352,13 @@ func (c *charge) run(ctx context.Context) (Charge, error) {
 			return Charge{}, err
 		}
 	}
-	if err := c.appendLedger(ctx, r.Created, res); err != nil {
+	if err := c.appendLedger(ctx, r.Created, res, parts); err != nil {
 		return Charge{}, err
 	}
 	r.State, r.Result = stateDone, res
+	if len(c.parts) > 1 {
+		r.Parts = parts
+	}
 	if _, err := c.putReceipt(ctx, r, ver); err != nil {
 		if !errors.Is(err, apperr.ErrConflict) {
 			return Charge{}, err
@@ -279,7 +375,7 @@ func (c *charge) run(ctx context.Context) (Charge, error) {
 // openReceipt returns the charge's receipt, creating it when absent.
 func (c *charge) openReceipt(ctx context.Context, now time.Time) (receipt, int64, error) {
 	for range 3 {
-		r := receipt{State: statePending, Created: now, Endpoint: c.endpoint, Kind: c.kind, RequestID: c.requestID, Nonce: newNonce()}
+		r := receipt{State: statePending, Created: now, Endpoint: c.endpoint, Kind: c.parts[0].Kind, RequestID: c.requestID, Nonce: newNonce()}
 		ver, err := c.putReceipt(ctx, r, 0)
 		if err == nil {
 			return r, ver, nil
@@ -324,82 +420,93 @@ func (c *charge) putReceipt(ctx context.Context, r receipt, ver int64) (int64, e
 	return c.s.store.Put(ctx, c.key, b, cond)
 }
 
-// debit takes the debit token and, holding it, debits the balance. Without the token it
-// waits for the holder. It returns the receipt as it stands afterwards.
-func (c *charge) debit(ctx context.Context, r receipt, ver int64, res Charge, claims []claim) (receipt, int64, Charge, error) {
+// debit takes the debit token and, holding it, debits the balance with the charge's
+// total: one ADD for every kind of the charge. Without the token it waits for the
+// holder. It returns the receipt as it stands afterwards.
+func (c *charge) debit(ctx context.Context, r receipt, ver int64, res Charge, parts []partResult, claims []claim) (receipt, int64, Charge, []partResult, error) {
 	s := c.s
 	tok, err := s.store.Add(ctx, c.tokenKey(r), tokenCounter, 1, kv.AddCond{})
 	if err != nil {
-		return r, ver, Charge{}, fmt.Errorf("take debit token: %w", err)
+		return r, ver, Charge{}, nil, fmt.Errorf("take debit token: %w", err)
 	}
 	if tok != 1 {
-		return c.awaitDebit(ctx, res)
+		return c.awaitDebit(ctx, res, parts)
 	}
 	zero := int64(0)
 	bal, err := s.store.Add(ctx, profileKey(c.org.ID), account.CreditsCounter, -res.Credits, kv.AddCond{Min: &zero})
 	if errors.Is(err, apperr.ErrConflict) {
-		return r, ver, Charge{}, c.refuse(ctx, r, ver, res, claims)
+		return r, ver, Charge{}, nil, c.refuse(ctx, r, ver, res, parts, claims)
 	}
 	if err != nil {
 		// The debit may or may not have happened; the token stays taken, so a retry
 		// treats it as done rather than debiting again.
-		return r, ver, Charge{}, fmt.Errorf("debit %d credits: %w", res.Credits, err)
+		return r, ver, Charge{}, nil, fmt.Errorf("debit %d credits: %w", res.Credits, err)
 	}
 	res.Balance = bal
 	r.State, r.Result = stateDebited, res
+	if len(c.parts) > 1 {
+		r.Parts = parts
+	}
 	if v, err := c.putReceipt(ctx, r, ver); err == nil {
 		ver = v
 	}
 	// A failed receipt update is not fatal: the ledger entry written next also proves
 	// the debit to a retry (awaitDebit looks for it).
-	return r, ver, res, nil
+	return r, ver, res, parts, nil
 }
 
 // awaitDebit waits while another call holding the debit token finishes.
-func (c *charge) awaitDebit(ctx context.Context, res Charge) (receipt, int64, Charge, error) {
+func (c *charge) awaitDebit(ctx context.Context, res Charge, parts []partResult) (receipt, int64, Charge, []partResult, error) {
 	s := c.s
 	deadline := time.Now().Add(s.pollFor)
 	for {
 		r, ver, err := c.getReceipt(ctx)
 		switch {
 		case errors.Is(err, apperr.ErrNotFound):
-			return r, ver, Charge{}, errRestart // refused and cleaned up: start again
+			return r, ver, Charge{}, nil, errRestart // refused and cleaned up: start again
 		case err != nil:
-			return r, ver, Charge{}, err
+			return r, ver, Charge{}, nil, err
 		case r.State == stateDebited || r.State == stateDone:
-			return r, ver, r.Result, nil
+			if len(r.Parts) == 0 {
+				r.Parts = parts // one kind: the caller's part is the receipt's
+			}
+			return r, ver, r.Result, r.Parts, nil
 		case r.State == stateRefused:
-			return r, ver, Charge{}, c.abandon(ctx, ver)
+			return r, ver, Charge{}, nil, c.abandon(ctx, ver)
 		}
 		if e, err := c.ledgerEntry(ctx, r.Created); err == nil {
 			// The holder debited and wrote the ledger, then failed: the entry has the result.
-			return r, ver, Charge{Credits: e.Credits, NetNew: e.NetNew, Records: e.Records, Balance: e.Balance}, nil
+			got := parts
+			if len(e.Parts) > 0 {
+				got = e.Parts
+			}
+			return r, ver, Charge{Credits: e.Credits, NetNew: e.NetNew, Records: e.Records, Balance: e.Balance}, got, nil
 		} else if !errors.Is(err, apperr.ErrNotFound) {
-			return r, ver, Charge{}, err
+			return r, ver, Charge{}, nil, err
 		}
 		if s.now().Sub(r.Created) > staleAfter {
 			// The holder died between taking the token and writing the ledger. Whether it
 			// debited is unknown: count it as debited, never charge twice.
 			bal, err := s.Balance(ctx, c.org.ID)
 			if err != nil {
-				return r, ver, Charge{}, err
+				return r, ver, Charge{}, nil, err
 			}
 			res.Balance = bal
-			return r, ver, res, nil
+			return r, ver, res, parts, nil
 		}
 		if time.Now().After(deadline) {
-			return r, ver, Charge{}, &apperr.Error{Kind: apperr.ErrConflict, Message: "Another request with the same request id is being charged; retry."}
+			return r, ver, Charge{}, nil, &apperr.Error{Kind: apperr.ErrConflict, Message: "Another request with the same request id is being charged; retry."}
 		}
 		select {
 		case <-ctx.Done():
-			return r, ver, Charge{}, ctx.Err()
+			return r, ver, Charge{}, nil, ctx.Err()
 		case <-time.After(s.pollEvery):
 		}
 	}
 }
 
 // refuse undoes a charge the balance cannot cover and returns the 402.
-func (c *charge) refuse(ctx context.Context, r receipt, ver int64, res Charge, claims []claim) error {
+func (c *charge) refuse(ctx context.Context, r receipt, ver int64, res Charge, parts []partResult, claims []claim) error {
 	s := c.s
 	r.State = stateRefused
 	if v, err := c.putReceipt(ctx, r, ver); err == nil {
@@ -411,18 +518,27 @@ func (c *charge) refuse(ctx context.Context, r receipt, ver int64, res Charge, c
 	// The token item stays: a duplicate that takes it later must find it taken.
 	s.store.Delete(ctx, c.key, kv.Cond{IfVersion: ver})
 	bal, _ := s.Balance(ctx, c.org.ID)
+	var what []string
+	for _, p := range parts {
+		if p.Credits > 0 {
+			what = append(what, fmt.Sprintf("%d new %s records at %d credits per 1,000", p.NetNew, p.Kind, Rate(c.org.Plan, p.Kind)))
+		}
+	}
 	return &apperr.Error{Kind: apperr.ErrPaymentRequired, Message: fmt.Sprintf(
-		"This request needs %d credits (%d new %s records at %d credits per 1,000 on the %s plan), but the organisation has %d credits left.",
-		res.Credits, res.NetNew, c.kind, Rate(c.org.Plan, c.kind), c.org.Plan, bal)}
+		"This request needs %d credits (%s on the %s plan), but the organisation has %d credits left.",
+		res.Credits, strings.Join(what, " and "), c.org.Plan, bal)}
 }
 
 // abandon finishes the clean-up of a refused charge (its owner may have died midway)
 // and asks for a restart.
 func (c *charge) abandon(ctx context.Context, ver int64) error {
-	if c.kind.Dedupe() {
-		var owned []claim
-		for _, rec := range c.records {
-			it, err := c.s.store.Get(ctx, seenKey(c.org.ID, c.kind, rec))
+	var owned []claim
+	for _, p := range c.parts {
+		if !p.Kind.Dedupe() {
+			continue
+		}
+		for _, rec := range p.Records {
+			it, err := c.s.store.Get(ctx, seenKey(c.org.ID, p.Kind, rec))
 			if err != nil {
 				continue
 			}
@@ -431,9 +547,9 @@ func (c *charge) abandon(ctx context.Context, ver int64) error {
 				owned = append(owned, claim{key: it.Key, version: it.Version})
 			}
 		}
-		if err := c.release(ctx, owned); err != nil {
-			return err
-		}
+	}
+	if err := c.release(ctx, owned); err != nil {
+		return err
 	}
 	c.s.store.Delete(ctx, c.key, kv.Cond{IfVersion: ver})
 	return errRestart

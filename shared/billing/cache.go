@@ -30,34 +30,48 @@ func seenKey(orgID string, kind Kind, record string) kv.Key {
 	return kv.Key{PK: fmt.Sprintf("billing#seen#%s#%s#%s", orgID, kind, record), SK: "seen"}
 }
 
-// claimAll claims the charge's records in the dedupe cache and returns the claims it
-// holds: exactly the net-new records.
-func (c *charge) claimAll(ctx context.Context, now time.Time) ([]claim, error) {
+// claimAll claims the charge's records of dedupe kinds in the dedupe cache and returns
+// the claims it holds (exactly the net-new records) and, by part, how many it won.
+func (c *charge) claimAll(ctx context.Context, now time.Time) ([]claim, []int, error) {
 	doc, err := json.Marshal(seenDoc{At: now, Charge: c.id})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	type target struct {
+		part int
+		key  kv.Key
+	}
+	var targets []target
+	for i, p := range c.parts {
+		if !p.Kind.Dedupe() {
+			continue
+		}
+		for _, rec := range p.Records {
+			targets = append(targets, target{i, seenKey(c.org.ID, p.Kind, rec)})
+		}
 	}
 	var (
 		mu     sync.Mutex
 		claims []claim
+		won    = make([]int, len(c.parts))
 	)
-	err = parallel(ctx, len(c.records), func(ctx context.Context, i int) error {
-		key := seenKey(c.org.ID, c.kind, c.records[i])
-		ver, won, err := c.claimOne(ctx, key, doc, now)
-		if err != nil || !won {
+	err = parallel(ctx, len(targets), func(ctx context.Context, i int) error {
+		ver, ok, err := c.claimOne(ctx, targets[i].key, doc, now)
+		if err != nil || !ok {
 			return err
 		}
 		mu.Lock()
-		claims = append(claims, claim{key: key, version: ver})
+		claims = append(claims, claim{key: targets[i].key, version: ver})
+		won[targets[i].part]++
 		mu.Unlock()
 		return nil
 	})
 	if err != nil {
 		// Give back what was won so far: a failed charge must not make records look billed.
 		c.release(context.WithoutCancel(ctx), claims)
-		return nil, fmt.Errorf("claim records: %w", err)
+		return nil, nil, fmt.Errorf("claim records: %w", err)
 	}
-	return claims, nil
+	return claims, won, nil
 }
 
 // claimOne claims one record. It wins a record no one holds, one whose entry is older

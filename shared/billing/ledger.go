@@ -25,6 +25,28 @@ type Entry struct {
 	Balance   int64     `json:"balance_after"`
 }
 
+// ledgerDoc is the stored ledger item. A charge of one kind stores its Entry as is; a
+// charge of several kinds stores one item with the totals and Parts, so that the record
+// of the one debit is one write too. Entries lists such an item as one Entry per kind.
+type ledgerDoc struct {
+	Entry
+	Parts []partResult `json:"parts,omitempty"`
+}
+
+// entries lists the doc as Entry values, one per kind.
+func (d ledgerDoc) entries() []Entry {
+	if len(d.Parts) == 0 {
+		return []Entry{d.Entry}
+	}
+	out := make([]Entry, len(d.Parts))
+	for i, p := range d.Parts {
+		e := d.Entry
+		e.Kind, e.Records, e.NetNew, e.Credits = p.Kind, p.Records, p.NetNew, p.Credits
+		out[i] = e
+	}
+	return out
+}
+
 // ledgerTime sorts lexically in time order: fixed-width UTC with nanoseconds.
 const ledgerTime = "2006-01-02T15:04:05.000000000Z"
 
@@ -36,23 +58,26 @@ func (c *charge) ledgerKey(at time.Time) kv.Key {
 	return kv.Key{PK: ledgerPK(c.org.ID), SK: at.UTC().Format(ledgerTime) + "#" + c.id}
 }
 
-// ledgerEntry reads the charge's ledger entry, if written.
-func (c *charge) ledgerEntry(ctx context.Context, at time.Time) (Entry, error) {
+// ledgerEntry reads the charge's ledger item, if written.
+func (c *charge) ledgerEntry(ctx context.Context, at time.Time) (ledgerDoc, error) {
 	it, err := c.s.store.Get(ctx, c.ledgerKey(at))
 	if err != nil {
-		return Entry{}, err
+		return ledgerDoc{}, err
 	}
-	var e Entry
-	if err := json.Unmarshal(it.Data, &e); err != nil {
-		return Entry{}, fmt.Errorf("decode ledger entry %s: %w", it.Key, err)
+	var d ledgerDoc
+	if err := json.Unmarshal(it.Data, &d); err != nil {
+		return ledgerDoc{}, fmt.Errorf("decode ledger entry %s: %w", it.Key, err)
 	}
-	return e, nil
+	return d, nil
 }
 
-func (c *charge) appendLedger(ctx context.Context, at time.Time, res Charge) error {
-	e := Entry{Time: at, Endpoint: c.endpoint, Kind: c.kind, Records: res.Records, NetNew: res.NetNew,
-		Credits: res.Credits, RequestID: c.requestID, ChargeID: c.id, Balance: res.Balance}
-	b, err := json.Marshal(e)
+func (c *charge) appendLedger(ctx context.Context, at time.Time, res Charge, parts []partResult) error {
+	d := ledgerDoc{Entry: Entry{Time: at, Endpoint: c.endpoint, Kind: c.parts[0].Kind, Records: res.Records, NetNew: res.NetNew,
+		Credits: res.Credits, RequestID: c.requestID, ChargeID: c.id, Balance: res.Balance}}
+	if len(c.parts) > 1 {
+		d.Kind, d.Parts = "", parts
+	}
+	b, err := json.Marshal(d)
 	if err != nil {
 		return err
 	}
@@ -83,11 +108,11 @@ func (s *Service) Entries(ctx context.Context, orgID string, from, to time.Time)
 				return nil, fmt.Errorf("read ledger of %s: %w", day, err)
 			}
 			for _, it := range page.Items {
-				var e Entry
-				if err := json.Unmarshal(it.Data, &e); err != nil {
+				var d ledgerDoc
+				if err := json.Unmarshal(it.Data, &d); err != nil {
 					return nil, fmt.Errorf("decode ledger entry %s: %w", it.Key, err)
 				}
-				out = append(out, e)
+				out = append(out, d.entries()...)
 			}
 			if page.Next == "" {
 				break

@@ -45,7 +45,7 @@ type Saver interface {
 
 // Biller charges delivered records (billing.Service satisfies it).
 type Biller interface {
-	Charge(ctx context.Context, org account.Org, endpoint string, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
+	ChargeAll(ctx context.Context, org account.Org, endpoint string, items []billing.Items, requestID string) (billing.Charge, error)
 }
 
 // Companies is what the service reads of the company store (company.Store satisfies it).
@@ -247,15 +247,16 @@ func (s *Service) bill(ctx context.Context, who Caller, resp Response) (int64, e
 	if endpoint == "" {
 		endpoint = "POST /v1/contacts/discover"
 	}
-	c1, err := s.biller.Charge(ctx, who.Principal.Org, endpoint, billing.KindContact, ids, who.RequestID)
+	// One charge for both kinds: a 402 on the companies must not leave the contacts
+	// charged (billing.ChargeAll debits the total once or not at all).
+	c, err := s.biller.ChargeAll(ctx, who.Principal.Org, endpoint, []billing.Items{
+		{Kind: billing.KindContact, Records: ids},
+		{Kind: billing.KindCompany, Records: doms},
+	}, who.RequestID)
 	if err != nil {
 		return 0, err
 	}
-	c2, err := s.biller.Charge(ctx, who.Principal.Org, endpoint, billing.KindCompany, doms, who.RequestID)
-	if err != nil {
-		return c1.Credits, err
-	}
-	return c1.Credits + c2.Credits, nil
+	return c.Credits, nil
 }
 
 // Search runs a validated request for an organisation (no billing, no saving).
