@@ -30,7 +30,7 @@ type companyInfo struct {
 	StateCode      string // full ISO 3166-2 code, "" when unknown
 	StateName      string
 	Pattern        *emailfind.Pattern
-	text           string // folded description and keywords, for icp_prompt company signals
+	signal         signalDoc // what the icp_prompt company search reads (signals.go)
 }
 
 // entry is one contact of the snapshot with its precomputed filter fields.
@@ -54,6 +54,7 @@ type snapshot struct {
 	vecs      [][]float32 // by entry index, unit length
 	index     *hnswindex.Index
 	built     time.Time
+	signals   lazyCompanyIndex // the icp_prompt company search, built on first use
 }
 
 // CompanyLister pages through the company store (company.Store satisfies it).
@@ -85,12 +86,7 @@ func companyOf(rec company.Record) *companyInfo {
 			ci.StateName = p.Address.State
 		}
 	}
-	var kw []string
-	for k := range p.Keywords {
-		kw = append(kw, k)
-	}
-	sort.Strings(kw)
-	ci.text = " " + fold(p.Description+" "+strings.Join(kw, " ")+" "+p.Name) + " "
+	ci.signal = signalDocOf(rec)
 	return ci
 }
 

@@ -163,17 +163,22 @@ func ParsePrompt(text string) Prompt {
 	}
 	p.Country = dedupe(p.Country)
 	p.Signals = dedupe(p.Signals)
-	var buckets []string
+	p.Employees = bucketOrder(p.Employees)
+	return p
+}
+
+// bucketOrder returns the employee buckets in ascending order, once each.
+func bucketOrder(in []string) []string {
+	var out []string
 	for _, b := range employeeBounds {
-		for _, e := range p.Employees {
+		for _, e := range in {
 			if e == b.bucket {
-				buckets = append(buckets, e)
+				out = append(out, e)
 				break
 			}
 		}
 	}
-	p.Employees = buckets
-	return p
+	return out
 }
 
 // content drops filler words.

@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -68,6 +67,11 @@ type Deps struct {
 	Dir string
 	// MaxAge is how old the snapshot may get before a background refresh; default 5 min.
 	MaxAge time.Duration
+	// Prompts, when set, reads icp_prompt with the organisation's default LLM (merged
+	// with the parser's reading; see prompt_llm.go). Thesaurus, when set, adds nearest
+	// words to summary terms (see summary.go). Either may be nil.
+	Prompts   PromptExtractor
+	Thesaurus Thesaurus
 }
 
 // Service answers contact search.
@@ -80,6 +84,8 @@ type Service struct {
 	biller    Biller
 	dir       string
 	maxAge    time.Duration
+	prompts   PromptExtractor
+	thesaurus Thesaurus
 
 	mu         sync.Mutex
 	snap       *snapshot
@@ -92,7 +98,7 @@ func New(d Deps) *Service {
 		d.MaxAge = 5 * time.Minute
 	}
 	return &Service{contacts: d.Contacts, companies: d.Companies, embedder: d.Embedder, scopes: d.Scopes,
-		saver: d.Saver, biller: d.Biller, dir: d.Dir, maxAge: d.MaxAge}
+		saver: d.Saver, biller: d.Biller, dir: d.Dir, maxAge: d.MaxAge, prompts: d.Prompts, thesaurus: d.Thesaurus}
 }
 
 // Refresh rebuilds the snapshot now (after an ingest, or in tests).
@@ -265,6 +271,7 @@ func (s *Service) Search(ctx context.Context, orgID string, req Request) (Respon
 	if err != nil {
 		return Response{}, err
 	}
+	req = s.readPrompt(ctx, orgID, req)
 	ranked, scores, err := s.rank(ctx, sn, orgID, req)
 	if err != nil {
 		return Response{}, err
@@ -305,10 +312,12 @@ func entryOf(co *companyInfo) *Entry {
 	return e
 }
 
-// filtersOf merges what an icp_prompt extracted into the request's filters: a field the
-// caller set keeps the caller's values; an unset one takes the prompt's.
+// filtersOf builds the filters a request runs with: summary terms gain their nearest
+// words (summary.go), and what an icp_prompt extracted is merged in: a field the caller
+// set keeps the caller's values; an unset one takes the prompt's.
 func (s *Service) filtersOf(sn *snapshot, req Request) (Filters, error) {
 	f := req.Filters
+	f.Summary, f.NegSummary = expandTerms(s.thesaurus, f.Summary), expandTerms(s.thesaurus, f.NegSummary)
 	pr := req.Prompt
 	if pr == nil {
 		return f, nil
@@ -338,30 +347,17 @@ func (s *Service) filtersOf(sn *snapshot, req Request) (Filters, error) {
 			f.Title = &q
 		}
 	}
-	if len(pr.Signals) > 0 {
-		// Company-level signals: a company search over descriptions and keywords first;
-		// contacts are then searched at the matching companies only.
-		doms := set{}
-		for d, co := range sn.companies {
-			if matchesSignals(co.text, pr.Signals) && (f.Domains == nil || f.Domains[d]) {
-				doms[d] = true
+	if doms := sn.signalDomains(pr.Signals); doms != nil {
+		// Company-level signals: a company search first (signals.go); contacts are then
+		// searched at the matching companies only, within any domain filter.
+		for d := range doms {
+			if f.Domains != nil && !f.Domains[d] {
+				delete(doms, d)
 			}
 		}
 		f.Domains = doms
 	}
 	return f, nil
-}
-
-// matchesSignals: every signal's words occur in the company text (as word prefixes).
-func matchesSignals(text string, signals []string) bool {
-	for _, sig := range signals {
-		for _, w := range strings.Fields(fold(sig)) {
-			if !strings.Contains(text, " "+w) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // rank returns the candidates in result order and, in similarity mode, their scores by
@@ -493,7 +489,11 @@ func (s *Service) Count(ctx context.Context, p Params) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return len(sn.candidates(&req.Filters, nil)), nil
+	f, err := s.filtersOf(sn, req)
+	if err != nil {
+		return 0, err
+	}
+	return len(sn.candidates(&f, nil)), nil
 }
 
 // LookupView is the answer of GET /v1/contacts/lookup.

@@ -1,0 +1,245 @@
+package contactsearch
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/industry"
+)
+
+// Company search for icp_prompt signals ("using Stripe", "selling payroll software",
+// "series B funded"): the companies whose profiles carry the signals are found first,
+// and contacts are then searched at those companies only.
+//
+// Each company's profile is read into four fields of folded words, each with a weight:
+// technologies 1.0 (the products behind the homepage's third-party scripts: stripe.com
+// is "stripe", js.hs-scripts.com "hubspot"), keywords 1.0, industries 1.0 (enum values
+// and labels) and description 0.7 (a description mentions things a company does not
+// use or sell). An inverted index from word to company is built once per snapshot, on
+// the first search with signals.
+//
+// A signal's words (fillers dropped) match a company's word when equal, or as a prefix
+// for words of four letters or more ("payment" matches "payments"). A company's
+// coverage of one signal is the share of the signal's words it holds, each word
+// weighted by its rarity across companies (idf: a word every company has says little)
+// and by the best field holding it. Its score is the mean coverage over the signals,
+// from 0 to 1. Companies scoring at least SignalThreshold match, best first, at most
+// MaxSignalCompanies of them.
+const (
+	// SignalThreshold: one signal must be found in a full-weight field, or in the
+	// description alone (0.7); of two signals, one full and one in the description
+	// (0.85) pass, one alone (0.5) does not.
+	SignalThreshold = 0.6
+	// MaxSignalCompanies caps the companies a signal search hands to the contact search.
+	MaxSignalCompanies = 2000
+)
+
+// Field weights of the company search.
+const (
+	weightTech        = 1.0
+	weightKeywords    = 1.0
+	weightIndustry    = 1.0
+	weightDescription = 0.7
+)
+
+// signalDoc is what the company search reads of a profile: its words by field weight.
+type signalDoc map[string]float32
+
+func (d signalDoc) add(text string, w float32) {
+	for _, t := range strings.Fields(fold(text)) {
+		if d[t] < w {
+			d[t] = w
+		}
+	}
+}
+
+func signalDocOf(rec company.Record) signalDoc {
+	p := rec.Profile
+	d := signalDoc{}
+	d.add(p.Description, weightDescription)
+	for ind := range p.IndustryGroups {
+		label, _ := industry.Label(ind)
+		d.add(strings.ReplaceAll(ind, "_", " ")+" "+label, weightIndustry)
+	}
+	for k := range p.Keywords {
+		d.add(k, weightKeywords)
+	}
+	for _, v := range rec.Derived.Vendors {
+		d.add(technologyOf(v), weightTech)
+	}
+	return d
+}
+
+// vendorProducts names the product behind vendor domains whose name is not the
+// product's; any other vendor is named by its domain's first label (stripe.com: stripe).
+var vendorProducts = map[string]string{
+	"hs-scripts.com":       "hubspot",
+	"zdassets.com":         "zendesk",
+	"googletagmanager.com": "google analytics tag manager",
+	"googleapis.com":       "google maps",
+	"typekit.net":          "adobe fonts typekit",
+	"cloudflare.com":       "cloudflare cdnjs",
+}
+
+func technologyOf(vendor string) string {
+	vendor = strings.ToLower(strings.TrimPrefix(vendor, "www."))
+	if p, ok := vendorProducts[vendor]; ok {
+		return p
+	}
+	name, _, _ := strings.Cut(vendor, ".")
+	return strings.ReplaceAll(name, "-", " ")
+}
+
+// companyIndex is the inverted index of the company search.
+type companyIndex struct {
+	domains  []string
+	terms    []string // sorted, for prefix lookups
+	postings map[string][]posting
+}
+
+type posting struct {
+	co     int32
+	weight float32
+}
+
+// lazyCompanyIndex builds the index on first use; a snapshot holds one.
+type lazyCompanyIndex struct {
+	once sync.Once
+	ix   *companyIndex
+}
+
+func (l *lazyCompanyIndex) get(cos map[string]*companyInfo) *companyIndex {
+	l.once.Do(func() { l.ix = newCompanyIndex(cos) })
+	return l.ix
+}
+
+func newCompanyIndex(cos map[string]*companyInfo) *companyIndex {
+	ix := &companyIndex{postings: map[string][]posting{}}
+	for d := range cos {
+		ix.domains = append(ix.domains, d)
+	}
+	sort.Strings(ix.domains)
+	for i, d := range ix.domains {
+		for t, w := range cos[d].signal {
+			ix.postings[t] = append(ix.postings[t], posting{int32(i), w})
+		}
+	}
+	for t := range ix.postings {
+		ix.terms = append(ix.terms, t)
+	}
+	sort.Strings(ix.terms)
+	return ix
+}
+
+// minPrefix is the shortest signal word matched as a prefix of longer words.
+const minPrefix = 4
+
+// word returns the companies holding a signal word, with the best field weight of the
+// matching words.
+func (ix *companyIndex) word(w string) map[int32]float32 {
+	out := map[int32]float32{}
+	add := func(t string) {
+		for _, p := range ix.postings[t] {
+			if out[p.co] < p.weight {
+				out[p.co] = p.weight
+			}
+		}
+	}
+	if len([]rune(w)) < minPrefix {
+		add(w)
+		return out
+	}
+	for i := sort.SearchStrings(ix.terms, w); i < len(ix.terms) && strings.HasPrefix(ix.terms[i], w); i++ {
+		add(ix.terms[i])
+	}
+	return out
+}
+
+// scoredCompany is a company search hit.
+type scoredCompany struct {
+	Domain string
+	Score  float64
+}
+
+// search ranks the companies by the signals; see the constants above.
+func (ix *companyIndex) search(signals []string) []scoredCompany {
+	n := float64(len(ix.domains))
+	score := map[int32]float64{}
+	counted := 0
+	for _, sig := range signals {
+		words := signalWords(sig)
+		if len(words) == 0 {
+			continue
+		}
+		counted++
+		var total float64
+		cover := map[int32]float64{}
+		for _, w := range words {
+			hits := ix.word(w)
+			idf := math.Log(1 + n/float64(max(len(hits), 1)))
+			total += idf
+			for co, wt := range hits {
+				cover[co] += idf * float64(wt)
+			}
+		}
+		for co, c := range cover {
+			score[co] += c / total
+		}
+	}
+	if counted == 0 {
+		return nil
+	}
+	var out []scoredCompany
+	for co, s := range score {
+		if s /= float64(counted); s >= SignalThreshold-1e-9 {
+			out = append(out, scoredCompany{ix.domains[co], s})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].Domain < out[j].Domain
+	})
+	return out[:min(len(out), MaxSignalCompanies)]
+}
+
+// signalWords are a signal's folded words without fillers ("stripe in" is "stripe").
+func signalWords(sig string) []string {
+	var out []string
+	for _, w := range strings.Fields(fold(sig)) {
+		if !fillers[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// signalDomains runs the company search of a prompt's signals: nil when the prompt has
+// no usable signal (no restriction), else the matching domains (maybe none).
+func (sn *snapshot) signalDomains(signals []string) set {
+	if len(signals) == 0 {
+		return nil
+	}
+	hits := sn.signals.get(sn.companies).search(signals)
+	if hits == nil && !anySignalWords(signals) {
+		return nil
+	}
+	doms := make(set, len(hits))
+	for _, h := range hits {
+		doms[h.Domain] = true
+	}
+	return doms
+}
+
+func anySignalWords(signals []string) bool {
+	for _, s := range signals {
+		if len(signalWords(s)) > 0 {
+			return true
+		}
+	}
+	return false
+}
