@@ -93,7 +93,7 @@ func (d *Deriver) Derive(ctx context.Context, in Inputs) (Profile, Scored, Deriv
 
 	d.applyCerts(&p, in.Certs, now)
 	sc := d.Score(in.Certs, now)
-	p.Score = int(sc.Score)
+	p.Score = profileScore(sc)
 
 	country, _ := CountryCode(in.Raw.Country)
 	g := resolveAddress(country, strings.TrimSpace(in.Raw.State), strings.TrimSpace(in.Raw.City))
@@ -140,13 +140,19 @@ func (d *Deriver) Derive(ctx context.Context, in Inputs) (Profile, Scored, Deriv
 	return p, sc, der, pages
 }
 
+// profileScore is the score as the profile shows it. The spec gives the profile's score
+// the range 1-800 while GET /score answers 0-800: a company with no certificates, or one
+// whose score decayed to nothing, shows 1 in its profile (the lowest rank) and the
+// computed 0 on /score, whose parameters explain it.
+func profileScore(sc Scored) int { return max(1, int(sc.Score)) }
+
 // Rescore recomputes only what depends on the date and the certificates: status,
 // start and end dates and the score. The scheduled job runs it daily on every record.
 func (d *Deriver) Rescore(rec *Record, certs []Certificate) {
 	now := d.Now()
 	d.applyCerts(&rec.Profile, certs, now)
 	rec.Score = d.Score(certs, now)
-	rec.Profile.Score = int(rec.Score.Score)
+	rec.Profile.Score = profileScore(rec.Score)
 	rec.Profile.UpdateDate = Date(now)
 	rec.Derived.CertsAt = now
 	rec.Derived.Certificates = len(certs)

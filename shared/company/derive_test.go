@@ -305,7 +305,10 @@ func TestDerive(t *testing.T) {
 func TestDeriveWithoutDependencies(t *testing.T) {
 	d := NewDeriver(nil, nil, nil, func() time.Time { return day0 })
 	raw := Raw{Name: "Initech", Country: "US", State: "TX", City: "Nowhere", Industry: "SOFTWARE;IT_SERVICES", Description: "Software consulting."}
-	p, _, _, _ := d.Derive(context.Background(), Inputs{Domain: "initech.com", Raw: raw})
+	p, sc, _, _ := d.Derive(context.Background(), Inputs{Domain: "initech.com", Raw: raw})
+	if sc.Score != 0 {
+		t.Errorf("computed score without certificates = %d, want 0 (GET /score range 0-800)", sc.Score)
+	}
 	if p.Address.State != "Texas" || p.Latitude != nil || p.GeoPrecision != nil {
 		t.Errorf("address: %+v lat %v prec %v", p.Address, p.Latitude, p.GeoPrecision)
 	}
@@ -315,8 +318,8 @@ func TestDeriveWithoutDependencies(t *testing.T) {
 	if p.SubIndustry != nil || p.MXProvider != nil || p.Description != "Software consulting." || p.RevenueRange != "N/A" || p.Employees != nil {
 		t.Errorf("profile = %+v", p)
 	}
-	if p.Status != (Status{StatusActive, 0.2}) || p.Score != 0 || p.StartDate != nil {
-		t.Errorf("no-certificate status = %+v score %d", p.Status, p.Score)
+	if p.Status != (Status{StatusActive, 0.2}) || p.Score != 1 || p.StartDate != nil {
+		t.Errorf("no-certificate status = %+v profile score %d (want 1: the profile's range is 1-800)", p.Status, p.Score)
 	}
 }
 

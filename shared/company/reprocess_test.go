@@ -66,7 +66,7 @@ func TestReprocessRescoresDailyAndResumes(t *testing.T) {
 		t.Fatalf("rescored %d, want 9", part.Rescored+rest.Rescored)
 	}
 	later, _ := s.Profile(ctx, "co3.com")
-	if first.Status.Status != company.StatusActive || later.Status.Status != company.StatusActive || later.Score != 0 {
+	if first.Status.Status != company.StatusActive || later.Status.Status != company.StatusActive || later.Score != 1 {
 		t.Fatalf("status %v -> %v, score %d -> %d", first.Status, later.Status, first.Score, later.Score)
 	}
 	if later.UpdateDate != company.Date(clk.t) {
