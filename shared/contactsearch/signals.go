@@ -86,8 +86,10 @@ var vendorProducts = map[string]string{
 
 func technologyOf(vendor string) string {
 	vendor = strings.ToLower(strings.TrimPrefix(vendor, "www."))
-	if p, ok := vendorProducts[vendor]; ok {
-		return p
+	for d := vendor; strings.Contains(d, "."); _, d, _ = strings.Cut(d, ".") {
+		if p, ok := vendorProducts[d]; ok { // maps.googleapis.com is googleapis.com's
+			return p
+		}
 	}
 	name, _, _ := strings.Cut(vendor, ".")
 	return strings.ReplaceAll(name, "-", " ")
