@@ -1,6 +1,7 @@
 // Command scheduler is the Lambda an EventBridge schedule invokes to run the scheduled
 // reprocessing of company data (rescoring, refreshing stale derived fields), in pages
-// that resume where the previous invocation stopped.
+// that resume where the previous invocation stopped, and then the company-name index
+// sync when an OpenSearch cluster is configured.
 package main
 
 import (
@@ -12,7 +13,6 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/firmoapi/firmo/shared/app"
-	"github.com/firmoapi/firmo/shared/company"
 )
 
 func main() {
@@ -20,7 +20,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(func(ctx context.Context, _ events.EventBridgeEvent) (company.JobReport, error) {
-		return a.ReprocessOnce(ctx)
+	lambda.Start(func(ctx context.Context, _ events.EventBridgeEvent) (app.ScheduleReport, error) {
+		return a.HandleSchedule(ctx)
 	})
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/billing"
@@ -95,11 +96,15 @@ func NewLocal(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, e
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
+	cluster, err := openSearchClient(ctx, cfg, nil)
+	if err != nil {
+		return nil, err
+	}
 	store, err := boltkv.Open(filepath.Join(cfg.DataDir, "firmo.db"))
 	if err != nil {
 		return nil, err
 	}
-	return build(cfg, log, store, newLocalTasks(log))
+	return build(cfg, log, store, newLocalTasks(log), cluster)
 }
 
 // NewAWS builds Firmo on AWS services (or their local stand-ins when the endpoints
@@ -114,7 +119,11 @@ func NewAWS(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, err
 			o.BaseEndpoint = aws.String(cfg.AWS.DynamoDBEndpoint)
 		}
 	})
-	a, err := build(cfg, log, dynamokv.New(ddb, cfg.AWS.Table), awsTasks(cfg, awsCfg))
+	cluster, err := openSearchClient(ctx, cfg, &awsCfg)
+	if err != nil {
+		return nil, err
+	}
+	a, err := build(cfg, log, dynamokv.New(ddb, cfg.AWS.Table), awsTasks(cfg, awsCfg), cluster)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +161,9 @@ func awsTasks(cfg config.Config, awsCfg aws.Config) taskRuntime {
 	return rt
 }
 
-func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) (*App, error) {
+// build composes the services; cluster is the OpenSearch client, nil when none is
+// configured (see opensearch.go).
+func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime, cluster *opensearchapi.Client) (*App, error) {
 	accounts := account.New(store)
 	doc, err := openapi.Document()
 	if err != nil {
@@ -215,7 +226,7 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime) 
 		return nil, err
 	}
 	srv.Add(httpapi.ProcessRoutes(researchSvc)...)
-	names, err := buildNames(cfg, companies.svc.Store(), tasks, store, credits)
+	names, err := buildNames(cfg, cluster, companies.svc.Store(), tasks, store, credits)
 	if err != nil {
 		if companies.dns != nil {
 			companies.dns.Close()

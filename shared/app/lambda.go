@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/namematch"
 	"github.com/firmoapi/firmo/shared/task"
 )
 
@@ -184,4 +186,55 @@ func stepError(step string, err error) error {
 		return &TransientError{Msg: msg}
 	}
 	return err
+}
+
+// ScheduleReport is what one scheduler invocation did: the reprocessing pass and, when
+// a name index is configured, the company-name index sync that follows it.
+type ScheduleReport struct {
+	Reprocess company.JobReport     `json:"reprocess"`
+	Names     *namematch.SyncReport `json:"names,omitempty"`
+}
+
+// nameSyncShare is the part of an invocation's remaining time kept for the name-index
+// sync (at most nameSyncMax), so reprocessing cannot starve it.
+const (
+	nameSyncShare = 3
+	nameSyncMax   = 5 * time.Minute
+)
+
+// HandleSchedule is functions/scheduler's handler: it continues the reprocessing pass
+// (ReprocessOnce), then syncs the company-name index with the company table so
+// matching follows what reprocessing and ingests changed. Both stop well before the
+// Lambda's deadline: reprocessing leaves a third of the remaining time (at most 5
+// minutes) to the sync, and the sync keeps reprocessMargin; a sync cut short has written
+// whole batches, and the next tick compares fingerprints again and finishes the work.
+// Without a name index (AWS without FIRMO_OPENSEARCH_URL) only reprocessing runs.
+func (a *App) HandleSchedule(ctx context.Context) (ScheduleReport, error) {
+	reprocessCtx := ctx
+	if dl, ok := ctx.Deadline(); ok && a.names.wired {
+		keep := min(time.Until(dl)/nameSyncShare, nameSyncMax)
+		var cancel context.CancelFunc
+		reprocessCtx, cancel = context.WithDeadline(ctx, dl.Add(-keep))
+		defer cancel()
+	}
+	var out ScheduleReport
+	rep, err := a.ReprocessOnce(reprocessCtx)
+	out.Reprocess = rep
+	if err != nil && ctx.Err() != nil {
+		return out, err
+	}
+	if !a.names.wired {
+		return out, err
+	}
+	syncCtx := ctx
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		syncCtx, cancel = context.WithDeadline(ctx, dl.Add(-reprocessMargin))
+		defer cancel()
+	}
+	start := time.Now()
+	names, serr := a.SyncNames(syncCtx)
+	out.Names = &names
+	a.Log.Info("company-name index sync", "companies", names.Companies, "indexed", names.Indexed, "deleted", names.Deleted, "took", time.Since(start).Round(time.Millisecond).String(), "err", serr)
+	return out, errors.Join(err, serr)
 }

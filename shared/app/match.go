@@ -6,7 +6,10 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"sync"
 	"time"
+
+	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/billing"
@@ -15,6 +18,7 @@ import (
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/namematch"
+	"github.com/firmoapi/firmo/shared/osmatch"
 	"github.com/firmoapi/firmo/shared/task"
 )
 
@@ -25,23 +29,30 @@ type nameParts struct {
 	bulk    *namematch.Bulk
 	syncer  *namematch.Syncer
 	closer  io.Closer // the embedded index; nil on AWS
+	wired   bool      // an index is configured (false: AWS without FIRMO_OPENSEARCH_URL)
 }
 
 // NameIndexDir is the embedded candidate index under the data directory.
 const NameIndexDir = "names.bleve"
 
-// buildNames wires matching: locally a bleve index under the data directory; on AWS
-// the OpenSearch adapter (shared/osmatch) is not wired yet, so matching answers 503
-// and bulk rows search_failed there. The bulk kind is registered on the engine.
-func buildNames(cfg config.Config, companies company.Store, tasks *task.Engine, store kv.Store, credits *billing.Service) (nameParts, error) {
+// buildNames wires matching. The candidate index is OpenSearch (shared/osmatch,
+// index FIRMO_OPENSEARCH_NAMES_INDEX) whenever cluster is set, on AWS and locally (a
+// developer pointing `firmo serve` at a cluster); otherwise the embedded bleve index
+// under the data directory locally, and none on AWS, where matching answers 503 and bulk
+// rows search_failed. The bulk kind is registered on the engine.
+func buildNames(cfg config.Config, cluster *opensearchapi.Client, companies company.Store, tasks *task.Engine, store kv.Store, credits *billing.Service) (nameParts, error) {
 	var parts nameParts
 	var index namematch.Index = unwiredIndex{}
-	if cfg.Backend == config.BackendLocal {
+	switch {
+	case cluster != nil:
+		index = &ensuredNames{Index: osmatch.New(cluster, osmatch.Config{Index: cfg.OpenSearch.NamesIndex})}
+		parts.wired = true
+	case cfg.Backend == config.BackendLocal:
 		ix, err := bleveindex.Open(filepath.Join(cfg.DataDir, NameIndexDir))
 		if err != nil {
 			return parts, err
 		}
-		index, parts.closer = ix, ix
+		index, parts.closer, parts.wired = ix, ix, true
 	}
 	parts.matcher = namematch.New(index, companies, namematch.Options{})
 	parts.bulk = namematch.NewBulk(parts.matcher, tasks, store, credits)
@@ -53,6 +64,56 @@ func buildNames(cfg config.Config, companies company.Store, tasks *task.Engine, 
 	return parts, nil
 }
 
+// ensuredNames creates the OpenSearch index on first use rather than at start-up, so a
+// Lambda's init makes no request (DESIGN.md section 6). A failed creation is retried by
+// the next call; once it succeeded, calls go straight to the index.
+type ensuredNames struct {
+	*osmatch.Index
+	mu    sync.Mutex
+	ready bool
+}
+
+func (e *ensuredNames) ensure(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ready {
+		return nil
+	}
+	if err := e.Index.EnsureIndex(ctx); err != nil {
+		return err
+	}
+	e.ready = true
+	return nil
+}
+
+func (e *ensuredNames) Search(ctx context.Context, r namematch.Request) ([]namematch.Entry, error) {
+	if err := e.ensure(ctx); err != nil {
+		return nil, err
+	}
+	return e.Index.Search(ctx, r)
+}
+
+func (e *ensuredNames) Put(ctx context.Context, entries []namematch.Entry) error {
+	if err := e.ensure(ctx); err != nil {
+		return err
+	}
+	return e.Index.Put(ctx, entries)
+}
+
+func (e *ensuredNames) Delete(ctx context.Context, domains []string) error {
+	if err := e.ensure(ctx); err != nil {
+		return err
+	}
+	return e.Index.Delete(ctx, domains)
+}
+
+func (e *ensuredNames) Fingerprints(ctx context.Context) (map[string]string, error) {
+	if err := e.ensure(ctx); err != nil {
+		return nil, err
+	}
+	return e.Index.Fingerprints(ctx)
+}
+
 func (p nameParts) close() {
 	if p.closer != nil {
 		p.closer.Close()
@@ -62,7 +123,7 @@ func (p nameParts) close() {
 // unwiredIndex stands in for the candidate index of a deployment that has none.
 type unwiredIndex struct{}
 
-var errNoNameIndex = &apperr.Error{Kind: apperr.ErrUnavailable, Message: "Company-name search is not configured in this deployment."}
+var errNoNameIndex = &apperr.Error{Kind: apperr.ErrUnavailable, Message: "Company-name search is not configured in this deployment: set FIRMO_OPENSEARCH_URL (template parameter OpenSearchEndpoint) to an OpenSearch cluster."}
 
 func (unwiredIndex) Search(context.Context, namematch.Request) ([]namematch.Entry, error) {
 	return nil, errNoNameIndex
