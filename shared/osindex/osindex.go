@@ -94,7 +94,14 @@ type Document struct {
 	CompanyCountry string    `json:"company_country,omitempty"`
 	CompanyState   string    `json:"company_state,omitempty"`
 	Vector         []float32 `json:"contact_vector,omitempty"`
+	// FP is the writer's fingerprint of the document (stored, not searched): contact
+	// search compares it to decide which documents a refresh rewrites.
+	FP string `json:"fp,omitempty"`
 }
+
+// MaxTermsIDs is the most persona ids one terms filter may carry (OpenSearch's default
+// index.max_terms_count); a larger candidate set must be searched another way.
+const MaxTermsIDs = 65_536
 
 // Index is the adapter. It is safe for concurrent use.
 type Index struct {
@@ -197,7 +204,64 @@ func (x *Index) Upsert(ctx context.Context, id int64, vec []float32) error {
 
 // Delete implements vector.Index; a missing document is not an error.
 func (x *Index) Delete(ctx context.Context, id int64) error {
-	return x.bulk(ctx, []BulkOp{{Action: "delete", ID: id}})
+	return x.Remove(ctx, []int64{id})
+}
+
+// Remove deletes documents in one _bulk request; missing ones are not an error.
+func (x *Index) Remove(ctx context.Context, ids []int64) error {
+	ops := make([]BulkOp, len(ids))
+	for i, id := range ids {
+		ops[i] = BulkOp{Action: "delete", ID: id}
+	}
+	return x.bulk(ctx, ops)
+}
+
+// scanPage is how many documents one Stored page reads: with 384-dim vectors a page
+// is a few MB of JSON.
+const scanPage = 1000
+
+// ScanBody is the _search body of one Stored page: persona id, fingerprint and vector
+// of the documents after persona id after (-1: from the start), in persona id order.
+func ScanBody(after int64) map[string]any {
+	b := map[string]any{
+		"size":    scanPage,
+		"query":   map[string]any{"match_all": map[string]any{}},
+		"_source": []string{"persona_id", "fp", VectorField},
+		"sort":    []any{map[string]any{"persona_id": "asc"}},
+	}
+	if after >= 0 {
+		b["search_after"] = []int64{after}
+	}
+	return b
+}
+
+// Stored calls fn with the persona id, fingerprint and vector of every document, paging
+// by persona id with search_after. A vector is nil when the document has none.
+func (x *Index) Stored(ctx context.Context, fn func(id int64, fp string, vec []float32) error) error {
+	after := int64(-1)
+	for {
+		resp, err := x.search(ctx, ScanBody(after))
+		if err != nil {
+			return err
+		}
+		for _, h := range resp.Hits.Hits {
+			var d struct {
+				PersonaID *int64    `json:"persona_id"`
+				FP        string    `json:"fp"`
+				Vector    []float32 `json:"contact_vector"`
+			}
+			if err := json.Unmarshal(h.Source, &d); err != nil || d.PersonaID == nil {
+				return fmt.Errorf("contact index document %s has no persona_id: %w", h.ID, apperr.ErrInternal)
+			}
+			if err := fn(*d.PersonaID, d.FP, d.Vector); err != nil {
+				return err
+			}
+			after = *d.PersonaID
+		}
+		if len(resp.Hits.Hits) < scanPage {
+			return nil
+		}
+	}
 }
 
 func (x *Index) bulk(ctx context.Context, ops []BulkOp) error {

@@ -35,6 +35,7 @@ var fields = map[string]map[string]any{
 	"employees":       {"type": "keyword"},
 	"company_country": {"type": "keyword"},
 	"company_state":   {"type": "keyword"},
+	"fp":              {"type": "keyword", "index": false, "doc_values": false},
 }
 
 // Mapping returns the index body (settings and mappings) for vectors of dims values.
