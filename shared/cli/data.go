@@ -82,6 +82,29 @@ func seed(ctx context.Context, env Env) error {
 	fmt.Fprintf(env.Stdout, "seeded %d contacts\n", nc)
 	fmt.Fprintf(env.Stdout, "seeded %d companies (%d changed, %d certificates, %d pages; seed %d, as of %s) in %s, %.0f companies/s\n",
 		rep.Companies, rep.Changed, rep.Certificates, rep.Pages, opts.Seed, world.DateOf(opts), elapsed.Round(time.Millisecond), float64(rep.Companies)/elapsed.Seconds())
+	return syncNames(ctx, env, a, cfg)
+}
+
+// syncNames brings the company-name index up to date after a seed or an ingest, so
+// that /v1/match finds the new companies as soon as `firmo serve` starts, instead of
+// after the background sync of its start. App.SyncNames reports no progress while it
+// runs: the bar shows the companies read once the pass ends.
+func syncNames(ctx context.Context, env Env, a *app.App, cfg config.Config) error {
+	if cfg.Backend != config.BackendLocal {
+		// The AWS composition has no name index wired yet (shared/app/match.go).
+		fmt.Fprintln(env.Stderr, "note: company-name index not synced: this deployment has none")
+		return nil
+	}
+	start := time.Now()
+	bar := progress.New(env.Stderr, "indexing company names", 0)
+	rep, err := a.SyncNames(ctx)
+	bar.Add(int64(rep.Companies))
+	bar.Done()
+	if err != nil {
+		return fmt.Errorf("%w (the stored data is kept; firmo serve syncs the index again when it starts)", err)
+	}
+	fmt.Fprintf(env.Stdout, "company-name index: %d companies, %d entries written, %d removed in %s\n",
+		rep.Companies, rep.Indexed, rep.Deleted, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -188,6 +211,9 @@ func ingest(ctx context.Context, env Env) error {
 	if err != nil {
 		return err
 	}
+	if err := syncNames(ctx, env, a, cfg); err != nil {
+		return err
+	}
 	if rep.Skipped > 0 {
 		return fmt.Errorf("%d bad rows skipped (listed above); the %d good rows are stored", rep.Skipped, rep.Accepted)
 	}
@@ -223,6 +249,12 @@ func printReport(stdout, stderr io.Writer, rep company.Report) {
 		rep.Rows, rep.Accepted, rep.Changed, rep.Skipped, rep.Refreshed)
 }
 
+// contactsNote says when contact search serves ingested contacts: it answers from an
+// in-memory snapshot that refreshes in the background once older than its MaxAge
+// (contactsearch.Deps, 5 minutes), and nothing tells a running server of an ingest.
+const contactsNote = "note: contact search serves from a snapshot: a firmo serve started after this ingest has the new contacts at once; " +
+	"a running contacts function (FIRMO_BACKEND=aws) picks them up within 5 minutes, when its snapshot refreshes"
+
 // ingestContacts runs `firmo ingest contacts FILE` (CSV with a header row or JSON Lines;
 // columns in the README).
 func ingestContacts(ctx context.Context, env Env, a *app.App, file io.Reader, format, path string, size int64) error {
@@ -249,6 +281,9 @@ func ingestContacts(ctx context.Context, env Env, a *app.App, file io.Reader, fo
 	fmt.Fprintf(env.Stdout, "%d rows: %d accepted (%d changed stored data), %d skipped\n", rep.Rows, rep.Accepted, rep.Changed, rep.Skipped)
 	if err != nil {
 		return err
+	}
+	if rep.Changed > 0 {
+		fmt.Fprintln(env.Stdout, contactsNote)
 	}
 	if rep.Skipped > 0 {
 		return fmt.Errorf("%d bad rows skipped (listed above); the %d good rows are stored", rep.Skipped, rep.Accepted)

@@ -7,6 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/bleveindex"
+	"github.com/firmoapi/firmo/shared/boltkv"
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/namematch"
+	"github.com/firmoapi/firmo/shared/world"
 )
 
 type run struct {
@@ -32,7 +40,7 @@ func TestSeedOutIsByteIdentical(t *testing.T) {
 			t.Fatalf("seed --out = %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
 	}
-	for _, name := range []string{"companies.jsonl", "certs.jsonl", "pages.jsonl", "dns.jsonl", "truth.jsonl", "world.json"} {
+	for _, name := range []string{"companies.jsonl", "certs.jsonl", "pages.jsonl", "contacts.jsonl", "dns.jsonl", "truth.jsonl", "world.json"} {
 		x, _ := os.ReadFile(filepath.Join(a, name))
 		y, _ := os.ReadFile(filepath.Join(b, name))
 		if len(x) == 0 || !bytes.Equal(x, y) {
@@ -48,16 +56,94 @@ func TestIngestExportedWorld(t *testing.T) {
 	if r := firmo(t, t.TempDir(), "seed", "--companies", "25", "--seed", "4", "--as-of", "2025-06-01", "--out", files); r.code != 0 {
 		t.Fatalf("seed --out: %s", r.stderr)
 	}
-	for _, kind := range []string{"companies", "certs", "pages"} {
-		file := filepath.Join(files, map[string]string{"companies": "companies.jsonl", "certs": "certs.jsonl", "pages": "pages.jsonl"}[kind])
+	for _, kind := range []string{"companies", "certs", "pages", "contacts"} {
+		file := filepath.Join(files, kind+".jsonl")
 		first := firmo(t, data, "ingest", kind, file)
 		if first.code != 0 || strings.Contains(first.stdout, " 0 accepted") || !strings.Contains(first.stdout, "0 skipped") {
 			t.Fatalf("ingest %s = %d\n%s%s", kind, first.code, first.stdout, first.stderr)
 		}
 		again := firmo(t, data, "ingest", kind, file)
-		if again.code != 0 || !strings.Contains(again.stdout, "(0 changed stored data)") || !strings.Contains(again.stdout, "0 companies derived") {
+		derived := "0 companies derived"
+		if kind == "contacts" {
+			derived = "0 skipped" // contacts derive no companies
+		}
+		if again.code != 0 || !strings.Contains(again.stdout, "(0 changed stored data)") || !strings.Contains(again.stdout, derived) {
 			t.Fatalf("second ingest %s changed something:\n%s", kind, again.stdout)
 		}
+	}
+}
+
+// TestIngestCompaniesSyncsNameIndex: right after `firmo ingest companies`, the
+// company-name index holds the new companies and the matcher finds them, without a
+// `firmo serve` start in between; a second ingest adds a company and it is found too.
+func TestIngestCompaniesSyncsNameIndex(t *testing.T) {
+	data := t.TempDir()
+	file := filepath.Join(t.TempDir(), "companies.csv")
+	os.WriteFile(file, []byte("domain,name,country\nacme-widgets.de,Acme Widgets GmbH,DE\nbluefin-labs.fr,Bluefin Labs SAS,FR\n"), 0o644)
+	r := firmo(t, data, "ingest", "companies", file)
+	if r.code != 0 || !strings.Contains(r.stdout, "company-name index: 2 companies, 2 entries written, 0 removed") || !strings.Contains(r.stderr, "indexing company names") {
+		t.Fatalf("ingest = %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	matchIn(t, data, "Acme Widgets", "DE", "acme-widgets.de")
+	matchIn(t, data, "Bluefin Labs", "FR", "bluefin-labs.fr")
+	os.WriteFile(file, []byte("domain,name,country\ncorvid-analytics.co.uk,Corvid Analytics Ltd,GB\n"), 0o644)
+	r = firmo(t, data, "ingest", "companies", file)
+	if r.code != 0 || !strings.Contains(r.stdout, "company-name index: 3 companies, 1 entries written, 0 removed") {
+		t.Fatalf("second ingest = %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	matchIn(t, data, "Corvid Analytics", "GB", "corvid-analytics.co.uk")
+}
+
+// TestSeedSyncsNameIndex: `firmo seed` leaves an index with every seeded company that
+// has a name, so `firmo seed && firmo serve` matches at once.
+func TestSeedSyncsNameIndex(t *testing.T) {
+	data := t.TempDir()
+	r := firmo(t, data, "seed", "--companies", "20", "--seed", "9", "--as-of", "2025-06-01")
+	if r.code != 0 || !strings.Contains(r.stdout, "company-name index: 20 companies") {
+		t.Fatalf("seed = %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	ix, err := bleveindex.Open(filepath.Join(data, app.NameIndexDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	fps, err := ix.Fingerprints(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := world.New(world.Options{Seed: 9, Companies: 20, AsOf: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
+	missing := 0
+	for i := 0; i < w.Len(); i++ {
+		if _, ok := fps[w.Domain(i)]; !ok {
+			missing++
+		}
+	}
+	// A world company whose rows carry no usable name is not indexed; most have one.
+	if len(fps) < 15 || missing != 20-len(fps) {
+		t.Fatalf("index holds %d entries, %d of the world's 20 domains missing", len(fps), missing)
+	}
+}
+
+// matchIn opens the data dir's store and name index the way firmo serve does and
+// expects name to match domain.
+func matchIn(t *testing.T, dataDir, name, country, domain string) {
+	t.Helper()
+	store, err := boltkv.Open(filepath.Join(dataDir, "firmo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ix, err := bleveindex.Open(filepath.Join(dataDir, app.NameIndexDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	a, err := namematch.New(ix, company.NewKVStore(store), namematch.Options{}).Match(context.Background(), namematch.Query{Name: name, Country: country})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Matches) == 0 || a.Matches[0].Profile.Domain != domain {
+		t.Fatalf("match %q in %s: %d matches, want %s first", name, country, len(a.Matches), domain)
 	}
 }
 

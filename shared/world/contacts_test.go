@@ -1,9 +1,14 @@
 package world
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
+	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/emailfind"
 )
@@ -66,4 +71,63 @@ func splitName(n string) (string, string) {
 		}
 	}
 	return n, ""
+}
+
+// TestExportedContactsReingest: contacts.jsonl of an export, ingested as `firmo ingest
+// contacts` does, gives exactly the contacts SeedContacts stores (same persona ids and
+// fields), and ingesting it again changes nothing.
+func TestExportedContactsReingest(t *testing.T) {
+	ctx := context.Background()
+	w := New(Options{Seed: 5, Companies: 15, AsOf: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	dir := t.TempDir()
+	if err := w.Export(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	seeded, ingested := contactStore(t), contactStore(t)
+	n, err := SeedContacts(ctx, seeded, w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "contacts.jsonl")
+	for run, wantChanged := range []int{n, 0} {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := ingested.Ingest(ctx, f, contact.IngestOptions{Name: path})
+		f.Close()
+		if err != nil || rep.Rows != n || rep.Accepted != n || rep.Skipped != 0 || rep.Changed != wantChanged {
+			t.Fatalf("ingest %d: %+v, %v; want %d rows accepted, %d changed", run+1, rep, err, n, wantChanged)
+		}
+	}
+	got, want := listContacts(t, ingested), listContacts(t, seeded)
+	if len(want) != n || !reflect.DeepEqual(got, want) {
+		t.Fatalf("re-ingested contacts differ from the seeded ones: %d vs %d", len(got), len(want))
+	}
+	// New contacts get ids after the world's, as after a seed.
+	a, _ := seeded.NextID(ctx)
+	b, _ := ingested.NextID(ctx)
+	if a != b || a <= 0 {
+		t.Fatalf("next persona id: seeded %d, ingested %d", a, b)
+	}
+}
+
+func contactStore(t *testing.T) *contact.Store {
+	t.Helper()
+	kv, err := boltkv.Open(filepath.Join(t.TempDir(), "kv.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { kv.Close() })
+	kv.DB().NoSync = true
+	return contact.NewStore(kv)
+}
+
+func listContacts(t *testing.T, s *contact.Store) map[int64]contact.Raw {
+	t.Helper()
+	out := map[int64]contact.Raw{}
+	if err := s.List(context.Background(), func(r contact.Raw) error { out[r.PersonaID] = r; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -29,12 +29,13 @@ type dnsLine struct {
 	ServFail bool         `json:"servfail,omitempty"`
 }
 
-// Files are the names Export writes: the first three are ingest files.
-var Files = []string{"companies.jsonl", "certs.jsonl", "pages.jsonl", "dns.jsonl", "truth.jsonl", "world.json"}
+// Files are the names Export writes: the first four are ingest files.
+var Files = []string{"companies.jsonl", "certs.jsonl", "pages.jsonl", "contacts.jsonl", "dns.jsonl", "truth.jsonl", "world.json"}
 
 // Export writes the world into dir as files `firmo ingest` reads (companies.jsonl,
-// certs.jsonl, pages.jsonl), its DNS zone (dns.jsonl), the truth (truth.jsonl) and the
-// options (world.json). The same options give byte-identical files. onCompany, when
+// certs.jsonl, pages.jsonl, contacts.jsonl), its DNS zone (dns.jsonl), the truth
+// (truth.jsonl) and the options (world.json). contacts.jsonl holds ContactRows with
+// their persona ids, so ingesting it gives the contacts `firmo seed` stores. The same options give byte-identical files. onCompany, when
 // set, is called after each company.
 func (w *World) Export(dir string, onCompany func()) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -68,6 +69,9 @@ func (w *World) Export(dir string, onCompany func()) error {
 		}
 		for _, p := range c.Pages {
 			errs = append(errs, write("pages.jsonl", pageLine{URL: p.URL, HTML: p.HTML, StatusCode: p.StatusCode, FinalURL: p.FinalURL, FetchedAt: p.FetchedAt.UTC().Format(time.RFC3339)}))
+		}
+		for _, row := range w.ContactRows(i, c) {
+			errs = append(errs, write("contacts.jsonl", row))
 		}
 		if err := errors.Join(errs...); err != nil {
 			return fmt.Errorf("export company %d: %w", i, err)
