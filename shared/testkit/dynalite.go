@@ -3,15 +3,12 @@ package testkit
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -28,22 +25,10 @@ const dynaliteVersion = "4.0.0"
 func Dynalite(t testing.TB) (endpoint string) {
 	t.Helper()
 	bin := NodeTool(t, "dynalite", dynaliteVersion, "dynalite")
-	logPath := filepath.Join(t.TempDir(), "dynalite.log")
-	// A free port can be taken by someone else before dynalite binds it: try a few.
-	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
-		port, err := freeLoopbackPort()
-		if err != nil {
-			t.Fatalf("dynalite: pick a port: %v", err)
-		}
-		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-		if lastErr = startDynalite(t, bin, port, addr, logPath); lastErr == nil {
-			return "http://" + addr
-		}
-	}
-	log, _ := os.ReadFile(logPath)
-	t.Fatalf("dynalite did not start: %v\n%s", lastErr, log)
-	return ""
+	addr := startStandin(t, "dynalite", func(port int) *exec.Cmd {
+		return exec.Command(bin, "--host", "127.0.0.1", "--port", strconv.Itoa(port))
+	})
+	return "http://" + addr
 }
 
 // DynamoClient returns a DynamoDB client for a stand-in endpoint, with dummy static
@@ -55,60 +40,6 @@ func DynamoClient(t testing.TB, endpoint string) *dynamodb.Client {
 		Credentials:  credentials.NewStaticCredentialsProvider("firmo-test", "firmo-test", ""),
 		BaseEndpoint: aws.String(endpoint),
 	})
-}
-
-func startDynalite(t testing.TB, bin string, port int, addr, logPath string) error {
-	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	defer log.Close()
-	cmd := exec.Command(bin, "--host", "127.0.0.1", "--port", strconv.Itoa(port))
-	cmd.Stdout, cmd.Stderr = log, log
-	// Its own process group, so cleanup kills node and anything it spawned.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	stop := func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
-	}
-	if err := waitListening(addr, exited, 20*time.Second); err != nil {
-		stop()
-		return err
-	}
-	t.Cleanup(stop)
-	return nil
-}
-
-// waitListening polls addr until it accepts a connection, the process exits, or the timeout.
-func waitListening(addr string, exited <-chan struct{}, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			return errors.New("process exited before listening")
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-			c.Close()
-			return nil
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return fmt.Errorf("not listening on %s after %s", addr, timeout)
-}
-
-func freeLoopbackPort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // NodeTool returns the path of the executable bin of npm package pkg at version,

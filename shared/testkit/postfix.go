@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"math/big"
 	"net"
@@ -77,23 +78,17 @@ func StartPostfix(t testing.TB, cfg PostfixConfig) *Postfix {
 	if len(cfg.Greylist) > 0 {
 		policy = startGreylistPolicy(t, cfg.GreylistDelay)
 	}
-	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
-		port, err := freeLoopbackPort()
-		if err != nil || port == 25 {
-			continue
+	p.Addr = startOnFreePort(t, "postfix", filepath.Join(dir, "master.out"), func(port int, addr string) error {
+		if port == 25 {
+			return errors.New("got port 25, the one real mail goes to")
 		}
-		p.Port, p.Addr = port, net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 		if err := writePostfixConfig(dir, port, cfg, policy); err != nil {
 			t.Fatalf("postfix: write configuration: %v", err)
 		}
-		if lastErr = startPostfixMaster(t, daemonDir, dir, p.Addr); lastErr == nil {
-			return p
-		}
-	}
-	out, _ := os.ReadFile(filepath.Join(dir, "master.out"))
-	t.Fatalf("postfix did not start: %v\n%s", lastErr, out)
-	return nil
+		p.Port = port
+		return startPostfixMaster(t, daemonDir, dir, addr)
+	})
+	return p
 }
 
 var postfixInstall sync.Mutex
@@ -346,61 +341,28 @@ func sortedKeys(m map[string]string) []string {
 }
 
 // startPostfixMaster runs the master daemon in the foreground as a child of the test,
-// so cleanup stops it and its children.
+// so cleanup stops it and its children (SIGTERM lets master stop its children; the
+// group kill catches stragglers).
 func startPostfixMaster(t testing.TB, daemonDir, dir, addr string) error {
-	conf := filepath.Join(dir, "conf")
-	out, err := os.OpenFile(filepath.Join(dir, "master.out"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	defer out.Close()
-	cmd := exec.Command(filepath.Join(daemonDir, "master"), "-c", conf, "-d")
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	stop := func() {
-		// SIGTERM lets master stop its children; the group kill catches stragglers.
-		cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-		}
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
-	}
-	if err := waitGreeting(addr, exited, 20*time.Second); err != nil {
-		stop()
-		return err
-	}
-	t.Cleanup(stop)
-	return nil
+	cmd := exec.Command(filepath.Join(daemonDir, "master"), "-c", filepath.Join(dir, "conf"), "-d")
+	return runProcess(t, cmd, filepath.Join(dir, "master.out"), func(exited <-chan struct{}) error {
+		return waitGreeting(addr, exited, 20*time.Second)
+	}, syscall.SIGTERM)
 }
 
 // waitGreeting waits until addr answers with an SMTP 220 greeting.
 func waitGreeting(addr string, exited <-chan struct{}, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			return fmt.Errorf("postfix master exited before listening")
-		default:
+	return poll(exited, timeout, "no SMTP greeting on "+addr, func() bool {
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err != nil {
+			return false
 		}
-		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-			c.SetDeadline(time.Now().Add(2 * time.Second))
-			line, _ := bufio.NewReader(c).ReadString('\n')
-			c.Write([]byte("QUIT\r\n"))
-			c.Close()
-			if strings.HasPrefix(line, "220") {
-				return nil
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return fmt.Errorf("no SMTP greeting on %s after %s", addr, timeout)
+		c.SetDeadline(time.Now().Add(2 * time.Second))
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		c.Write([]byte("QUIT\r\n"))
+		c.Close()
+		return strings.HasPrefix(line, "220")
+	})
 }
 
 // writeSelfSigned writes a fresh self-signed certificate and key for STARTTLS.
