@@ -4,9 +4,7 @@ package bravesearch
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -57,24 +55,9 @@ func (s *Searcher) Search(ctx context.Context, query string, n int) ([]websearch
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("X-Subscription-Token", s.key)
-	resp, err := s.http.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("%w (brave: %v)", websearch.ErrUnavailable, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if err != nil {
-		return nil, fmt.Errorf("%w (brave: reading the answer: %v)", websearch.ErrUnavailable, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, websearch.Classify("brave", resp.StatusCode, string(body))
-	}
 	var r response
-	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, fmt.Errorf("%w (brave: undecodable answer: %v)", websearch.ErrUnavailable, err)
+	if err := websearch.Call(s.http, "brave", req, &r); err != nil {
+		return nil, err
 	}
 	out := make([]websearch.Result, 0, len(r.Web.Results))
 	for _, h := range r.Web.Results {

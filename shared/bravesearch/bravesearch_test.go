@@ -2,7 +2,6 @@ package bravesearch
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/llm"
 	"github.com/firmoapi/firmo/shared/websearch"
+	"github.com/firmoapi/firmo/shared/websearch/websearchtest"
 )
 
 func TestSearch(t *testing.T) {
@@ -40,28 +40,14 @@ func TestSearch(t *testing.T) {
 	}
 }
 
+// TestErrors runs the error contract with the provider's real error bodies.
 func TestErrors(t *testing.T) {
-	cases := []struct {
-		status int
-		body   string
-		want   error
-	}{
-		{401, `{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid.","status":401}}`, websearch.ErrAuth},
-		{402, `{"type":"ErrorResponse","error":{"code":"QUOTA_LIMITED","detail":"Your monthly quota is exhausted.","status":402}}`, websearch.ErrOutOfCredits},
-		{429, `{"type":"ErrorResponse","error":{"code":"RATE_LIMITED","detail":"Request rate limit exceeded.","status":429}}`, websearch.ErrUnavailable},
-		{503, `oops`, websearch.ErrUnavailable},
-	}
-	for _, c := range cases {
-		t.Run(http.StatusText(c.status), func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.WriteHeader(c.status)
-				_, _ = io.WriteString(w, c.body)
-			}))
-			defer srv.Close()
-			_, err := New("k", srv.URL, llm.GuardedHTTPClient([]string{"127.0.0.1"}, 5*time.Second)).Search(context.Background(), "q", 3)
-			if !errors.Is(err, c.want) {
-				t.Fatalf("err = %v, want %v", err, c.want)
-			}
-		})
-	}
+	websearchtest.HTTPErrors(t, func(base string) websearch.Searcher {
+		return New("k", base, llm.GuardedHTTPClient([]string{"127.0.0.1"}, 5*time.Second))
+	}, []websearchtest.ErrorCase{
+		{Status: 401, Body: `{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid.","status":401}}`, Want: websearch.ErrAuth},
+		{Status: 402, Body: `{"type":"ErrorResponse","error":{"code":"QUOTA_LIMITED","detail":"Your monthly quota is exhausted.","status":402}}`, Want: websearch.ErrOutOfCredits},
+		{Status: 429, Body: `{"type":"ErrorResponse","error":{"code":"RATE_LIMITED","detail":"Request rate limit exceeded.","status":429}}`, Want: websearch.ErrUnavailable},
+		{Status: 503, Body: `oops`, Want: websearch.ErrUnavailable},
+	})
 }

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -54,24 +53,9 @@ func (s *Searcher) Search(ctx context.Context, query string, n int) ([]websearch
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-API-KEY", s.key)
-	resp, err := s.http.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("%w (serper: %v)", websearch.ErrUnavailable, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if err != nil {
-		return nil, fmt.Errorf("%w (serper: reading the answer: %v)", websearch.ErrUnavailable, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, websearch.Classify("serper", resp.StatusCode, string(body))
-	}
 	var r response
-	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, fmt.Errorf("%w (serper: undecodable answer: %v)", websearch.ErrUnavailable, err)
+	if err := websearch.Call(s.http, "serper", req, &r); err != nil {
+		return nil, err
 	}
 	out := make([]websearch.Result, 0, len(r.Organic))
 	for _, h := range r.Organic {

@@ -3,7 +3,6 @@ package serpersearch
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/llm"
 	"github.com/firmoapi/firmo/shared/websearch"
+	"github.com/firmoapi/firmo/shared/websearch/websearchtest"
 )
 
 func TestSearch(t *testing.T) {
@@ -38,27 +38,13 @@ func TestSearch(t *testing.T) {
 	}
 }
 
+// TestErrors runs the error contract with the provider's real error bodies.
 func TestErrors(t *testing.T) {
-	cases := []struct {
-		status int
-		body   string
-		want   error
-	}{
-		{400, `{"message":"Not enough credits","statusCode":400}`, websearch.ErrOutOfCredits},
-		{403, `{"message":"Unauthorized.","statusCode":403}`, websearch.ErrAuth},
-		{500, `{"message":"Internal error","statusCode":500}`, websearch.ErrUnavailable},
-	}
-	for _, c := range cases {
-		t.Run(c.body, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.WriteHeader(c.status)
-				_, _ = io.WriteString(w, c.body)
-			}))
-			defer srv.Close()
-			_, err := New("k", srv.URL, llm.GuardedHTTPClient([]string{"127.0.0.1"}, 5*time.Second)).Search(context.Background(), "q", 3)
-			if !errors.Is(err, c.want) {
-				t.Fatalf("err = %v, want %v", err, c.want)
-			}
-		})
-	}
+	websearchtest.HTTPErrors(t, func(base string) websearch.Searcher {
+		return New("k", base, llm.GuardedHTTPClient([]string{"127.0.0.1"}, 5*time.Second))
+	}, []websearchtest.ErrorCase{
+		{Status: 400, Body: `{"message":"Not enough credits","statusCode":400}`, Want: websearch.ErrOutOfCredits},
+		{Status: 403, Body: `{"message":"Unauthorized.","statusCode":403}`, Want: websearch.ErrAuth},
+		{Status: 500, Body: `{"message":"Internal error","statusCode":500}`, Want: websearch.ErrUnavailable},
+	})
 }

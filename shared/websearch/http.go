@@ -1,10 +1,42 @@
 package websearch
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 )
+
+// maxAnswer bounds the answer of a search API read into memory.
+const maxAnswer = 4 << 20
+
+// Call sends req with client and decodes an HTTP 200 JSON answer into out: the part
+// every search API adapter shares. A transport failure and an unreadable or
+// undecodable answer are ErrUnavailable, other statuses go through Classify, and a
+// request whose context ended returns the context's error. provider names the API in
+// the errors.
+func Call(client *http.Client, provider string, req *http.Request, out any) error {
+	resp, err := client.Do(req)
+	if err != nil {
+		if ctxErr := req.Context().Err(); ctxErr != nil {
+			return ctxErr
+		}
+		return fmt.Errorf("%w (%s: %v)", ErrUnavailable, provider, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
+	if err != nil {
+		return fmt.Errorf("%w (%s: reading the answer: %v)", ErrUnavailable, provider, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return Classify(provider, resp.StatusCode, string(body))
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return fmt.Errorf("%w (%s: undecodable answer: %v)", ErrUnavailable, provider, err)
+	}
+	return nil
+}
 
 // Classify turns a search API's HTTP failure into the port's errors: 401/403 ErrAuth;
 // 402, or a body that speaks of credits or quota, ErrOutOfCredits; 429, 5xx and
