@@ -16,16 +16,18 @@ import (
 )
 
 // buildContacts composes contact search: the contact store on the shared kv store, the
-// built-in embedder (no network; trained lazily on the first search) and, locally, the
+// built-in embedder (no network; trained lazily on the first search; its word space also
+// widens summary terms), icp_prompt read by prompts (see prompt.go) and, locally, the
 // HNSW graph persisted under the data dir.
-func buildContacts(cfg config.Config, store kv.Store, companies company.Store, queries *query.Service, credits *billing.Service) (*contact.Store, *contactsearch.Service) {
+func buildContacts(cfg config.Config, store kv.Store, companies company.Store, queries *query.Service, credits *billing.Service, prompts contactsearch.PromptExtractor) (*contact.Store, *contactsearch.Service) {
 	cs := contact.NewStore(store)
 	dir := ""
 	if cfg.Backend == config.BackendLocal {
 		dir = filepath.Join(cfg.DataDir, "vectors")
 	}
-	svc := contactsearch.New(contactsearch.Deps{Contacts: cs, Companies: companies, Embedder: ppmiembed.New(),
-		Scopes: queries, Saver: queries, Biller: credits, Dir: dir})
+	emb := ppmiembed.New()
+	svc := contactsearch.New(contactsearch.Deps{Contacts: cs, Companies: companies, Embedder: emb,
+		Scopes: queries, Saver: queries, Biller: credits, Dir: dir, Prompts: prompts, Thesaurus: emb})
 	return cs, svc
 }
 
