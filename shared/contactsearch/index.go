@@ -180,32 +180,16 @@ func (s *Service) build(ctx context.Context, prev *snapshot) (*snapshot, error) 
 // embedBatch bounds one Embed call.
 const embedBatch = 256
 
+// embedAll gives every entry its vector and builds the vector index: the HNSW graph in
+// memory, or, with a remote index, a sync of the remote one (remote.go).
 func (s *Service) embedAll(ctx context.Context, sn *snapshot, prev *snapshot) error {
-	dims := s.embedder.Dims()
-	sn.vecs = make([][]float32, len(sn.entries))
-	var todo []int
-	for i, e := range sn.entries {
-		if prev != nil {
-			if j, ok := prev.byID[e.C.PersonaID]; ok && prev.entries[j].text == e.text {
-				sn.vecs[i] = prev.vecs[j]
-				continue
-			}
-		}
-		todo = append(todo, i)
+	if s.remote != nil {
+		return s.syncRemote(ctx, sn, prev)
 	}
-	for start := 0; start < len(todo); start += embedBatch {
-		end := min(start+embedBatch, len(todo))
-		texts := make([]string, 0, end-start)
-		for _, i := range todo[start:end] {
-			texts = append(texts, sn.entries[i].text)
-		}
-		vs, err := s.embedder.Embed(ctx, texts)
-		if err != nil {
-			return fmt.Errorf("embed contacts: %w", err)
-		}
-		for k, i := range todo[start:end] {
-			sn.vecs[i] = vs[k]
-		}
+	dims := s.embedder.Dims()
+	todo, err := s.embedMissing(ctx, sn, func(i int) []float32 { return prevVector(prev, sn.entries[i]) })
+	if err != nil {
+		return err
 	}
 	// The graph is rebuilt only when something changed; an unchanged world reuses it, and
 	// a graph persisted under the data dir for the same contacts is loaded, not rebuilt.
@@ -236,6 +220,45 @@ func (s *Service) embedAll(ctx context.Context, sn *snapshot, prev *snapshot) er
 		}
 	}
 	return nil
+}
+
+// prevVector is prev's vector of e when e's embedded text did not change; else nil.
+func prevVector(prev *snapshot, e entry) []float32 {
+	if prev != nil {
+		if j, ok := prev.byID[e.C.PersonaID]; ok && prev.entries[j].text == e.text {
+			return prev.vecs[j]
+		}
+	}
+	return nil
+}
+
+// embedMissing sets sn.vecs: donor(i) may supply entry i's vector; the others are
+// embedded in batches of embedBatch. It returns the indices of the embedded entries.
+func (s *Service) embedMissing(ctx context.Context, sn *snapshot, donor func(i int) []float32) ([]int, error) {
+	sn.vecs = make([][]float32, len(sn.entries))
+	var todo []int
+	for i := range sn.entries {
+		if v := donor(i); v != nil {
+			sn.vecs[i] = v
+			continue
+		}
+		todo = append(todo, i)
+	}
+	for start := 0; start < len(todo); start += embedBatch {
+		end := min(start+embedBatch, len(todo))
+		texts := make([]string, 0, end-start)
+		for _, i := range todo[start:end] {
+			texts = append(texts, sn.entries[i].text)
+		}
+		vs, err := s.embedder.Embed(ctx, texts)
+		if err != nil {
+			return nil, fmt.Errorf("embed contacts: %w", err)
+		}
+		for k, i := range todo[start:end] {
+			sn.vecs[i] = vs[k]
+		}
+	}
+	return todo, nil
 }
 
 // indexPath names the persisted graph by a fingerprint of the embedded texts, so a

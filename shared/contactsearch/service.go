@@ -8,6 +8,8 @@
 // summary. A filtered similarity search hands the filtered persona ids to the graph,
 // which scans them exactly when they are few (vector.UseExact). The snapshot refreshes
 // in the background when it is older than MaxAge, re-embedding only changed contacts.
+// With Deps.Remote (OpenSearch k-NN on AWS) the vectors live in that index instead of
+// the graph, and a refresh writes only what changed (remote.go).
 package contactsearch
 
 import (
@@ -72,6 +74,9 @@ type Deps struct {
 	// words to summary terms (see summary.go). Either may be nil.
 	Prompts   PromptExtractor
 	Thesaurus Thesaurus
+	// Remote, when set, replaces the in-memory HNSW graph (and Dir) with an index outside
+	// the process: OpenSearch k-NN on AWS (see RemoteIndex in remote.go).
+	Remote RemoteIndex
 }
 
 // Service answers contact search.
@@ -86,6 +91,7 @@ type Service struct {
 	maxAge    time.Duration
 	prompts   PromptExtractor
 	thesaurus Thesaurus
+	remote    *remoteState // nil: the in-memory graph
 
 	mu         sync.Mutex
 	snap       *snapshot
@@ -97,8 +103,12 @@ func New(d Deps) *Service {
 	if d.MaxAge <= 0 {
 		d.MaxAge = 5 * time.Minute
 	}
-	return &Service{contacts: d.Contacts, companies: d.Companies, embedder: d.Embedder, scopes: d.Scopes,
+	s := &Service{contacts: d.Contacts, companies: d.Companies, embedder: d.Embedder, scopes: d.Scopes,
 		saver: d.Saver, biller: d.Biller, dir: d.Dir, maxAge: d.MaxAge, prompts: d.Prompts, thesaurus: d.Thesaurus}
+	if d.Remote != nil {
+		s.remote = &remoteState{index: d.Remote}
+	}
+	return s
 }
 
 // Refresh rebuilds the snapshot now (after an ingest, or in tests).
@@ -401,7 +411,7 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 	if req.Consensus > 1 && len(allowed) > 0 {
 		// Consensus: the top results of the first search join the input in the search
 		// vector, which pulls it toward what the data holds near the input.
-		hits, err := sn.index.Search(ctx, q, min(req.Consensus-1, len(allowed)), vector.Filter{IDs: allowed})
+		hits, err := s.nearest(ctx, sn, q, min(req.Consensus-1, len(allowed)), vector.Filter{IDs: allowed})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -422,7 +432,7 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 	if len(allowed) == len(sn.entries) {
 		filter = vector.Filter{}
 	}
-	hits, err := sn.index.Search(ctx, q, k, filter)
+	hits, err := s.nearest(ctx, sn, q, k, filter)
 	if err != nil {
 		return nil, nil, err
 	}

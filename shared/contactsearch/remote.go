@@ -1,0 +1,244 @@
+package contactsearch
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/osindex"
+	"github.com/firmoapi/firmo/shared/vector"
+)
+
+// RemoteIndex is a contact index kept outside the process, OpenSearch k-NN
+// (shared/osindex) on AWS, in place of the in-memory HNSW graph. It holds one document
+// per contact: the filter fields, the vector and a fingerprint of both.
+//
+// With a remote index:
+//   - a refresh writes only the documents of new and changed contacts (Put, in batches of
+//     remoteBatch) and removes the documents of contacts that are gone; the first build
+//     of a process (a Lambda's cold start) reads what the index holds (Stored) and reuses
+//     the stored vectors of unchanged contacts instead of embedding them again;
+//   - filters are still evaluated on the in-memory snapshot; a similarity search over the
+//     filtered candidates runs in the index as k-NN with the candidates as a terms filter,
+//     except when the candidates are few (vector.UseExact: candidates x dims <= 2M) or
+//     more than osindex.MaxTermsIDs (a terms filter's limit): those are scanned exactly in
+//     memory over the snapshot's vectors. A search over every contact is plain k-NN.
+type RemoteIndex interface {
+	Dims() int
+	EnsureIndex(ctx context.Context) error
+	Stored(ctx context.Context, fn func(id int64, fp string, vec []float32) error) error
+	Put(ctx context.Context, docs []osindex.Document) error
+	Remove(ctx context.Context, ids []int64) error
+	Search(ctx context.Context, query []float32, k int, f vector.Filter) ([]vector.Hit, error)
+}
+
+var _ RemoteIndex = (*osindex.Index)(nil)
+
+// remoteBatch bounds one bulk write (about 2 MB of JSON with 384-dim vectors).
+const remoteBatch = 500
+
+// remoteState is what the service knows of the remote index.
+type remoteState struct {
+	index RemoteIndex
+	mu    sync.Mutex
+	// ready: the index exists (created at first use, not at start-up).
+	ready bool
+	// held is the fingerprint of every document the index holds, by persona id, as of the
+	// last successful sync; nil when unknown (before the first sync, after a failed one),
+	// and the next sync then reads the index itself.
+	held map[int64]string
+}
+
+// remoteDoc is the index document of a snapshot entry (its vector set by the caller).
+func remoteDoc(e entry) osindex.Document {
+	c := e.C
+	d := osindex.Document{
+		PersonaID: c.PersonaID, Domain: c.Domain, Name: c.Name, Title: c.Title, Department: c.Department,
+		Seniority: c.Seniority, Country: c.Country, State: e.PersonState, Skills: c.Skills,
+		HasEmail: c.Email != nil, EmailValidated: c.EmailValidated, HasPhone: len(c.Phone) > 0,
+		HasLinkedIn: e.hasLinkedin, Connections: c.Connections, Industry: c.Industry, Employees: c.Employees,
+	}
+	if c.Summary != nil {
+		d.Summary = *c.Summary
+	}
+	for _, p := range c.Phone {
+		d.HasMobile = d.HasMobile || p.Type == "mobile"
+	}
+	// The mapping's date format is yyyy-MM-dd; another shape would fail the whole batch.
+	if c.JobstartDate != nil {
+		if _, err := time.Parse(time.DateOnly, *c.JobstartDate); err == nil {
+			d.JobStartDate = *c.JobstartDate
+		}
+	}
+	if e.Co != nil {
+		d.CompanyCountry, d.CompanyState = e.Co.Country, e.Co.StateCode
+	}
+	return d
+}
+
+// fingerprint identifies a document's content and the embedded text, so a change of
+// either rewrites it (and a changed text is embedded again).
+func fingerprint(d osindex.Document, text string, dims int) string {
+	d.Vector, d.FP = nil, ""
+	raw, _ := json.Marshal(d) // a struct of plain fields: cannot fail
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\n%s\n", dims, text)
+	h.Write(raw)
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// syncRemote gives every entry its vector and brings the remote index up to date:
+// unchanged contacts keep the vector the index (or prev) holds, the others are embedded
+// and written, and documents of contacts that are gone are removed.
+func (s *Service) syncRemote(ctx context.Context, sn *snapshot, prev *snapshot) error {
+	r := s.remote
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.ready {
+		if err := r.index.EnsureIndex(ctx); err != nil {
+			return fmt.Errorf("contact index: %w", err)
+		}
+		r.ready = true
+	}
+	dims := s.embedder.Dims()
+	docs := make([]osindex.Document, len(sn.entries))
+	fps := make(map[int64]string, len(sn.entries))
+	for i, e := range sn.entries {
+		docs[i] = remoteDoc(e)
+		docs[i].FP = fingerprint(docs[i], e.text, dims)
+		fps[e.C.PersonaID] = docs[i].FP
+	}
+	held, stored, err := s.remoteHeld(ctx, r, prev, fps)
+	if err != nil {
+		return err
+	}
+	_, err = s.embedMissing(ctx, sn, func(i int) []float32 {
+		id := sn.entries[i].C.PersonaID
+		if v := stored[id]; v != nil && held[id] == fps[id] {
+			return v
+		}
+		return prevVector(prev, sn.entries[i])
+	})
+	if err != nil {
+		return err
+	}
+	r.held = nil // unknown until every write below succeeded
+	var batch []osindex.Document
+	for i := range docs {
+		if held[docs[i].PersonaID] == docs[i].FP {
+			continue
+		}
+		docs[i].Vector = sn.vecs[i]
+		batch = append(batch, docs[i])
+		if len(batch) == remoteBatch {
+			if err := r.index.Put(ctx, batch); err != nil {
+				return fmt.Errorf("write contact documents: %w", err)
+			}
+			batch = batch[:0]
+		}
+	}
+	if err := r.index.Put(ctx, batch); err != nil {
+		return fmt.Errorf("write contact documents: %w", err)
+	}
+	var gone []int64
+	for id := range held {
+		if _, ok := fps[id]; !ok {
+			gone = append(gone, id)
+		}
+	}
+	for start := 0; start < len(gone); start += remoteBatch {
+		if err := r.index.Remove(ctx, gone[start:min(start+remoteBatch, len(gone))]); err != nil {
+			return fmt.Errorf("remove contact documents: %w", err)
+		}
+	}
+	r.held = fps
+	return nil
+}
+
+// remoteHeld is what the index holds: from the last successful sync when prev is its
+// snapshot, else read from the index (fingerprints, and the vectors of the documents
+// whose fingerprint still matches, which are reused rather than embedded again).
+func (s *Service) remoteHeld(ctx context.Context, r *remoteState, prev *snapshot, want map[int64]string) (map[int64]string, map[int64][]float32, error) {
+	if r.held != nil && prev != nil {
+		return r.held, nil, nil
+	}
+	held := map[int64]string{}
+	stored := map[int64][]float32{}
+	dims := s.embedder.Dims()
+	err := r.index.Stored(ctx, func(id int64, fp string, vec []float32) error {
+		held[id] = fp
+		if fp != "" && want[id] == fp && len(vec) == dims {
+			stored[id] = vec
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("read the contact index: %w", err)
+	}
+	return held, stored, nil
+}
+
+// nearest is a similarity search over the snapshot: the local graph, or the remote
+// index by the rule on RemoteIndex. Remote hits of contacts the snapshot does not hold
+// (written by a newer snapshot elsewhere) are dropped.
+func (s *Service) nearest(ctx context.Context, sn *snapshot, q []float32, k int, f vector.Filter) ([]vector.Hit, error) {
+	if s.remote == nil {
+		return sn.index.Search(ctx, q, k, f)
+	}
+	switch remoteWay(f.IDs, len(sn.entries), len(q)) {
+	case wayExact:
+		return sn.exact(ctx, q, k, f.IDs)
+	case wayKNN:
+		f.IDs = nil
+	}
+	hits, err := s.remote.index.Search(ctx, q, k, f)
+	if err != nil {
+		return nil, err
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		if _, ok := sn.byID[h.ID]; ok {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// searchWay is how a similarity search runs with a remote index.
+type searchWay int
+
+const (
+	wayKNN         searchWay = iota // k-NN over the whole index
+	wayKNNFiltered                  // k-NN with the candidates as a terms filter
+	wayExact                        // exact scan of the candidates' vectors in memory
+)
+
+// remoteWay picks the way for candidates ids (nil: every contact) out of total: see
+// RemoteIndex.
+func remoteWay(ids []int64, total, dims int) searchWay {
+	switch {
+	case ids == nil || len(ids) == total:
+		return wayKNN
+	case len(ids) > osindex.MaxTermsIDs || vector.UseExact(len(ids), dims):
+		return wayExact
+	}
+	return wayKNNFiltered
+}
+
+// exact scans the snapshot's vectors of ids.
+func (sn *snapshot) exact(ctx context.Context, q []float32, k int, ids []int64) ([]vector.Hit, error) {
+	top := vector.NewTopK(k)
+	for n, id := range ids {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if i, ok := sn.byID[id]; ok {
+			top.Push(vector.Hit{ID: id, Score: vector.Dot(q, sn.vecs[i])})
+		}
+	}
+	return top.Sorted(), nil
+}
