@@ -189,6 +189,20 @@ func (s *Service) nearest(ctx context.Context, sn *snapshot, q []float32, k int,
 	if s.remote == nil {
 		return sn.index.Search(ctx, q, k, f)
 	}
+	if f.Allow != nil {
+		// The index cannot run a Go predicate: it becomes the candidate list.
+		from := f.IDs
+		if from == nil {
+			from = sn.ids()
+		}
+		ids := []int64{}
+		for _, id := range from {
+			if f.Allow(id) {
+				ids = append(ids, id)
+			}
+		}
+		f = vector.Filter{IDs: ids}
+	}
 	switch remoteWay(f.IDs, len(sn.entries), len(q)) {
 	case wayExact:
 		return sn.exact(ctx, q, k, f.IDs)
@@ -227,6 +241,15 @@ func remoteWay(ids []int64, total, dims int) searchWay {
 		return wayExact
 	}
 	return wayKNNFiltered
+}
+
+// ids lists the snapshot's persona ids.
+func (sn *snapshot) ids() []int64 {
+	out := make([]int64, len(sn.entries))
+	for i, e := range sn.entries {
+		out[i] = e.C.PersonaID
+	}
+	return out
 }
 
 // exact scans the snapshot's vectors of ids.

@@ -299,6 +299,7 @@ func TestRemoteSearch(t *testing.T) {
 		{"every contact: k-NN in the index", vector.Filter{}, func(int) bool { return true }, true},
 		{"every contact as a candidate list: k-NN without a filter", vector.Filter{IDs: sn.ids()}, func(int) bool { return true }, true},
 		{"few candidates: exact in memory", vector.Filter{IDs: tech}, func(i int) bool { return isTech[sn.entries[i].C.PersonaID] }, false},
+		{"a predicate becomes the candidate list", vector.Filter{Allow: func(id int64) bool { return isTech[id] }}, func(i int) bool { return isTech[sn.entries[i].C.PersonaID] }, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -362,13 +363,4 @@ func TestRemoteWay(t *testing.T) {
 			}
 		})
 	}
-}
-
-// ids lists the snapshot's persona ids.
-func (sn *snapshot) ids() []int64 {
-	out := make([]int64, len(sn.entries))
-	for i, e := range sn.entries {
-		out[i] = e.C.PersonaID
-	}
-	return out
 }
