@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/sha1"
 	"crypto/x509"
-	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/domain"
+	"github.com/firmoapi/firmo/shared/rowfile"
 )
 
 // Format is the layout of an ingest file.
@@ -63,18 +63,7 @@ func (nopProgress) Done()     {}
 
 // RowError is a rejected row: its line in the file (1-based), the offending field when
 // one is to blame, and why.
-type RowError struct {
-	Line    int    `json:"line"`
-	Field   string `json:"field,omitempty"`
-	Message string `json:"message"`
-}
-
-func (e RowError) String() string {
-	if e.Field != "" {
-		return fmt.Sprintf("line %d: %s: %s", e.Line, e.Field, e.Message)
-	}
-	return fmt.Sprintf("line %d: %s", e.Line, e.Message)
-}
+type RowError = rowfile.RowError
 
 // Report is the outcome of an ingest run.
 type Report struct {
@@ -88,12 +77,7 @@ type Report struct {
 
 func (r *Report) reject(line int, err error) {
 	r.Skipped++
-	re := RowError{Line: line, Message: err.Error()}
-	var ae *apperr.Error
-	if errors.As(err, &ae) {
-		re.Field, re.Message = ae.Field, ae.Message
-	}
-	r.Errors = append(r.Errors, re)
+	r.Errors = append(r.Errors, rowfile.ErrorAt(line, err))
 }
 
 // maxLine bounds one JSON line (a page with its HTML).
@@ -123,86 +107,6 @@ func sniff(f Format, name string, head []byte) Format {
 		return FormatPEM // possibly after comment lines, as bundles often have
 	}
 	return FormatCSV
-}
-
-// countingReader counts bytes for the progress bar.
-type countingReader struct {
-	r   io.Reader
-	bar Progress
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.bar.Add(int64(n))
-	return n, err
-}
-
-// jsonLines calls fn for each non-blank line with its 1-based number.
-func jsonLines(r io.Reader, fn func(line int, raw []byte) error) error {
-	br := bufio.NewReaderSize(r, 1<<16)
-	line := 0
-	for {
-		raw, err := readLine(br)
-		if len(raw) > 0 || err == nil {
-			line++
-		}
-		if t := bytes.TrimSpace(raw); len(t) > 0 {
-			if ferr := fn(line, t); ferr != nil {
-				return ferr
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
-var errLongLine = errors.New("line too long")
-
-// readLine reads one line without its newline; a line over maxLine is consumed and
-// reported as errLongLine's text in place of its content.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var buf []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) <= maxLine {
-			buf = append(buf, chunk...)
-		} else if buf != nil {
-			buf = []byte(`{"__too_long__":true}`)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		return bytes.TrimRight(buf, "\r\n"), err
-	}
-}
-
-// strictJSON decodes one JSON object rejecting unknown fields, naming them.
-func strictJSON(raw []byte, v any) error {
-	if bytes.Equal(raw, []byte(`{"__too_long__":true}`)) {
-		return fmt.Errorf("the line is longer than %d MB", maxLine>>20)
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		msg := err.Error()
-		if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-			name = strings.Trim(name, `"`)
-			return apperr.Invalid(name, "unknown field %q", name)
-		}
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return apperr.Invalid(te.Field, "wrong type: %s where %s is expected", te.Value, te.Type)
-		}
-		return fmt.Errorf("not a JSON object: %v", err)
-	}
-	if dec.More() {
-		return errors.New("more than one JSON value on the line")
-	}
-	return nil
 }
 
 // refresh derives the changed domains again, with a progress bar.
@@ -265,7 +169,7 @@ type parsedCompany struct {
 func (s *Service) IngestCompanies(ctx context.Context, r io.Reader, f Format, opts IngestOptions) (Report, error) {
 	var rep Report
 	bar := opts.bar("reading", opts.Size)
-	br := bufio.NewReader(&countingReader{r: r, bar: bar})
+	br := bufio.NewReader(&rowfile.Counter{R: r, Add: bar.Add})
 	head, _ := br.Peek(512)
 	var rows []parsedCompany
 	index := map[string]int{}
@@ -287,9 +191,9 @@ func (s *Service) IngestCompanies(ctx context.Context, r io.Reader, f Format, op
 	var err error
 	switch sniff(f, opts.Name, head) {
 	case FormatJSONL:
-		err = jsonLines(br, func(line int, raw []byte) error {
+		err = rowfile.Lines(br, maxLine, func(line int, raw []byte) error {
 			var row CompanyRow
-			if err := strictJSON(raw, &row); err != nil {
+			if err := rowfile.Decode(raw, &row); err != nil {
 				rep.Rows++
 				rep.reject(line, err)
 				return nil
@@ -321,55 +225,7 @@ func (s *Service) IngestCompanies(ctx context.Context, r io.Reader, f Format, op
 }
 
 func csvCompanies(r io.Reader, keep func(int, CompanyRow), rep *Report) error {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err != nil {
-		return apperr.Invalid("file", "the CSV header row cannot be read: %v", err)
-	}
-	cols := map[string]int{}
-	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
-		if !contains(CompanyColumns, h) {
-			return apperr.Invalid(h, "unknown column %q; the columns are %s", h, strings.Join(CompanyColumns, ", "))
-		}
-		if _, dup := cols[h]; dup {
-			return apperr.Invalid(h, "column %q appears twice", h)
-		}
-		cols[h] = i
-	}
-	if _, ok := cols["domain"]; !ok {
-		return apperr.Invalid("domain", "the header has no domain column")
-	}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return nil
-		}
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			rep.Rows++
-			rep.reject(pe.StartLine, fmt.Errorf("malformed CSV: %v", pe.Err))
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue // blank line
-		}
-		if len(rec) != len(header) {
-			rep.Rows++
-			rep.reject(line, fmt.Errorf("%d fields where the header has %d", len(rec), len(header)))
-			continue
-		}
-		get := func(name string) string {
-			if i, ok := cols[name]; ok {
-				return rec[i]
-			}
-			return ""
-		}
+	return rowfile.CSV(r, CompanyColumns, []string{"domain"}, func(line int, get func(string) string) {
 		jsonString := func(name string) json.RawMessage {
 			v := get(name)
 			if v == "" {
@@ -384,7 +240,10 @@ func csvCompanies(r io.Reader, keep func(int, CompanyRow), rep *Report) error {
 			Country: get("country"), Phone: get("phone"), Description: get("description"),
 			Employees: jsonString("employees"), RevenueRange: jsonString("revenue_range"), Industry: jsonString("industry"),
 		})
-	}
+	}, func(line int, err error) {
+		rep.Rows++
+		rep.reject(line, err)
+	})
 }
 
 func contains(list []string, v string) bool {
@@ -509,7 +368,7 @@ type certRow struct {
 func (s *Service) IngestCertificates(ctx context.Context, r io.Reader, f Format, opts IngestOptions) (Report, error) {
 	var rep Report
 	bar := opts.bar("reading", opts.Size)
-	br := bufio.NewReader(&countingReader{r: r, bar: bar})
+	br := bufio.NewReader(&rowfile.Counter{R: r, Add: bar.Add})
 	head, _ := br.Peek(512)
 	known := map[string]bool{}
 	changed := map[string]bool{}
@@ -579,9 +438,9 @@ func (s *Service) IngestCertificates(ctx context.Context, r io.Reader, f Format,
 			return store(line, c)
 		})
 	case FormatJSONL:
-		err = jsonLines(br, func(line int, raw []byte) error {
+		err = rowfile.Lines(br, maxLine, func(line int, raw []byte) error {
 			var row certRow
-			if err := strictJSON(raw, &row); err != nil {
+			if err := rowfile.Decode(raw, &row); err != nil {
 				rep.Rows++
 				rep.reject(line, err)
 				return nil
@@ -803,10 +662,10 @@ func (s *Service) IngestPages(ctx context.Context, r io.Reader, opts IngestOptio
 	var rep Report
 	bar := opts.bar("reading", opts.Size)
 	changed := map[string]bool{}
-	err := jsonLines(&countingReader{r: r, bar: bar}, func(line int, raw []byte) error {
+	err := rowfile.Lines(&rowfile.Counter{R: r, Add: bar.Add}, maxLine, func(line int, raw []byte) error {
 		rep.Rows++
 		var row pageRow
-		if err := strictJSON(raw, &row); err != nil {
+		if err := rowfile.Decode(raw, &row); err != nil {
 			rep.reject(line, err)
 			return nil
 		}

@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/mail"
@@ -18,6 +16,7 @@ import (
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/domain"
+	"github.com/firmoapi/firmo/shared/rowfile"
 	"github.com/firmoapi/firmo/shared/title"
 )
 
@@ -46,18 +45,7 @@ type Row struct {
 }
 
 // RowError is a rejected row: its 1-based line, the field to blame and why.
-type RowError struct {
-	Line    int    `json:"line"`
-	Field   string `json:"field,omitempty"`
-	Message string `json:"message"`
-}
-
-func (e RowError) String() string {
-	if e.Field != "" {
-		return fmt.Sprintf("line %d: %s: %s", e.Line, e.Field, e.Message)
-	}
-	return fmt.Sprintf("line %d: %s", e.Line, e.Message)
-}
+type RowError = rowfile.RowError
 
 // Report is the outcome of an ingest run.
 type Report struct {
@@ -70,12 +58,7 @@ type Report struct {
 
 func (r *Report) reject(line int, err error) {
 	r.Skipped++
-	re := RowError{Line: line, Message: err.Error()}
-	var fe *apperr.Error
-	if errors.As(err, &fe) {
-		re.Field, re.Message = fe.Field, fe.Message
-	}
-	r.Errors = append(r.Errors, re)
+	r.Errors = append(r.Errors, rowfile.ErrorAt(line, err))
 }
 
 // IngestOptions tune an ingest run; they mirror company.IngestOptions.
@@ -104,7 +87,7 @@ func (s *Store) Ingest(ctx context.Context, r io.Reader, opts IngestOptions) (Re
 		bar = opts.Progress("ingesting contacts", opts.Size)
 	}
 	defer bar.Done()
-	br := bufio.NewReader(r)
+	br := bufio.NewReader(&rowfile.Counter{R: r, Add: bar.Add})
 	head, _ := br.Peek(512)
 	var good []Raw
 	var lines []int
@@ -122,9 +105,9 @@ func (s *Store) Ingest(ctx context.Context, r io.Reader, opts IngestOptions) (Re
 	jsonl := opts.JSONL || (!opts.CSV && isJSONL(opts.Name, head))
 	var err error
 	if jsonl {
-		err = readJSONL(br, keep, &rep, bar)
+		err = readJSONL(br, keep, &rep)
 	} else {
-		err = readCSV(br, keep, &rep, bar)
+		err = readCSV(br, keep, &rep)
 	}
 	if err != nil {
 		return rep, err
@@ -176,90 +159,25 @@ func isJSONL(name string, head []byte) bool {
 	return bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n\ufeff"), []byte("{"))
 }
 
+// maxLine bounds one JSON line.
 const maxLine = 1 << 20
 
-func readJSONL(r io.Reader, keep func(int, Row), rep *Report, bar company.Progress) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := sc.Bytes()
-		bar.Add(int64(len(b) + 1))
-		if len(bytes.TrimSpace(b)) == 0 {
-			continue
-		}
+func readJSONL(r io.Reader, keep func(int, Row), rep *Report) error {
+	return rowfile.Lines(r, maxLine, func(line int, raw []byte) error {
 		var row Row
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&row); err != nil {
+		if err := rowfile.Decode(raw, &row); err != nil {
 			rep.Rows++
-			rep.reject(line, fmt.Errorf("bad JSON: %v", err))
-			continue
-		}
-		keep(line, row)
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("line %d: %w", line+1, err)
-	}
-	return nil
-}
-
-func readCSV(r io.Reader, keep func(int, Row), rep *Report, bar company.Progress) error {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err != nil {
-		return apperr.Invalid("file", "the CSV header row cannot be read: %v", err)
-	}
-	cols := map[string]int{}
-	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
-		known := false
-		for _, c := range Columns {
-			known = known || c == h
-		}
-		if !known {
-			return apperr.Invalid(h, "unknown column %q; the columns are %s", h, strings.Join(Columns, ", "))
-		}
-		if _, dup := cols[h]; dup {
-			return apperr.Invalid(h, "column %q appears twice", h)
-		}
-		cols[h] = i
-	}
-	last := int64(0)
-	for {
-		rec, err := cr.Read()
-		off := cr.InputOffset()
-		bar.Add(off - last)
-		last = off
-		if err == io.EOF {
+			rep.reject(line, err)
 			return nil
 		}
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			rep.Rows++
-			rep.reject(pe.StartLine, fmt.Errorf("malformed CSV: %v", pe.Err))
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue
-		}
-		if len(rec) != len(header) {
-			rep.Rows++
-			rep.reject(line, fmt.Errorf("%d fields where the header has %d", len(rec), len(header)))
-			continue
-		}
-		get := func(n string) string {
-			if i, ok := cols[n]; ok {
-				return strings.TrimSpace(rec[i])
-			}
-			return ""
-		}
+		keep(line, row)
+		return nil
+	})
+}
+
+func readCSV(r io.Reader, keep func(int, Row), rep *Report) error {
+	return rowfile.CSV(r, Columns, nil, func(line int, field func(string) string) {
+		get := func(n string) string { return strings.TrimSpace(field(n)) }
 		str := func(n string) json.RawMessage {
 			if v := get(n); v != "" {
 				b, _ := json.Marshal(v)
@@ -274,7 +192,10 @@ func readCSV(r io.Reader, keep func(int, Row), rep *Report, bar company.Progress
 			JobstartDate: get("jobstart_date"), Summary: get("summary"), Department: get("department"),
 			Seniority: get("seniority"),
 		})
-	}
+	}, func(line int, err error) {
+		rep.Rows++
+		rep.reject(line, err)
+	})
 }
 
 // maxText bounds a text field.
