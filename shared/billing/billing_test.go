@@ -246,24 +246,7 @@ func TestInsufficientCreditsChangesNothing(t *testing.T) {
 	ctx := context.Background()
 	recs := records("p", 0, 8)
 	_, err := svc.Charge(ctx, org, "POST /v1/test", billing.KindContact, recs, "req-1")
-	var ae *apperr.Error
-	if !errors.Is(err, apperr.ErrPaymentRequired) || !errors.As(err, &ae) {
-		t.Fatalf("err = %v, want a 402 apperr.Error", err)
-	}
-	for _, want := range []string{"8 credits", "8 new contact records", "5 credits left"} {
-		if !strings.Contains(ae.Message, want) {
-			t.Errorf("message %q lacks %q", ae.Message, want)
-		}
-	}
-	if apperr.Status(err) != 402 {
-		t.Fatalf("status = %d", apperr.Status(err))
-	}
-	if b := balance(t, svc, org.ID); b != 5 {
-		t.Fatalf("balance = %d after a refused charge, want 5", b)
-	}
-	if es := ledger(t, svc, org.ID); len(es) != 0 {
-		t.Fatalf("ledger after a refused charge: %+v", es)
-	}
+	refusedUntouched(t, svc, org.ID, err, 5, "8 credits", "8 new contact records", "5 credits left")
 	// The refused records were not marked delivered: after a top-up they bill in full,
 	// and the retry with the same request id works.
 	if _, err := svc.Grant(ctx, org.ID, 10); err != nil {
@@ -278,6 +261,27 @@ func TestInsufficientCreditsChangesNothing(t *testing.T) {
 	}
 	if err := svc.Require(ctx, org.ID, 7); err != nil {
 		t.Fatalf("Require(7) with 7 left: %v", err)
+	}
+}
+
+// refusedUntouched checks that err is a 402 whose message holds every part of want and
+// that the organisation still has balance credits and no ledger entry.
+func refusedUntouched(t *testing.T, svc *billing.Service, orgID string, err error, balanceWas int64, want ...string) {
+	t.Helper()
+	var ae *apperr.Error
+	if !errors.Is(err, apperr.ErrPaymentRequired) || !errors.As(err, &ae) || apperr.Status(err) != 402 {
+		t.Fatalf("err = %v, want a 402 apperr.Error", err)
+	}
+	for _, w := range want {
+		if !strings.Contains(ae.Message, w) {
+			t.Errorf("message %q lacks %q", ae.Message, w)
+		}
+	}
+	if b := balance(t, svc, orgID); b != balanceWas {
+		t.Fatalf("balance = %d after a refused charge, want %d", b, balanceWas)
+	}
+	if es := ledger(t, svc, orgID); len(es) != 0 {
+		t.Fatalf("ledger after a refused charge: %+v", es)
 	}
 }
 

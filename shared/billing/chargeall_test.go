@@ -34,21 +34,9 @@ func TestChargeAllShortBalanceChangesNothing(t *testing.T) {
 			org := newOrg(t, store, account.PlanFree, 10)
 			ctx := context.Background()
 			_, err := svc.ChargeAll(ctx, org, "POST /v1/contacts/discover", contactsAndCompanies(), "req-1")
-			var ae *apperr.Error
-			if !errors.Is(err, apperr.ErrPaymentRequired) || !errors.As(err, &ae) || apperr.Status(err) != 402 {
-				t.Fatalf("err = %v, want a 402 apperr.Error", err)
-			}
-			for _, want := range []string{"11 credits", "8 new contact records at 1000 credits per 1,000", "6 new company records at 500 credits per 1,000", "10 credits left"} {
-				if !strings.Contains(ae.Message, want) {
-					t.Errorf("message %q lacks %q", ae.Message, want)
-				}
-			}
-			if b := balance(t, svc, org.ID); b != 10 {
-				t.Fatalf("balance = %d after a refused charge, want 10 (the contacts alone would have fitted)", b)
-			}
-			if es := ledger(t, svc, org.ID); len(es) != 0 {
-				t.Fatalf("ledger after a refused charge: %+v", es)
-			}
+			// The contacts alone (8 credits) would have fitted the 10 credits.
+			refusedUntouched(t, svc, org.ID, err, 10, "11 credits", "8 new contact records at 1000 credits per 1,000",
+				"6 new company records at 500 credits per 1,000", "10 credits left")
 			// Neither kind was marked delivered: each bills in full on its own under
 			// another request id.
 			if _, err := svc.Grant(ctx, org.ID, 100); err != nil {

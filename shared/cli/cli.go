@@ -102,6 +102,17 @@ func load(env Env) (config.Config, *slog.Logger, error) {
 	return cfg, app.NewLogger(cfg, env.Stderr), nil
 }
 
+// openApp loads the configuration and opens the app the command works on (the caller
+// closes it).
+func openApp(ctx context.Context, env Env) (*app.App, config.Config, error) {
+	cfg, log, err := load(env)
+	if err != nil {
+		return nil, cfg, err
+	}
+	a, err := app.New(ctx, cfg, log)
+	return a, cfg, err
+}
+
 func serve(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
@@ -185,11 +196,7 @@ func keys(ctx context.Context, env Env) error {
 	if len(env.Args) < 2 {
 		return fmt.Errorf("%w: firmo keys create|revoke", errUsage)
 	}
-	cfg, log, err := load(env)
-	if err != nil {
-		return err
-	}
-	a, err := app.New(ctx, cfg, log)
+	a, _, err := openApp(ctx, env)
 	if err != nil {
 		return err
 	}

@@ -61,11 +61,7 @@ func seed(ctx context.Context, env Env) error {
 		fmt.Fprintf(env.Stdout, "wrote a world of %d companies (seed %d, as of %s) to %s in %s: %s\n", opts.Companies, opts.Seed, world.DateOf(opts), *out, time.Since(start).Round(time.Millisecond), strings.Join(world.Files, ", "))
 		return nil
 	}
-	cfg, log, err := load(env)
-	if err != nil {
-		return err
-	}
-	a, err := app.New(ctx, cfg, log)
+	a, cfg, err := openApp(ctx, env)
 	if err != nil {
 		return err
 	}
@@ -178,11 +174,7 @@ func ingest(ctx context.Context, env Env) error {
 	if st, err := file.Stat(); err == nil {
 		size = st.Size()
 	}
-	cfg, log, err := load(env)
-	if err != nil {
-		return err
-	}
-	a, err := app.New(ctx, cfg, log)
+	a, cfg, err := openApp(ctx, env)
 	if err != nil {
 		return err
 	}
