@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/firmoapi/firmo/shared/geo"
@@ -33,11 +34,29 @@ type LLMResolver interface {
 // The call is the organisation's own: it runs on its key and is paid to its provider,
 // so, as for batch research, no Firmo credits are charged for it; it is logged (model,
 // tokens, cost) at debug level.
+//
+// Readings are kept for promptCacheTTL per organisation, integration, model and prompt,
+// so paging through one search (offset) reads the prompt once and every page runs with
+// the same filters; failures are not kept.
 type LLMPrompts struct {
 	resolver LLMResolver
 	timeout  time.Duration
 	log      *slog.Logger
+
+	mu    sync.Mutex
+	cache map[string]cachedPrompt
 }
+
+type cachedPrompt struct {
+	p  Prompt
+	at time.Time
+}
+
+// Bounds of the reading cache.
+const (
+	promptCacheTTL  = 15 * time.Minute
+	promptCacheSize = 1000
+)
 
 // DefaultPromptTimeout bounds one extraction call: past it the parser's reading serves.
 const DefaultPromptTimeout = 10 * time.Second
@@ -54,7 +73,7 @@ func NewLLMPrompts(r LLMResolver, timeout time.Duration, log *slog.Logger) *LLMP
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &LLMPrompts{resolver: r, timeout: timeout, log: log}
+	return &LLMPrompts{resolver: r, timeout: timeout, log: log, cache: map[string]cachedPrompt{}}
 }
 
 var _ PromptExtractor = (*LLMPrompts)(nil)
@@ -73,6 +92,10 @@ func (p *LLMPrompts) ExtractPrompt(ctx context.Context, orgID, text string) (Pro
 	if client == nil {
 		return Prompt{}, fmt.Errorf("integration %s is not a generative engine", integ.ID)
 	}
+	key := strings.Join([]string{orgID, integ.ID, integ.Model, text}, "\x00")
+	if p, ok := p.cached(key); ok {
+		return p, nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
 	resp, err := client.Complete(ctx, llm.Request{Model: integ.Model, System: promptInstruction(), Prompt: text,
@@ -82,7 +105,40 @@ func (p *LLMPrompts) ExtractPrompt(ctx context.Context, orgID, text string) (Pro
 	}
 	p.log.Debug("icp_prompt read by the organisation's LLM", "org", orgID, "provider", integ.Provider, "model", integ.Model,
 		"prompt_tokens", resp.PromptTokens, "completion_tokens", resp.CompletionTokens, "cost_usd", resp.CostUSD)
-	return decodePrompt(resp.Text)
+	got, err := decodePrompt(resp.Text)
+	if err != nil {
+		return Prompt{}, err
+	}
+	p.keep(key, got)
+	return got, nil
+}
+
+func (p *LLMPrompts) cached(key string) (Prompt, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c, ok := p.cache[key]
+	if !ok || time.Since(c.at) > promptCacheTTL {
+		return Prompt{}, false
+	}
+	return c.p, true
+}
+
+// keep stores a reading; a full cache first drops the expired ones, then, if still
+// full, all of them (simple, and a refill costs one call per prompt).
+func (p *LLMPrompts) keep(key string, got Prompt) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.cache) >= promptCacheSize {
+		for k, c := range p.cache {
+			if time.Since(c.at) > promptCacheTTL {
+				delete(p.cache, k)
+			}
+		}
+		if len(p.cache) >= promptCacheSize {
+			clear(p.cache)
+		}
+	}
+	p.cache[key] = cachedPrompt{got, time.Now()}
 }
 
 // promptInstruction is the system prompt: the keys and every allowed value.

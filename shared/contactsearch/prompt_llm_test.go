@@ -249,3 +249,30 @@ func TestMergePrompt(t *testing.T) {
 		t.Fatalf("an empty model reading changed the parser's: %+v", got)
 	}
 }
+
+// TestPromptReadingKept: a prompt read once is not sent again (paging through one search
+// runs with one reading); a failed reading is not kept.
+func TestPromptReadingKept(t *testing.T) {
+	ctx := context.Background()
+	cd := newChatDouble(t, `{"department":"Finance","text":"money people"}`)
+	cd.status = http.StatusInternalServerError
+	x := NewLLMPrompts(orgLLMs{cd.URL}, time.Second, nil)
+	if _, err := x.ExtractPrompt(ctx, orgWithLLM, "accountants"); err == nil {
+		t.Fatal("a provider error was not reported")
+	}
+	cd.mu.Lock()
+	cd.status = 0
+	cd.mu.Unlock()
+	for i := 0; i < 3; i++ {
+		got, err := x.ExtractPrompt(ctx, orgWithLLM, "accountants")
+		if err != nil || !reflect.DeepEqual(got.Department, []string{"Finance"}) {
+			t.Fatalf("reading %d: %+v, %v", i, got, err)
+		}
+	}
+	if _, err := x.ExtractPrompt(ctx, orgWithLLM, "lawyers"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(cd.sent()); n != 3 {
+		t.Fatalf("%d calls, want 3 (the failure, accountants once, lawyers once)", n)
+	}
+}
