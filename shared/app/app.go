@@ -216,7 +216,14 @@ func build(cfg config.Config, log *slog.Logger, store kv.Store, rt taskRuntime, 
 	srv.Add(httpapi.IntegrationRoutes(integrations)...)
 	srv.Add(httpapi.SearchProviderRoutes(searchProviders)...)
 	srv.Add(httpapi.ModelRoutes(integrations)...)
-	contacts, contactSearch := buildContacts(cfg, store, companies.svc.Store(), queries, credits, promptReader(integrations, log))
+	contacts, contactSearch, err := buildContacts(cfg, cluster, store, companies.svc.Store(), queries, credits, promptReader(integrations, log))
+	if err != nil {
+		if companies.dns != nil {
+			companies.dns.Close()
+		}
+		store.Close()
+		return nil, err
+	}
 	researchSvc, err := buildResearch(tasks, integrations, searchProviders, companies.svc, contacts, credits, accounts, log)
 	if err != nil {
 		if companies.dns != nil {
