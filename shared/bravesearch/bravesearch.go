@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/firmoapi/firmo/shared/websearch"
 )
@@ -20,19 +19,13 @@ const DefaultBaseURL = "https://api.search.brave.com/res/v1"
 const MaxResults = 20
 
 // Searcher calls Brave.
-type Searcher struct {
-	key, base string
-	http      *http.Client
-}
+type Searcher struct{ api websearch.Endpoint }
 
 var _ websearch.Searcher = (*Searcher)(nil)
 
 // New returns a Searcher; base "" means DefaultBaseURL.
 func New(apiKey, base string, client *http.Client) *Searcher {
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	return &Searcher{key: apiKey, base: strings.TrimRight(base, "/"), http: client}
+	return &Searcher{api: websearch.NewEndpoint(apiKey, base, DefaultBaseURL, client)}
 }
 
 type response struct {
@@ -49,14 +42,14 @@ type response struct {
 func (s *Searcher) Search(ctx context.Context, query string, n int) ([]websearch.Result, error) {
 	n = min(max(n, 1), MaxResults)
 	q := url.Values{"q": {query}, "count": {strconv.Itoa(n)}, "result_filter": {"web"}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.base+"/web/search?"+q.Encode(), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.api.Base+"/web/search?"+q.Encode(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("brave request: %w", err)
 	}
 	req.Header.Set("Accept", "application/json")
-	req.Header.Set("X-Subscription-Token", s.key)
+	req.Header.Set("X-Subscription-Token", s.api.Key)
 	var r response
-	if err := websearch.Call(s.http, "brave", req, &r); err != nil {
+	if err := websearch.Call(s.api.HTTP, "brave", req, &r); err != nil {
 		return nil, err
 	}
 	out := make([]websearch.Result, 0, len(r.Web.Results))

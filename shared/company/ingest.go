@@ -80,6 +80,21 @@ func (r *Report) reject(line int, err error) {
 	r.Errors = append(r.Errors, rowfile.ErrorAt(line, err))
 }
 
+// bad counts a row that could not even be read as one and rejects it.
+func (r *Report) bad(line int, err error) {
+	r.Rows++
+	r.reject(line, err)
+}
+
+// keysOf lists the set's members (refresh sorts them).
+func keysOf(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	return out
+}
+
 // maxLine bounds one JSON line (a page with its HTML).
 const maxLine = 8 << 20
 
@@ -191,16 +206,10 @@ func (s *Service) IngestCompanies(ctx context.Context, r io.Reader, f Format, op
 	var err error
 	switch sniff(f, opts.Name, head) {
 	case FormatJSONL:
-		err = rowfile.Lines(br, maxLine, func(line int, raw []byte) error {
-			var row CompanyRow
-			if err := rowfile.Decode(raw, &row); err != nil {
-				rep.Rows++
-				rep.reject(line, err)
-				return nil
-			}
+		err = rowfile.JSONL(br, maxLine, func(line int, row CompanyRow) error {
 			keep(line, row)
 			return nil
-		})
+		}, rep.bad)
 	case FormatCSV:
 		err = csvCompanies(br, keep, &rep)
 	default:
@@ -240,10 +249,7 @@ func csvCompanies(r io.Reader, keep func(int, CompanyRow), rep *Report) error {
 			Country: get("country"), Phone: get("phone"), Description: get("description"),
 			Employees: jsonString("employees"), RevenueRange: jsonString("revenue_range"), Industry: jsonString("industry"),
 		})
-	}, func(line int, err error) {
-		rep.Rows++
-		rep.reject(line, err)
-	})
+	}, rep.bad)
 }
 
 func contains(list []string, v string) bool {
@@ -431,28 +437,20 @@ func (s *Service) IngestCertificates(ctx context.Context, r io.Reader, f Format,
 		err = pemBlocks(br, func(line int, block *pem.Block) error {
 			c, err := certFromPEM(block)
 			if err != nil {
-				rep.Rows++
-				rep.reject(line, err)
+				rep.bad(line, err)
 				return nil
 			}
 			return store(line, c)
 		})
 	case FormatJSONL:
-		err = rowfile.Lines(br, maxLine, func(line int, raw []byte) error {
-			var row certRow
-			if err := rowfile.Decode(raw, &row); err != nil {
-				rep.Rows++
-				rep.reject(line, err)
-				return nil
-			}
+		err = rowfile.JSONL(br, maxLine, func(line int, row certRow) error {
 			c, err := certFromRow(row)
 			if err != nil {
-				rep.Rows++
-				rep.reject(line, err)
+				rep.bad(line, err)
 				return nil
 			}
 			return store(line, c)
-		})
+		}, rep.bad)
 	default:
 		err = apperr.Invalid("file", "a certificates file is a PEM bundle or JSON Lines of certificate records")
 	}
@@ -464,11 +462,7 @@ func (s *Service) IngestCertificates(ctx context.Context, r io.Reader, f Format,
 	if err != nil {
 		return rep, err
 	}
-	doms := make([]string, 0, len(changed))
-	for d := range changed {
-		doms = append(doms, d)
-	}
-	return rep, s.refresh(ctx, doms, opts, &rep)
+	return rep, s.refresh(ctx, keysOf(changed), opts, &rep)
 }
 
 // certBatch is how many certificates an ingest buffers before writing them.
@@ -662,13 +656,8 @@ func (s *Service) IngestPages(ctx context.Context, r io.Reader, opts IngestOptio
 	var rep Report
 	bar := opts.bar("reading", opts.Size)
 	changed := map[string]bool{}
-	err := rowfile.Lines(&rowfile.Counter{R: r, Add: bar.Add}, maxLine, func(line int, raw []byte) error {
+	err := rowfile.JSONL(&rowfile.Counter{R: r, Add: bar.Add}, maxLine, func(line int, row pageRow) error {
 		rep.Rows++
-		var row pageRow
-		if err := rowfile.Decode(raw, &row); err != nil {
-			rep.reject(line, err)
-			return nil
-		}
 		dom, p, err := s.pageFromRow(row)
 		if err != nil {
 			rep.reject(line, err)
@@ -699,16 +688,12 @@ func (s *Service) IngestPages(ctx context.Context, r io.Reader, opts IngestOptio
 		}
 		rep.Changed++
 		return nil
-	})
+	}, rep.bad)
 	bar.Done()
 	if err != nil {
 		return rep, err
 	}
-	doms := make([]string, 0, len(changed))
-	for d := range changed {
-		doms = append(doms, d)
-	}
-	return rep, s.refresh(ctx, doms, opts, &rep)
+	return rep, s.refresh(ctx, keysOf(changed), opts, &rep)
 }
 
 func (s *Service) pageFromRow(row pageRow) (string, Page, error) {

@@ -61,6 +61,12 @@ func (r *Report) reject(line int, err error) {
 	r.Errors = append(r.Errors, rowfile.ErrorAt(line, err))
 }
 
+// bad counts a row that could not even be read as one and rejects it.
+func (r *Report) bad(line int, err error) {
+	r.Rows++
+	r.reject(line, err)
+}
+
 // IngestOptions tune an ingest run; they mirror company.IngestOptions.
 type IngestOptions struct {
 	Progress func(label string, total int64) company.Progress
@@ -163,16 +169,10 @@ func isJSONL(name string, head []byte) bool {
 const maxLine = 1 << 20
 
 func readJSONL(r io.Reader, keep func(int, Row), rep *Report) error {
-	return rowfile.Lines(r, maxLine, func(line int, raw []byte) error {
-		var row Row
-		if err := rowfile.Decode(raw, &row); err != nil {
-			rep.Rows++
-			rep.reject(line, err)
-			return nil
-		}
+	return rowfile.JSONL(r, maxLine, func(line int, row Row) error {
 		keep(line, row)
 		return nil
-	})
+	}, rep.bad)
 }
 
 func readCSV(r io.Reader, keep func(int, Row), rep *Report) error {
@@ -192,10 +192,7 @@ func readCSV(r io.Reader, keep func(int, Row), rep *Report) error {
 			JobstartDate: get("jobstart_date"), Summary: get("summary"), Department: get("department"),
 			Seniority: get("seniority"),
 		})
-	}, func(line int, err error) {
-		rep.Rows++
-		rep.reject(line, err)
-	})
+	}, rep.bad)
 }
 
 // maxText bounds a text field.

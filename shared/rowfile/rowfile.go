@@ -84,6 +84,19 @@ func Lines(r io.Reader, maxLine int, fn func(line int, raw []byte) error) error 
 	}
 }
 
+// JSONL reads JSON Lines of T: each non-blank line is decoded by Decode and given to
+// row with its line number, or its error to bad. row's first error stops the reading.
+func JSONL[T any](r io.Reader, maxLine int, row func(line int, v T) error, bad func(line int, err error)) error {
+	return Lines(r, maxLine, func(line int, raw []byte) error {
+		var v T
+		if err := Decode(raw, &v); err != nil {
+			bad(line, err)
+			return nil
+		}
+		return row(line, v)
+	})
+}
+
 // readLine reads one line without its newline; a line over maxLine (newline
 // included) is consumed to its end and replaced by the too-long stand-in.
 func readLine(br *bufio.Reader, maxLine int) ([]byte, error) {

@@ -123,3 +123,22 @@ func TestCSVHeaderErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONL: decoded rows go to row, undecodable ones to bad, and row's error stops
+// the reading.
+func TestJSONL(t *testing.T) {
+	stop := errors.New("stop")
+	var got []string
+	err := JSONL(strings.NewReader("{\"name\":\"a\"}\n{\"name\":1}\n\n{\"name\":\"stop\"}\n{\"name\":\"never\"}\n"), 1<<20,
+		func(line int, r row) error {
+			got = append(got, fmt.Sprintf("%d:%s", line, r.Name))
+			if r.Name == "stop" {
+				return stop
+			}
+			return nil
+		}, func(line int, err error) { got = append(got, ErrorAt(line, err).String()) })
+	want := []string{"1:a", "line 2: name: wrong type: number where string is expected", "4:stop"}
+	if !errors.Is(err, stop) || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %q, %v; want %q and the row's error", got, err, want)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/firmoapi/firmo/shared/websearch"
 )
@@ -20,19 +19,13 @@ const DefaultBaseURL = "https://google.serper.dev"
 const MaxResults = 100
 
 // Searcher calls Serper.
-type Searcher struct {
-	key, base string
-	http      *http.Client
-}
+type Searcher struct{ api websearch.Endpoint }
 
 var _ websearch.Searcher = (*Searcher)(nil)
 
 // New returns a Searcher; base "" means DefaultBaseURL.
 func New(apiKey, base string, client *http.Client) *Searcher {
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	return &Searcher{key: apiKey, base: strings.TrimRight(base, "/"), http: client}
+	return &Searcher{api: websearch.NewEndpoint(apiKey, base, DefaultBaseURL, client)}
 }
 
 type response struct {
@@ -47,14 +40,14 @@ type response struct {
 func (s *Searcher) Search(ctx context.Context, query string, n int) ([]websearch.Result, error) {
 	n = min(max(n, 1), MaxResults)
 	payload, _ := json.Marshal(map[string]any{"q": query, "num": n})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.base+"/search", bytes.NewReader(payload))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.api.Base+"/search", bytes.NewReader(payload))
 	if err != nil {
 		return nil, fmt.Errorf("serper request: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-API-KEY", s.key)
+	req.Header.Set("X-API-KEY", s.api.Key)
 	var r response
-	if err := websearch.Call(s.http, "serper", req, &r); err != nil {
+	if err := websearch.Call(s.api.HTTP, "serper", req, &r); err != nil {
 		return nil, err
 	}
 	out := make([]websearch.Result, 0, len(r.Organic))

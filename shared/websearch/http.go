@@ -11,6 +11,21 @@ import (
 // maxAnswer bounds the answer of a search API read into memory.
 const maxAnswer = 4 << 20
 
+// Endpoint is what a search API adapter holds: the API key, the base URL without a
+// trailing slash, and the HTTP client (the guarded one in production).
+type Endpoint struct {
+	Key, Base string
+	HTTP      *http.Client
+}
+
+// NewEndpoint makes an Endpoint; base "" means defaultBase, the provider's own.
+func NewEndpoint(key, base, defaultBase string, client *http.Client) Endpoint {
+	if base == "" {
+		base = defaultBase
+	}
+	return Endpoint{Key: key, Base: strings.TrimRight(base, "/"), HTTP: client}
+}
+
 // Call sends req with client and decodes an HTTP 200 JSON answer into out: the part
 // every search API adapter shares. A transport failure and an unreadable or
 // undecodable answer are ErrUnavailable, other statuses go through Classify, and a
