@@ -37,3 +37,36 @@ func BenchmarkCharge(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkChargeAll measures one contact-search response billed as one charge (1,000
+// new contacts at 100 new companies) against the same records billed as two charges,
+// the way contact search billed before ChargeAll, on bbolt (fsync per write).
+func BenchmarkChargeAll(b *testing.B) {
+	for _, one := range []bool{true, false} {
+		name := map[bool]string{true: "one_charge", false: "two_charges"}[one]
+		b.Run(name, func(b *testing.B) {
+			store := boltStoreB(b)
+			svc := billing.New(store)
+			org := newOrgB(b, store, account.PlanEnterprise, 1<<50)
+			ctx := context.Background()
+			for i := 0; b.Loop(); i++ {
+				items := []billing.Items{
+					{Kind: billing.KindContact, Records: records(fmt.Sprintf("p%d-", i), 0, 1000)},
+					{Kind: billing.KindCompany, Records: records(fmt.Sprintf("d%d-", i), 0, 100)},
+				}
+				req := fmt.Sprint("req-", i)
+				if one {
+					if _, err := svc.ChargeAll(ctx, org, "POST /v1/contacts/discover", items, req); err != nil {
+						b.Fatal(err)
+					}
+					continue
+				}
+				for _, it := range items {
+					if _, err := svc.Charge(ctx, org, "POST /v1/contacts/discover", it.Kind, it.Records, req); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
