@@ -37,7 +37,7 @@ func (f *Filters) Match(e *entry) bool {
 			return false
 		}
 	}
-	if f.Skills != nil && !anyIn(e.skills, f.Skills) {
+	if f.Skills != nil && !anyOf(e.skills, f.Skills) {
 		return false
 	}
 	if f.Industry != nil && !anyOf(e.Co.Industries, f.Industry) || f.NegIndustry != nil && anyOf(e.Co.Industries, f.NegIndustry) {
@@ -53,15 +53,6 @@ func (f *Filters) Match(e *entry) bool {
 		return false
 	}
 	return true
-}
-
-func anyIn(have, want set) bool {
-	for k := range want {
-		if have[k] {
-			return true
-		}
-	}
-	return false
 }
 
 func anyOf(have []string, want set) bool {
@@ -91,18 +82,37 @@ func summaryMatch(summary string, terms [][]string) bool {
 	return false
 }
 
-// candidates are the indexes of the entries passing the filters and the scope.
+// candidates are the indexes of the entries passing the filters and the scope, ascending.
+// The postings narrow the entries Match runs on (or, when they cover the whole filter,
+// answer it); without a snapshot's postings every entry is matched.
 func (sn *snapshot) candidates(f *Filters, scope *query.Scope) []int {
-	var out []int
-	for i := range sn.entries {
+	keep := func(i int, match bool) bool {
 		e := &sn.entries[i]
-		if !f.Match(e) {
-			continue
+		return (!match || f.Match(e)) && (scope == nil || scope.Allows(e.C.Domain, e.C.PersonaID))
+	}
+	var out []int
+	if sn.post == nil {
+		for i := range sn.entries {
+			if keep(i, true) {
+				out = append(out, i)
+			}
 		}
-		if scope != nil && !scope.Allows(e.C.Domain, e.C.PersonaID) {
-			continue
+		return out
+	}
+	idx, all, match := sn.post.candidates(f)
+	if all {
+		out = make([]int, 0, len(sn.entries))
+		for i := range sn.entries {
+			if (!match && scope == nil) || keep(i, match) {
+				out = append(out, i)
+			}
 		}
-		out = append(out, i)
+		return out
+	}
+	for _, i := range idx {
+		if (!match && scope == nil) || keep(int(i), match) {
+			out = append(out, int(i))
+		}
 	}
 	return out
 }

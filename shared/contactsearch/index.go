@@ -39,8 +39,8 @@ type entry struct {
 	Co          *companyInfo
 	PersonState string // full ISO 3166-2 code of the person, "" when unknown
 	nameFold    string
-	summaryFold string // " folded summary "
-	skills      set
+	summaryFold string   // " folded summary "
+	skills      []string // lowercased, as listed
 	hasLinkedin bool
 	text        string // what is embedded: title, skills, summary
 }
@@ -55,6 +55,7 @@ type snapshot struct {
 	index     *hnswindex.Index
 	built     time.Time
 	signals   lazyCompanyIndex // the icp_prompt company search, built on first use
+	post      *postings        // entries per filter value, narrowing the filter scan (postings.go)
 }
 
 // CompanyLister pages through the company store (company.Store satisfies it).
@@ -136,7 +137,11 @@ func (s *Service) build(ctx context.Context, prev *snapshot) (*snapshot, error) 
 		if c.RevenueRange == "" {
 			c.RevenueRange = company.RevenueUnknown
 		}
-		c.Industry = append([]string{}, co.Industries...)
+		// Shared, read only, by the company's contacts: a copy each costs a slice per contact.
+		c.Industry = co.Industries
+		if c.Industry == nil {
+			c.Industry = []string{}
+		}
 		e := entry{C: c, Co: co, nameFold: fold(c.Name), hasLinkedin: r.LinkedinURL != ""}
 		if r.State != "" && r.Country != "" {
 			e.PersonState, _ = geo.ResolveState(r.Country, r.State)
@@ -148,7 +153,7 @@ func (s *Service) build(ctx context.Context, prev *snapshot) (*snapshot, error) 
 		for i, v := range c.Skills {
 			sk[i] = strings.ToLower(v)
 		}
-		e.skills = setOf(sk)
+		e.skills = sk
 		e.text = embedText(c)
 		sn.byID[c.PersonaID] = len(sn.entries)
 		sn.entries = append(sn.entries, e)
@@ -171,6 +176,7 @@ func (s *Service) build(ctx context.Context, prev *snapshot) (*snapshot, error) 
 	for i, e := range sn.entries {
 		sn.byID[e.C.PersonaID] = i
 	}
+	sn.post = postingsOf(sn.entries)
 	if err := s.embedAll(ctx, sn, prev); err != nil {
 		return nil, err
 	}

@@ -388,8 +388,8 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 		}
 		scope = &sc
 	}
-	cands := sn.candidates(&f, scope)
 	if !req.Similarity() {
+		cands := sn.candidates(&f, scope)
 		out := make([]Ranked, len(cands))
 		for k, i := range cands {
 			out[k] = Ranked{Index: i, Domain: sn.entries[i].C.Domain}
@@ -400,18 +400,15 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 	if err != nil {
 		return nil, nil, err
 	}
-	allowed := make([]int64, 0, len(cands))
-	for _, i := range cands {
-		id := sn.entries[i].C.PersonaID
-		if inputs[id] && !req.Params.IncludeSearchContacts {
-			continue
-		}
-		allowed = append(allowed, id)
+	skip := inputs
+	if req.Params.IncludeSearchContacts {
+		skip = nil
 	}
-	if req.Consensus > 1 && len(allowed) > 0 {
+	filter, allowed := sn.vectorFilter(&f, scope, skip, s.embedder.Dims(), s.remote != nil)
+	if req.Consensus > 1 && allowed > 0 {
 		// Consensus: the top results of the first search join the input in the search
 		// vector, which pulls it toward what the data holds near the input.
-		hits, err := s.nearest(ctx, sn, q, min(req.Consensus-1, len(allowed)), vector.Filter{IDs: allowed})
+		hits, err := s.nearest(ctx, sn, q, min(req.Consensus-1, allowed), filter)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -424,13 +421,9 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 		vector.Normalize(sum)
 		q = sum
 	}
-	k := min(len(allowed), need(req.Limits))
+	k := min(allowed, need(req.Limits))
 	if k == 0 {
 		return nil, map[int]float32{}, nil
-	}
-	filter := vector.Filter{IDs: allowed}
-	if len(allowed) == len(sn.entries) {
-		filter = vector.Filter{}
 	}
 	hits, err := s.nearest(ctx, sn, q, k, filter)
 	if err != nil {

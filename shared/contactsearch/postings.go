@@ -1,0 +1,321 @@
+package contactsearch
+
+import (
+	"math/bits"
+	"reflect"
+	"slices"
+
+	"github.com/firmoapi/firmo/shared/query"
+	"github.com/firmoapi/firmo/shared/vector"
+)
+
+// postings list, per value of each filter field that Filters.Match tests for equality
+// (or set membership), the entries holding that value, as ascending entry indexes. At a
+// million contacts a scan calling Match on every entry costs tens of milliseconds; the
+// lists of a filter's conditions are intersected first, and Match runs on the survivors
+// only. Match stays the one definition of the filters: the lists skip it only when they
+// cover every condition the filter sets (see narrow), and then their intersection is by
+// construction the set Match would pick.
+type postings struct {
+	n                                                 int
+	seniority, department, personCountry, personState map[string][]int32
+	country, state, employees, industry, domain       map[string][]int32
+	skill                                             map[string][]int32
+	hasEmail, emailValidated, hasPhone, hasMobile     []int32
+	hasLinkedin                                       []int32
+	// negConnections: some entry has fewer than 0 connections, which Match drops even
+	// when min_connections is unset, so the lists alone never decide.
+	negConnections bool
+	ids            idSpan
+}
+
+func postingsOf(entries []entry) *postings {
+	p := &postings{n: len(entries), seniority: map[string][]int32{}, department: map[string][]int32{},
+		personCountry: map[string][]int32{}, personState: map[string][]int32{}, country: map[string][]int32{},
+		state: map[string][]int32{}, employees: map[string][]int32{}, industry: map[string][]int32{},
+		domain: map[string][]int32{}, skill: map[string][]int32{}}
+	add := func(m map[string][]int32, k string, i int32) { m[k] = append(m[k], i) }
+	for n := range entries {
+		e, i := &entries[n], int32(n)
+		c := &e.C
+		add(p.seniority, c.Seniority, i)
+		add(p.department, c.Department, i)
+		add(p.personCountry, c.Country, i)
+		add(p.personState, e.PersonState, i)
+		add(p.country, e.Co.Country, i)
+		add(p.state, e.Co.StateCode, i)
+		add(p.employees, e.Co.Employees, i)
+		add(p.domain, c.Domain, i)
+		for _, ind := range e.Co.Industries { // map keys: no repeats
+			add(p.industry, ind, i)
+		}
+		for k, s := range e.skills {
+			if !slices.Contains(e.skills[:k], s) {
+				add(p.skill, s, i)
+			}
+		}
+		if c.Email != nil {
+			p.hasEmail = append(p.hasEmail, i)
+		}
+		if c.EmailValidated {
+			p.emailValidated = append(p.emailValidated, i)
+		}
+		if len(c.Phone) > 0 {
+			p.hasPhone = append(p.hasPhone, i)
+		}
+		if c.HasMobile() {
+			p.hasMobile = append(p.hasMobile, i)
+		}
+		if e.hasLinkedin {
+			p.hasLinkedin = append(p.hasLinkedin, i)
+		}
+		p.negConnections = p.negConnections || c.Connections < 0
+	}
+	p.ids = idSpanOf(entries)
+	return p
+}
+
+// condition is one filter condition as the entries it admits: the union of its values'
+// lists (several values of one field are alternatives).
+type condition struct {
+	lists [][]int32
+	size  int // the lists' total length, an upper bound of the union
+}
+
+func (p *postings) byValues(m map[string][]int32, vals set) condition {
+	var c condition
+	for v := range vals {
+		if l := m[v]; len(l) > 0 {
+			c.lists = append(c.lists, l)
+			c.size += len(l)
+		}
+	}
+	return c
+}
+
+func one(l []int32) condition { return condition{lists: [][]int32{l}, size: len(l)} }
+
+// narrow returns the conditions the lists can answer and whether anything is left that
+// only Match can decide. A set field that is non-nil but empty admits nothing, as in
+// Match. Fields are cleared from a copy of the filter as they are covered; whatever
+// stays non-zero (negations, text, dates, fields added later) needs Match.
+func (p *postings) narrow(f *Filters) (conds []condition, needMatch bool) {
+	rest := *f
+	sets := []struct {
+		vals  set
+		m     map[string][]int32
+		clear func()
+	}{
+		{f.Seniority, p.seniority, func() { rest.Seniority = nil }},
+		{f.Department, p.department, func() { rest.Department = nil }},
+		{f.PersonCountry, p.personCountry, func() { rest.PersonCountry = nil }},
+		{f.PersonState, p.personState, func() { rest.PersonState, rest.personStateGiven = nil, false }},
+		{f.Country, p.country, func() { rest.Country = nil }},
+		{f.State, p.state, func() { rest.State, rest.stateGiven = nil, false }},
+		{f.Employees, p.employees, func() { rest.Employees = nil }},
+		{f.Industry, p.industry, func() { rest.Industry = nil }},
+		{f.Domains, p.domain, func() { rest.Domains = nil }},
+		{f.Skills, p.skill, func() { rest.Skills = nil }},
+	}
+	for _, s := range sets {
+		if s.vals != nil {
+			conds = append(conds, p.byValues(s.m, s.vals))
+			s.clear()
+		}
+	}
+	flags := []struct {
+		on    bool
+		l     []int32
+		clear func()
+	}{
+		{f.HasEmail, p.hasEmail, func() { rest.HasEmail = false }},
+		{f.EmailValidated, p.emailValidated, func() { rest.EmailValidated = false }},
+		{f.HasPhone, p.hasPhone, func() { rest.HasPhone = false }},
+		{f.HasMobile, p.hasMobile, func() { rest.HasMobile = false }},
+		{f.HasLinkedin, p.hasLinkedin, func() { rest.HasLinkedin = false }},
+	}
+	for _, fl := range flags {
+		if fl.on {
+			conds = append(conds, one(fl.l))
+			fl.clear()
+		}
+	}
+	return conds, p.negConnections || !reflect.ValueOf(rest).IsZero()
+}
+
+// maxRatio: a condition admitting more than this many times the entries left is not
+// intersected (reading its list costs more than calling Match on the survivors).
+const maxRatio = 32
+
+// candidates are the ascending entry indexes that may pass f, and whether Match must
+// still be run on them.
+func (p *postings) candidates(f *Filters) (idx []int32, all bool, needMatch bool) {
+	conds, needMatch := p.narrow(f)
+	if len(conds) == 0 {
+		return nil, true, needMatch
+	}
+	slices.SortFunc(conds, func(a, b condition) int { return a.size - b.size })
+	idx = p.union(conds[0])
+	for _, c := range conds[1:] {
+		if len(idx) == 0 {
+			break
+		}
+		if c.size > maxRatio*len(idx) {
+			needMatch = true
+			continue
+		}
+		idx = intersect(idx, p.union(c))
+	}
+	return idx, false, needMatch
+}
+
+// union merges a condition's lists into one ascending list (the lists themselves when
+// there is one): a sort when the result is small, a bitmap pass when it is large.
+func (p *postings) union(c condition) []int32 {
+	switch len(c.lists) {
+	case 0:
+		return nil
+	case 1:
+		return c.lists[0]
+	}
+	if c.size*16 < p.n {
+		out := make([]int32, 0, c.size)
+		for _, l := range c.lists {
+			out = append(out, l...)
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	words := make([]uint64, (p.n+63)/64)
+	for _, l := range c.lists {
+		for _, i := range l {
+			words[i>>6] |= 1 << (i & 63)
+		}
+	}
+	out := make([]int32, 0, c.size)
+	for w, word := range words {
+		for word != 0 {
+			out = append(out, int32(w*64+bits.TrailingZeros64(word)))
+			word &= word - 1
+		}
+	}
+	return out
+}
+
+// intersect keeps the entries of a that are in b (both ascending), galloping through the
+// longer list.
+func intersect(a, b []int32) []int32 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	out := make([]int32, 0, len(a))
+	j := 0
+	for _, x := range a {
+		if j == len(b) {
+			break
+		}
+		if b[j] < x {
+			// Gallop: double the step until past x, then binary search that stretch.
+			step := 1
+			for j+step < len(b) && b[j+step] < x {
+				j += step
+				step *= 2
+			}
+			hi := min(j+step, len(b))
+			k, _ := slices.BinarySearch(b[j:hi], x)
+			j += k
+		}
+		if j < len(b) && b[j] == x {
+			out = append(out, x)
+			j++
+		}
+	}
+	return out
+}
+
+// idSpan maps persona ids to bit positions for the vector index's predicate: dense
+// (id - min) when the ids are compact enough for a bitmap over their range, otherwise
+// through the entry number (a map lookup per call).
+type idSpan struct {
+	min, max int64
+	dense    bool
+}
+
+func idSpanOf(entries []entry) idSpan {
+	if len(entries) == 0 {
+		return idSpan{}
+	}
+	lo, hi := entries[0].C.PersonaID, entries[len(entries)-1].C.PersonaID // sorted by id
+	// A bitmap up to 64 bits per contact (8 bytes) is cheaper to fill and clear than a
+	// hash lookup per visited node is to run.
+	return idSpan{min: lo, max: hi, dense: hi-lo < int64(len(entries))*64}
+}
+
+// vectorFilter hands the entries passing f and scope (less the ids in skip) to the
+// vector index and returns how many it admits. Every entry: no filter. A set small
+// enough for an exact scan (vector.UseExact) goes as an id list, so the index scans it
+// exactly; a larger one as a bitmap predicate, since a list of most of a million ids
+// costs more to build and for the index to take in than the search itself. needIDs: the
+// index takes candidate sets as id lists only (a remote index, see remote.go).
+func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]bool, dims int, needIDs bool) (vector.Filter, int) {
+	if sn.post != nil && scope == nil && !needIDs {
+		if _, all, match := sn.post.candidates(f); all && !match {
+			skipped := 0
+			for id := range skip {
+				if _, ok := sn.byID[id]; ok {
+					skipped++
+				}
+			}
+			if skipped == 0 {
+				return vector.Filter{}, len(sn.entries)
+			}
+			return vector.Filter{Allow: func(id int64) bool { return !skip[id] }}, len(sn.entries) - skipped
+		}
+	}
+	cands := sn.candidates(f, scope)
+	n := 0
+	for _, i := range cands {
+		if !skip[sn.entries[i].C.PersonaID] {
+			n++
+		}
+	}
+	switch {
+	case n == len(sn.entries):
+		return vector.Filter{}, n
+	case needIDs || vector.UseExact(n, dims):
+		ids := make([]int64, 0, n)
+		for _, i := range cands {
+			if id := sn.entries[i].C.PersonaID; !skip[id] {
+				ids = append(ids, id)
+			}
+		}
+		return vector.Filter{IDs: ids}, n
+	}
+	span := sn.post.ids
+	size := len(sn.entries)
+	if span.dense {
+		size = int(span.max-span.min) + 1
+	}
+	words := make([]uint64, (size+63)/64)
+	for _, i := range cands {
+		id := sn.entries[i].C.PersonaID
+		if skip[id] {
+			continue
+		}
+		b := i
+		if span.dense {
+			b = int(id - span.min)
+		}
+		words[b>>6] |= 1 << (b & 63)
+	}
+	if span.dense {
+		return vector.Filter{Allow: func(id int64) bool {
+			b := id - span.min
+			return b >= 0 && b < int64(size) && words[b>>6]&(1<<(b&63)) != 0
+		}}, n
+	}
+	return vector.Filter{Allow: func(id int64) bool {
+		i, ok := sn.byID[id]
+		return ok && words[i>>6]&(1<<(i&63)) != 0
+	}}, n
+}
