@@ -13,11 +13,7 @@ import (
 func TestCompanySearchScores(t *testing.T) {
 	cos := map[string]*companyInfo{}
 	add := func(domain string, tech, keywords, desc string) {
-		d := signalDoc{}
-		d.add(desc, weightDescription)
-		d.add(keywords, weightKeywords)
-		d.add(tech, weightTech)
-		cos[domain] = &companyInfo{Domain: domain, signal: d}
+		cos[domain] = &companyInfo{Domain: domain, signal: signalDoc{tech, keywords, "", desc}}
 	}
 	add("stripe-user.test", "stripe", "online shop", "we sell shoes")
 	add("stripe-mention.test", "", "", "payments through stripe and paypal")
