@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,6 +17,7 @@ import (
 	"github.com/firmoapi/firmo/shared/bleveindex"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
+	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/namematch"
 	"github.com/firmoapi/firmo/shared/osmatch"
@@ -25,7 +27,7 @@ import (
 // nameParts is company-name matching: the candidate index, the matcher, bulk match
 // (a task kind) and the sync that keeps the index equal to the company store.
 type nameParts struct {
-	matcher *namematch.Matcher
+	matcher httpapi.NameMatcher // the matcher, or unwiredMatcher without an index
 	bulk    *namematch.Bulk
 	syncer  *namematch.Syncer
 	closer  io.Closer // the embedded index; nil on AWS
@@ -54,8 +56,12 @@ func buildNames(cfg config.Config, cluster *opensearchapi.Client, companies comp
 		}
 		index, parts.closer, parts.wired = ix, ix, true
 	}
-	parts.matcher = namematch.New(index, companies, namematch.Options{})
-	parts.bulk = namematch.NewBulk(parts.matcher, tasks, store, credits)
+	m := namematch.New(index, companies, namematch.Options{})
+	parts.matcher = m
+	if !parts.wired {
+		parts.matcher = unwiredMatcher{m}
+	}
+	parts.bulk = namematch.NewBulk(m, tasks, store, credits)
 	parts.syncer = namematch.NewSyncer(companies, index)
 	if err := tasks.Kinds().Register(parts.bulk.Kind()); err != nil {
 		parts.close()
@@ -118,6 +124,19 @@ func (p nameParts) close() {
 	if p.closer != nil {
 		p.closer.Close()
 	}
+}
+
+// unwiredMatcher answers a deployment without a name index: requests are still checked
+// (422 naming the parameter), then answered with errNoNameIndex, which tells the operator
+// what to set rather than the matcher's generic "unreachable".
+type unwiredMatcher struct{ m *namematch.Matcher }
+
+func (u unwiredMatcher) Match(ctx context.Context, q namematch.Query) (namematch.Answer, error) {
+	a, err := u.m.Match(ctx, q)
+	if errors.Is(err, apperr.ErrUnavailable) {
+		return namematch.Answer{}, errNoNameIndex
+	}
+	return a, err
 }
 
 // unwiredIndex stands in for the candidate index of a deployment that has none.
