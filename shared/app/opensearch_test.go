@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -40,10 +41,11 @@ type fakeOpenSearch struct {
 	requests []string                             // "METHOD /path"
 	auth     []string                             // Authorization header of each request
 	down     bool                                 // answer every request with a 500
+	mappings map[string]string                    // index -> body of its creation
 }
 
 func newFakeOpenSearch() *fakeOpenSearch {
-	return &fakeOpenSearch{indices: map[string]map[string]map[string]any{}}
+	return &fakeOpenSearch{indices: map[string]map[string]map[string]any{}, mappings: map[string]string{}}
 }
 
 func (f *fakeOpenSearch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -67,6 +69,7 @@ func (f *fakeOpenSearch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f.indices[parts[0]] = map[string]map[string]any{}
+		f.mappings[parts[0]] = string(body)
 		fmt.Fprintf(w, `{"acknowledged":true,"shards_acknowledged":true,"index":%q}`, parts[0])
 	case parts[len(parts)-1] == "_bulk":
 		f.bulk(w, body)
@@ -360,4 +363,88 @@ func TestOpenSearchWiringOnAWS(t *testing.T) {
 			t.Fatalf("scheduler without a name index: %+v, %v; want reprocessing only", rep, err)
 		}
 	})
+}
+
+// TestOpenAIEmbedderAndOpenSearchLocally runs the local composition with
+// FIRMO_EMBEDDER=openai (an in-process OpenAI-compatible /embeddings server answering
+// 8-dim vectors) and FIRMO_OPENSEARCH_URL (the fake cluster): contact vectors come from
+// the endpoint with the model and key configured, the contacts index is created with the
+// embedder's 8 dims, names go to OpenSearch instead of bleve, and the key is in no log line.
+func TestOpenAIEmbedderAndOpenSearchLocally(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	var models, keys []string
+	embedSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		mu.Lock()
+		models, keys = append(models, req.Model), append(keys, r.Header.Get("Authorization"))
+		mu.Unlock()
+		data := make([]string, len(req.Input))
+		for i, text := range req.Input {
+			v := make([]string, 8)
+			for d := range v {
+				v[d] = fmt.Sprint(float64((len(text)+d*7)%5) + 0.5)
+			}
+			data[i] = fmt.Sprintf(`{"object":"embedding","index":%d,"embedding":[%s]}`, i, strings.Join(v, ","))
+		}
+		fmt.Fprintf(w, `{"object":"list","data":[%s],"model":%q,"usage":{"prompt_tokens":1,"total_tokens":1}}`, strings.Join(data, ","), req.Model)
+	}))
+	defer embedSrv.Close()
+	fake := newFakeOpenSearch()
+	osSrv := httptest.NewServer(fake)
+	defer osSrv.Close()
+	env := map[string]string{"FIRMO_DATA_DIR": t.TempDir(), "FIRMO_EMBEDDER": "openai", "FIRMO_EMBED_BASE_URL": embedSrv.URL + "/v1",
+		"FIRMO_EMBED_MODEL": "test-embed-8", "FIRMO_EMBED_DIMS": "8", "FIRMO_EMBED_API_KEY": "sk-test-secret-key", "FIRMO_OPENSEARCH_URL": osSrv.URL}
+	cfg, err := config.Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	a, err := app.NewLocal(ctx, cfg, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	rec := &company.Record{Domain: "acme-robotics.com", Raw: company.Raw{Name: "Acme Robotics"}, Profile: company.Profile{Domain: "acme-robotics.com", Name: "Acme Robotics"}}
+	if err := a.Companies.Store().Put(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	for i, title := range []string{"Head of Software Development", "Chief Financial Officer"} {
+		if _, err := a.Contacts.Put(ctx, contact.Raw{PersonaID: int64(i + 1), Name: fmt.Sprintf("Person %d", i), Title: title, Domain: rec.Domain}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	demo, err := a.Accounts.EnsureDemo(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := call(t, a, demo.Key, "POST", "/v1/contacts/discover", `{"icp_text":"software"}`)
+	if r.Code != http.StatusOK {
+		t.Fatalf("discover: %d %s", r.Code, r.Body)
+	}
+	mu.Lock()
+	if len(models) == 0 || models[0] != "test-embed-8" || keys[0] != "Bearer sk-test-secret-key" {
+		t.Errorf("embedding requests: models %v, auth %v", models, keys)
+	}
+	mu.Unlock()
+	if _, err := a.SyncNames(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, _, docs := fake.snapshot()
+	fake.mu.Lock()
+	mapping := fake.mappings["contacts"]
+	fake.mu.Unlock()
+	if !strings.Contains(mapping, `"dimension":8`) || docs["contacts"] != 2 || docs["company-names"] != 1 {
+		t.Fatalf("contacts index mapping %s, documents %v; want 8 dims, 2 contacts, 1 name", mapping, docs)
+	}
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, app.NameIndexDir)); !os.IsNotExist(err) {
+		t.Errorf("a bleve name index was opened although OpenSearch is configured: %v", err)
+	}
+	if strings.Contains(logs.String(), "sk-test-secret-key") {
+		t.Error("the embedding API key appears in the log")
+	}
 }
