@@ -15,8 +15,8 @@ import (
 
 // TestICPPromptUsesDefaultLLM: discover sends icp_prompt to the organisation's default
 // LLM integration (a custom one on a local chat-completions server), through the
-// integration service and the guarded client; an organisation without one makes no
-// call; a failing provider does not fail the search.
+// integration service and the guarded client, once per prompt (the reading is kept);
+// an organisation without one makes no call; a failing provider does not fail the search.
 func TestICPPromptUsesDefaultLLM(t *testing.T) {
 	var mu sync.Mutex
 	var users, systems []string
@@ -55,7 +55,7 @@ func TestICPPromptUsesDefaultLLM(t *testing.T) {
 	calls := func() int { mu.Lock(); defer mu.Unlock(); return len(users) }
 
 	const prompt = "folks who keep our clients happy at banks in France"
-	discover := func(k string) {
+	discover := func(k, prompt string) {
 		t.Helper()
 		if got := e.do(t, "POST", "/v1/contacts/discover", key(k), `{"icp_prompt":"`+prompt+`"}`); got.status != 200 {
 			t.Fatalf("discover: %s", got.raw)
@@ -66,7 +66,7 @@ func TestICPPromptUsesDefaultLLM(t *testing.T) {
 	other, _ := e.app.Accounts.CreateUser(ctx, org.ID, "bill@initech.test", account.RoleAdmin, "")
 	otherKey, _, _ := e.app.Accounts.CreateKey(ctx, org.ID, other.ID, "")
 
-	discover(e.demoKey) // no integration yet: the parser serves, nothing is called
+	discover(e.demoKey, prompt) // no integration yet: the parser serves, nothing is called
 	if n := calls(); n != 0 {
 		t.Fatalf("%d LLM calls without an integration", n)
 	}
@@ -75,20 +75,21 @@ func TestICPPromptUsesDefaultLLM(t *testing.T) {
 	if got.status != 201 {
 		t.Fatalf("create integration: %s", got.raw)
 	}
-	discover(e.demoKey)
+	discover(e.demoKey, prompt)
+	discover(e.demoKey, prompt) // the reading is kept: no second call
 	mu.Lock()
 	if len(users) != 1 || users[0] != prompt || !strings.Contains(systems[0], "Customer Service") {
 		t.Fatalf("LLM got users %q, systems %q", users, systems)
 	}
 	mu.Unlock()
-	discover(otherKey) // another organisation has no default integration
+	discover(otherKey, prompt) // another organisation has no default integration
 	if n := calls(); n != 1 {
 		t.Fatalf("%d LLM calls after another organisation's search, want 1", n)
 	}
 	mu.Lock()
 	fail = true
 	mu.Unlock()
-	discover(e.demoKey) // the provider fails: the search still answers
+	discover(e.demoKey, "bankers in Spain") // the provider fails: the search still answers
 	if n := calls(); n != 2 {
 		t.Fatalf("%d LLM calls, want 2", n)
 	}
