@@ -67,3 +67,13 @@ func TestNeighbours(t *testing.T) {
 		t.Errorf("abbreviation: Mktg. gives %v, marketing %v", a, b)
 	}
 }
+
+// BenchmarkNeighbours measures one lookup (a scan of the vocabulary), paid per summary
+// word of a contact search.
+func BenchmarkNeighbours(b *testing.B) {
+	e := ppmiembed.New()
+	e.Warm()
+	for b.Loop() {
+		e.Neighbours("customer", 3, 0.8)
+	}
+}
