@@ -84,21 +84,13 @@ func summaryMatch(summary string, terms [][]string) bool {
 
 // candidates are the indexes of the entries passing the filters and the scope, ascending.
 // The postings narrow the entries Match runs on (or, when they cover the whole filter,
-// answer it); without a snapshot's postings every entry is matched.
+// answer it).
 func (sn *snapshot) candidates(f *Filters, scope *query.Scope) []int {
 	keep := func(i int, match bool) bool {
 		e := &sn.entries[i]
 		return (!match || f.Match(e)) && (scope == nil || scope.Allows(e.C.Domain, e.C.PersonaID))
 	}
 	var out []int
-	if sn.post == nil {
-		for i := range sn.entries {
-			if keep(i, true) {
-				out = append(out, i)
-			}
-		}
-		return out
-	}
 	idx, all, match := sn.post.candidates(f)
 	if all {
 		out = make([]int, 0, len(sn.entries))

@@ -1,6 +1,7 @@
 package contactsearch
 
 import (
+	"context"
 	"math/bits"
 	"reflect"
 	"slices"
@@ -27,6 +28,9 @@ type postings struct {
 	// when min_connections is unset, so the lists alone never decide.
 	negConnections bool
 	ids            idSpan
+	// pid is the persona id by entry: the filter loops read it instead of the entries,
+	// whose size makes every read a cache miss.
+	pid []int64
 }
 
 func postingsOf(entries []entry) *postings {
@@ -70,6 +74,7 @@ func postingsOf(entries []entry) *postings {
 			p.hasLinkedin = append(p.hasLinkedin, i)
 		}
 		p.negConnections = p.negConnections || c.Connections < 0
+		p.pid = append(p.pid, c.PersonaID)
 	}
 	p.ids = idSpanOf(entries)
 	return p
@@ -252,13 +257,13 @@ func idSpanOf(entries []entry) idSpan {
 }
 
 // vectorFilter hands the entries passing f and scope (less the ids in skip) to the
-// vector index and returns how many it admits. Every entry: no filter. A set small
+// vector index and returns how many it admits. Every entry (but skip): no filter. A set small
 // enough for an exact scan (vector.UseExact) goes as an id list, so the index scans it
 // exactly; a larger one as a bitmap predicate, since a list of most of a million ids
 // costs more to build and for the index to take in than the search itself. needIDs: the
 // index takes candidate sets as id lists only (a remote index, see remote.go).
 func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]bool, dims int, needIDs bool) (vector.Filter, int) {
-	if sn.post != nil && scope == nil && !needIDs {
+	if scope == nil && !needIDs {
 		if _, all, match := sn.post.candidates(f); all && !match {
 			skipped := 0
 			for id := range skip {
@@ -266,17 +271,18 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 					skipped++
 				}
 			}
-			if skipped == 0 {
-				return vector.Filter{}, len(sn.entries)
-			}
-			return vector.Filter{Allow: func(id int64) bool { return !skip[id] }}, len(sn.entries) - skipped
+			// No filter: the search's own inputs are dropped from the hits (nearestExcept).
+			return vector.Filter{}, len(sn.entries) - skipped
 		}
 	}
 	cands := sn.candidates(f, scope)
-	n := 0
-	for _, i := range cands {
-		if !skip[sn.entries[i].C.PersonaID] {
-			n++
+	pid := sn.post.pid
+	n := len(cands)
+	for id := range skip {
+		if i, ok := sn.byID[id]; ok {
+			if _, in := slices.BinarySearch(cands, i); in {
+				n--
+			}
 		}
 	}
 	switch {
@@ -285,7 +291,7 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 	case needIDs || vector.UseExact(n, dims):
 		ids := make([]int64, 0, n)
 		for _, i := range cands {
-			if id := sn.entries[i].C.PersonaID; !skip[id] {
+			if id := pid[i]; !skip[id] {
 				ids = append(ids, id)
 			}
 		}
@@ -298,7 +304,7 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 	}
 	words := make([]uint64, (size+63)/64)
 	for _, i := range cands {
-		id := sn.entries[i].C.PersonaID
+		id := pid[i]
 		if skip[id] {
 			continue
 		}
@@ -318,4 +324,25 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 		i, ok := sn.byID[id]
 		return ok && words[i>>6]&(1<<(i&63)) != 0
 	}}, n
+}
+
+// nearestExcept is s.nearest with the ids in skip (the search's inputs) left out. An
+// unfiltered search asks for len(skip) more hits and drops them: given as a predicate they
+// would turn on the index's filtered path, whose fallback when a walk returns fewer than
+// k admitted hits is a scan of every vector.
+func (s *Service) nearestExcept(ctx context.Context, sn *snapshot, q []float32, k int, f vector.Filter, skip map[int64]bool) ([]vector.Hit, error) {
+	if f.Active() || len(skip) == 0 {
+		return s.nearest(ctx, sn, q, k, f)
+	}
+	hits, err := s.nearest(ctx, sn, q, k+len(skip), f)
+	if err != nil {
+		return nil, err
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		if !skip[h.ID] {
+			out = append(out, h)
+		}
+	}
+	return out[:min(k, len(out))], nil
 }

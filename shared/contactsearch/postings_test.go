@@ -86,7 +86,8 @@ func TestPostingsAgreeWithMatch(t *testing.T) {
 				if in {
 					admitted++
 				}
-				if got := admits(filter, id); got != in {
+				// An inactive filter leaves the skipped ids to nearestExcept.
+				if got := admits(filter, id) && (filter.Active() || !skip[id]); got != in {
 					t.Fatalf("params %+v: vector filter admits %d: %v, want %v", p, id, got, in)
 				}
 			}
@@ -139,6 +140,36 @@ func TestVectorFilterLargeSetIsBitmap(t *testing.T) {
 		}
 		if n == 0 || n == len(sn.entries) {
 			t.Errorf("has_email admits %d of %d: not a real subset", n, len(sn.entries))
+		}
+	}
+}
+
+// TestUnfilteredPersonaSearchDropsInput: without filters the graph is searched unfiltered
+// and the input persona is dropped from the hits afterwards (nearestExcept); asked to
+// include it, it comes first (it is its own nearest neighbour).
+func TestUnfilteredPersonaSearchDropsInput(t *testing.T) {
+	fx := demo(t)
+	ctx := context.Background()
+	persona := fx.truth[7].c.PersonaID
+	for _, include := range []bool{false, true} {
+		req, err := Validate(Params{PersonaID: IDs{persona}, IncludeSearchContacts: include, Consensus: ptr(3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sn, _ := fx.svc.current(ctx)
+		ranked, _, err := fx.svc.rank(ctx, sn, testOrg, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := slices.IndexFunc(ranked, func(r Ranked) bool { return sn.entries[r.Index].C.PersonaID == persona })
+		switch {
+		case !include && found >= 0:
+			t.Errorf("the input persona is ranked %d", found)
+		case include && found != 0:
+			t.Errorf("with include_search_contacts the input persona is ranked %d, want 0", found)
+		}
+		if len(ranked) < 20 {
+			t.Errorf("include=%v: %d ranked, want a full page", include, len(ranked))
 		}
 	}
 }

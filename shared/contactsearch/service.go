@@ -408,7 +408,7 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 	if req.Consensus > 1 && allowed > 0 {
 		// Consensus: the top results of the first search join the input in the search
 		// vector, which pulls it toward what the data holds near the input.
-		hits, err := s.nearest(ctx, sn, q, min(req.Consensus-1, allowed), filter)
+		hits, err := s.nearestExcept(ctx, sn, q, min(req.Consensus-1, allowed), filter, skip)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -425,7 +425,7 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 	if k == 0 {
 		return nil, map[int]float32{}, nil
 	}
-	hits, err := s.nearest(ctx, sn, q, k, filter)
+	hits, err := s.nearestExcept(ctx, sn, q, k, filter, skip)
 	if err != nil {
 		return nil, nil, err
 	}
