@@ -420,3 +420,100 @@ func getAttName(n *yaml.Node) string {
 	id, _, _ := strings.Cut(n.Value, ".")
 	return id
 }
+
+// TestTemplateOpenSearchAndEmbedder checks the optional OpenSearch domain and the
+// embedder settings: the functions that search names or contacts get FIRMO_OPENSEARCH_URL
+// from the OpenSearchEndpoint parameter (sigv4) together with es:ESHttp* on the domain
+// under the HasOpenSearch condition, and no other function gets either; every function
+// gets the same embedder settings, the API key only through a Secrets Manager reference;
+// and every FIRMO_ variable the template sets is a setting config.Load reads.
+func TestTemplateOpenSearchAndEmbedder(t *testing.T) {
+	tpl := loadTemplate(t)
+	params := mapGet(tpl.root, "Parameters")
+	if p := mapGet(params, "OpenSearchEndpoint"); p == nil || mapGet(p, "Default") == nil || scalar(mapGet(p, "Default")) != "" {
+		t.Fatal("template.yaml needs a parameter OpenSearchEndpoint with an empty default")
+	}
+	cond := mapGet(mapGet(tpl.root, "Conditions"), "HasOpenSearch")
+	if cond == nil || !strings.Contains(nodeText(cond), "OpenSearchEndpoint") {
+		t.Fatal("template.yaml needs a condition HasOpenSearch on OpenSearchEndpoint")
+	}
+	needs := map[string]bool{"CompanyFunction": true, "ContactsFunction": true, "SchedulerFunction": true, "WorkerFunction": true}
+	for _, fn := range tpl.functions() {
+		url, auth := tpl.envVar(fn, "FIRMO_OPENSEARCH_URL"), tpl.envVar(fn, "FIRMO_OPENSEARCH_AUTH")
+		policy := openSearchPolicy(fn)
+		if !needs[fn.id] {
+			if url != nil || policy != nil {
+				t.Errorf("%s: has FIRMO_OPENSEARCH_URL or an OpenSearch policy, which only %v need", fn.id, needs)
+			}
+			continue
+		}
+		if refName(url) != "OpenSearchEndpoint" || scalar(auth) != "sigv4" {
+			t.Errorf("%s: FIRMO_OPENSEARCH_URL %q, FIRMO_OPENSEARCH_AUTH %q; want !Ref OpenSearchEndpoint and sigv4", fn.id, nodeText(url), scalar(auth))
+		}
+		if policy == nil {
+			t.Errorf("%s: no !If [HasOpenSearch, ...] policy", fn.id)
+			continue
+		}
+		text := nodeText(policy)
+		for _, want := range []string{"es:ESHttpGet", "es:ESHttpPost", "es:ESHttpPut", "domain/${OpenSearchDomainName}/*", "AWS::NoValue"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: OpenSearch policy lacks %s: %s", fn.id, want, text)
+			}
+		}
+		if strings.Contains(text, `"*"`) || strings.Contains(text, `'*'`) || strings.Contains(text, "es:*") {
+			t.Errorf("%s: OpenSearch policy is broader than the domain's HTTP actions: %s", fn.id, text)
+		}
+	}
+	for _, fn := range tpl.functions() {
+		for name, param := range map[string]string{"FIRMO_EMBEDDER": "Embedder", "FIRMO_EMBED_BASE_URL": "EmbedBaseUrl", "FIRMO_EMBED_MODEL": "EmbedModel", "FIRMO_EMBED_DIMS": "EmbedDims"} {
+			if got := refName(tpl.envVar(fn, name)); got != param {
+				t.Errorf("%s: %s = !Ref %q, want !Ref %s", fn.id, name, got, param)
+			}
+		}
+		if key := nodeText(tpl.envVar(fn, "FIRMO_EMBED_API_KEY")); !strings.Contains(key, "{{resolve:secretsmanager:${EmbedApiKeySecret}") || !strings.Contains(key, "HasEmbedApiKey") {
+			t.Errorf("%s: FIRMO_EMBED_API_KEY = %s; want a Secrets Manager reference under HasEmbedApiKey", fn.id, key)
+		}
+	}
+	if p := mapGet(params, "EmbedApiKey"); p != nil {
+		t.Error("the embedding API key must not be a template parameter (use EmbedApiKeySecret)")
+	}
+	// Every FIRMO_ variable set is one config.Load reads.
+	read := map[string]bool{}
+	if _, err := config.Load(func(k string) string { read[k] = true; return "" }); err != nil {
+		t.Fatal(err)
+	}
+	for _, fn := range tpl.functions() {
+		vars := pairs(mapGet(mapGet(tpl.globals, "Environment"), "Variables"))
+		for k, v := range pairs(mapGet(mapGet(fn.props, "Environment"), "Variables")) {
+			vars[k] = v
+		}
+		for k := range vars {
+			if strings.HasPrefix(k, "FIRMO_") && !read[k] {
+				t.Errorf("%s: sets %s, which config.Load does not read", fn.id, k)
+			}
+		}
+	}
+}
+
+// openSearchPolicy is a function's !If [HasOpenSearch, ...] policy entry, or nil.
+func openSearchPolicy(fn function) *yaml.Node {
+	pol := mapGet(fn.props, "Policies")
+	if pol == nil || pol.Kind != yaml.SequenceNode {
+		return nil
+	}
+	for _, p := range pol.Content {
+		if p.Tag == "!If" && p.Kind == yaml.SequenceNode && len(p.Content) == 3 && scalar(p.Content[0]) == "HasOpenSearch" {
+			return p
+		}
+	}
+	return nil
+}
+
+// nodeText renders a node back to YAML (tags included), for substring checks.
+func nodeText(n *yaml.Node) string {
+	if n == nil {
+		return ""
+	}
+	b, _ := yaml.Marshal(n)
+	return string(b)
+}
