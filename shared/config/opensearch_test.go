@@ -6,12 +6,7 @@ import (
 )
 
 func TestOpenSearchSettings(t *testing.T) {
-	cases := []struct {
-		name    string
-		env     map[string]string
-		want    OpenSearch
-		wantErr string // a variable the error must name; "" = no error
-	}{
+	cases := []settingCase[OpenSearch]{
 		{name: "none configured", env: nil,
 			want: OpenSearch{ContactsIndex: "contacts", NamesIndex: "company-names"}},
 		{name: "sigv4 with AWS_REGION", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://search-firmo-abc.eu-west-1.es.amazonaws.com/", "FIRMO_OPENSEARCH_AUTH": "SigV4", "AWS_REGION": "eu-central-1"},
@@ -24,7 +19,11 @@ func TestOpenSearchSettings(t *testing.T) {
 			want: OpenSearch{URL: "https://os.example.com:9200", Auth: "basic", Username: "admin", Password: "s3cret", ContactsIndex: "contacts-384", NamesIndex: "names-v2"}},
 		{name: "basic without a password", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://os.example.com", "FIRMO_OPENSEARCH_AUTH": "basic"},
 			wantErr: "FIRMO_OPENSEARCH_URL"},
-		{name: "credentials with auth none", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://a:b@os.example.com", "FIRMO_OPENSEARCH_AUTH": "none"},
+		{name: "credentials with auth none", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://admin:s3cret@os.example.com", "FIRMO_OPENSEARCH_AUTH": "none"},
+			wantErr: "FIRMO_OPENSEARCH_URL"},
+		{name: "credentials with sigv4", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://admin:s3cret@search-x-1.eu-west-1.es.amazonaws.com", "FIRMO_OPENSEARCH_AUTH": "sigv4"},
+			wantErr: "FIRMO_OPENSEARCH_URL"},
+		{name: "unparsable URL", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://admin:s3cret@os.example.com:port"},
 			wantErr: "FIRMO_OPENSEARCH_URL"},
 		{name: "plain http on loopback", env: map[string]string{"FIRMO_OPENSEARCH_URL": "http://127.0.0.1:9200"},
 			want: OpenSearch{URL: "http://127.0.0.1:9200", Auth: "none", ContactsIndex: "contacts", NamesIndex: "company-names"}},
@@ -39,23 +38,7 @@ func TestOpenSearchSettings(t *testing.T) {
 		{name: "index name with a leading underscore", env: map[string]string{"FIRMO_OPENSEARCH_NAMES_INDEX": "_names"},
 			wantErr: "FIRMO_OPENSEARCH_NAMES_INDEX"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			cfg, err := Load(env(c.env))
-			if c.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
-					t.Fatalf("err = %v, want one naming %s", err, c.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := cfg.OpenSearch; got != c.want {
-				t.Errorf("got %+v\nwant %+v", got, c.want)
-			}
-		})
-	}
+	runSettings(t, cases, func(c Config) OpenSearch { return c.OpenSearch }, "s3cret")
 }
 
 func TestEmbedderSettings(t *testing.T) {
@@ -70,12 +53,7 @@ func TestEmbedderSettings(t *testing.T) {
 		}
 		return m
 	}
-	cases := []struct {
-		name    string
-		env     map[string]string
-		want    Embedder
-		wantErr string
-	}{
+	cases := []settingCase[Embedder]{
 		{name: "builtin by default", want: Embedder{Kind: "builtin"}},
 		{name: "openai", env: openai, want: Embedder{Kind: "openai", BaseURL: "https://api.openai.com/v1", Model: "text-embedding-3-small", Dims: 512, SendDimensions: true, APIKey: "sk-test"}},
 		{name: "openai without base URL", env: without("FIRMO_EMBED_BASE_URL"), wantErr: "FIRMO_EMBED_BASE_URL"},
@@ -86,6 +64,22 @@ func TestEmbedderSettings(t *testing.T) {
 		{name: "bad dims", env: map[string]string{"FIRMO_EMBED_DIMS": "0"}, wantErr: "FIRMO_EMBED_DIMS"},
 		{name: "unknown embedder", env: map[string]string{"FIRMO_EMBEDDER": "word2vec"}, wantErr: "FIRMO_EMBEDDER"},
 	}
+	runSettings(t, cases, func(c Config) Embedder { return c.Embedder }, "sk-test")
+}
+
+// settingCase is one row of a settings table: the environment, then the settings
+// wanted or a variable the error must name.
+type settingCase[T comparable] struct {
+	name    string
+	env     map[string]string
+	want    T
+	wantErr string
+}
+
+// runSettings loads each case's environment and compares part(config) with want; an
+// error must name wantErr and never show secret.
+func runSettings[T comparable](t *testing.T, cases []settingCase[T], part func(Config) T, secret string) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg, err := Load(env(c.env))
@@ -93,15 +87,15 @@ func TestEmbedderSettings(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("err = %v, want one naming %s", err, c.wantErr)
 				}
-				if strings.Contains(err.Error(), "sk-test") {
-					t.Fatalf("the error shows the API key: %v", err)
+				if strings.Contains(err.Error(), secret) {
+					t.Fatalf("the error shows a secret: %v", err)
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := cfg.Embedder; got != c.want {
+			if got := part(cfg); got != c.want {
 				t.Errorf("got %+v\nwant %+v", got, c.want)
 			}
 		})
