@@ -25,7 +25,7 @@ import (
 var RetryOnStatus = []int{http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout}
 
 // MaxRetries bounds the retries of one request; with Backoff's delays a request gives
-// up within about 1.5 s of waiting, well inside an API request's budget.
+// up after at most 0.7 s of waiting, well inside an API request's budget.
 const MaxRetries = 3
 
 // Backoff is the wait before retry attempt n (1-based): 100 ms doubling, with jitter so
