@@ -31,6 +31,7 @@ type postings struct {
 	// pid is the persona id by entry: the filter loops read it instead of the entries,
 	// whose size makes every read a cache miss.
 	pid []int64
+	dom []string // the contact's domain by entry, for the same reason
 }
 
 func postingsOf(entries []entry) *postings {
@@ -75,6 +76,7 @@ func postingsOf(entries []entry) *postings {
 		}
 		p.negConnections = p.negConnections || c.Connections < 0
 		p.pid = append(p.pid, c.PersonaID)
+		p.dom = append(p.dom, c.Domain)
 	}
 	p.ids = idSpanOf(entries)
 	return p
@@ -324,6 +326,15 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 		i, ok := sn.byID[id]
 		return ok && words[i>>6]&(1<<(i&63)) != 0
 	}}, n
+}
+
+// ranked is the filter-mode result list: the candidates in entry (persona id) order.
+func (sn *snapshot) ranked(cands []int) []Ranked {
+	out := make([]Ranked, len(cands))
+	for k, i := range cands {
+		out[k] = Ranked{Index: i, Domain: sn.post.dom[i]}
+	}
+	return out
 }
 
 // nearestExcept is s.nearest with the ids in skip (the search's inputs) left out. An

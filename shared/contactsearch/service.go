@@ -389,12 +389,7 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 		scope = &sc
 	}
 	if !req.Similarity() {
-		cands := sn.candidates(&f, scope)
-		out := make([]Ranked, len(cands))
-		for k, i := range cands {
-			out[k] = Ranked{Index: i, Domain: sn.entries[i].C.Domain}
-		}
-		return out, nil, nil
+		return sn.ranked(sn.candidates(&f, scope)), nil, nil
 	}
 	q, inputs, err := s.queryVector(ctx, sn, req)
 	if err != nil {
