@@ -82,13 +82,14 @@ func seed(ctx context.Context, env Env) error {
 }
 
 // syncNames brings the company-name index up to date after a seed or an ingest, so
-// that /v1/match finds the new companies as soon as `firmo serve` starts, instead of
-// after the background sync of its start. App.SyncNames reports no progress while it
-// runs: the bar shows the companies read once the pass ends.
+// that /v1/match finds the new companies as soon as `firmo serve` starts (or, on an
+// OpenSearch cluster, at once), instead of after the background sync of its start.
+// App.SyncNames reports no progress while it runs: the bar shows the companies read
+// once the pass ends.
 func syncNames(ctx context.Context, env Env, a *app.App, cfg config.Config) error {
-	if cfg.Backend != config.BackendLocal {
-		// The AWS composition has no name index wired yet (shared/app/match.go).
-		fmt.Fprintln(env.Stderr, "note: company-name index not synced: this deployment has none")
+	if cfg.Backend != config.BackendLocal && !cfg.OpenSearch.Enabled() {
+		// AWS without FIRMO_OPENSEARCH_URL has no name index (shared/app/match.go).
+		fmt.Fprintln(env.Stderr, "note: company-name index not synced: this deployment has none (FIRMO_OPENSEARCH_URL is unset)")
 		return nil
 	}
 	start := time.Now()
