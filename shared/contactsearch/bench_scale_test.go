@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -511,29 +510,4 @@ func scaleCompany(c world.Company) (company.Record, error) {
 		p.RevenueRange = b
 	}
 	return company.Record{Domain: c.Domain, Raw: raw, Profile: p}, nil
-}
-
-// parallel runs fn(0..n-1) on workers goroutines and returns the first error.
-func parallel(workers, n int, fn func(k int) error) error {
-	var wg sync.WaitGroup
-	errs := make([]error, workers)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := w; k < n; k += workers {
-				if err := fn(k); err != nil {
-					errs[w] = err
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -2,12 +2,15 @@ package contactsearch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/firmoapi/firmo/shared/company"
@@ -214,10 +217,8 @@ func (s *Service) embedAll(ctx context.Context, sn *snapshot, prev *snapshot) er
 			idx = hnswindex.New(dims, hnswindex.Config{Seed: 1})
 		}
 	}
-	for i, e := range sn.entries {
-		if err := idx.Upsert(ctx, e.C.PersonaID, sn.vecs[i]); err != nil {
-			return fmt.Errorf("index persona %d: %w", e.C.PersonaID, err)
-		}
+	if err := insertAll(ctx, idx, sn); err != nil {
+		return err
 	}
 	sn.index = idx
 	if path != "" {
@@ -265,6 +266,45 @@ func (s *Service) embedMissing(ctx context.Context, sn *snapshot, donor func(i i
 		}
 	}
 	return todo, nil
+}
+
+// parallelBuild is the size from which the graph is built by two writers (hnswindex inserts
+// concurrently; a million contacts take half the time). Smaller worlds keep one writer and
+// so the reproducible graph of Config.Seed.
+const parallelBuild = 20_000
+
+func insertAll(ctx context.Context, idx *hnswindex.Index, sn *snapshot) error {
+	writers := 1
+	if len(sn.entries) >= parallelBuild {
+		writers = min(2, runtime.GOMAXPROCS(0))
+	}
+	return parallel(writers, len(sn.entries), func(i int) error {
+		if err := idx.Upsert(ctx, sn.entries[i].C.PersonaID, sn.vecs[i]); err != nil {
+			return fmt.Errorf("index persona %d: %w", sn.entries[i].C.PersonaID, err)
+		}
+		return nil
+	})
+}
+
+// parallel runs fn(0..n-1) on workers goroutines, each taking every workers-th k; a
+// goroutine stops at its first error, and the errors come back joined.
+func parallel(workers, n int, fn func(k int) error) error {
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := w; k < n; k += workers {
+				if err := fn(k); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // indexPath names the persisted graph by a fingerprint of the embedded texts, so a
