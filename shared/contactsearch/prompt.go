@@ -20,7 +20,8 @@ func fold(s string) string { return title.Normalize(s) }
 // The parser (README "Contact search", icp_prompt) works on the folded text with word
 // boundaries:
 //   - seniority and department from the cue tables below (plural and singular forms,
-//     English, German, French, Spanish);
+//     English, German, French, Spanish; "leaders", "decision makers" name executive, vp
+//     and director at once);
 //   - industry from each taxonomy value and its label ("SAAS", "software as a service");
 //   - countries from English country names and alpha-3/alpha-2 codes written in capitals,
 //     and the 12 region aliases (DACH, EMEA, ...);
@@ -31,7 +32,9 @@ func fold(s string) string { return title.Normalize(s) }
 //   - company signals from "using X", "uses X", "built on X", "selling X", "that sell X",
 //     "offering X" (technology, product) and "funded", "series A-E", "raised" (funding).
 //
-// The semantic text is the prompt with the matched spans and filler words removed.
+// The semantic text is the prompt with filler words and every matched span except the role
+// words (seniority and department cues) removed: the role is what the person is, so it
+// stays in the text that is embedded as well as becoming a filter.
 type Prompt struct {
 	Seniority  []string `json:"seniority,omitempty"`
 	Department []string `json:"department,omitempty"`
@@ -46,10 +49,12 @@ type Prompt struct {
 var seniorityCues = map[string][]string{
 	title.ExecutiveLevel: {"c level", "c suite", "executive", "executives", "founder", "founders", "owner", "owners", "geschaftsfuhrer", "geschaftsfuhrung", "dirigeant", "dirigeants", "directivo", "directivos"},
 	"vp":                 {"vp", "vps", "vice president", "vice presidents"},
-	"director":           {"director", "directors", "head of", "heads of", "leiter", "leiterin", "directeur", "directeurs", "directora"},
-	"manager":            {"manager", "managers", "responsable", "responsables", "gerente", "gerentes"},
-	"senior_ic":          {"senior", "seniors", "lead engineer", "staff engineer", "principal engineer"},
-	"entry_level":        {"junior", "juniors", "intern", "interns", "entry level", "graduate", "graduates", "trainee", "trainees", "praktikant", "stagiaire", "becario"},
+	// Words for leadership in general name several levels at once.
+	title.ExecutiveLevel + "|vp|director": {"leader", "leaders", "leadership", "decision maker", "decision makers", "heads", "fuhrungskrafte", "lideres"},
+	"director":                            {"director", "directors", "head of", "heads of", "leiter", "leiterin", "directeur", "directeurs", "directora"},
+	"manager":                             {"manager", "managers", "responsable", "responsables", "gerente", "gerentes"},
+	"senior_ic":                           {"senior", "seniors", "lead engineer", "staff engineer", "principal engineer"},
+	"entry_level":                         {"junior", "juniors", "intern", "interns", "entry level", "graduate", "graduates", "trainee", "trainees", "praktikant", "stagiaire", "becario"},
 }
 
 var departmentCues = map[string][]string{
@@ -150,9 +155,13 @@ func ParsePrompt(text string) Prompt {
 			p.Industry = append(p.Industry, v)
 		}
 	}
+	// The semantic text keeps the role words: "VP engineering in Germany" searches for
+	// "vp engineering" (seniority and department become filters too, but they are also what
+	// the person is); places, sizes, industries and signals are only filters.
+	roleText := words
 	p.Seniority = takeCues(seniorityCues, take)
 	p.Department = takeCues(departmentCues, take)
-	p.Text = content(words)
+	p.Text = content(roleText)
 	if p.Text == "" {
 		// Everything was a filter: the titles, or else the prompt's own content words,
 		// carry the meaning.
@@ -210,7 +219,7 @@ func takeCues(table map[string][]string, take func(string) bool) []string {
 	var out []string
 	for _, c := range all {
 		if take(c.phrase) {
-			out = append(out, c.value)
+			out = append(out, strings.Split(c.value, "|")...)
 		}
 	}
 	return dedupe(out)

@@ -134,6 +134,21 @@ func TestEmployeeBuckets(t *testing.T) {
 	}
 }
 
+// TestPromptTextKeepsTheRole: the semantic text drops places, sizes and fillers but keeps
+// the role words, which are both filters and what the person is.
+func TestPromptTextKeepsTheRole(t *testing.T) {
+	for in, want := range map[string]string{
+		"VP engineering in Germany":                   "vp engineering",
+		"VP engineering at software companies":        "vp engineering",
+		"Sales leaders in DACH with 50-200 employees": "sales leaders",
+		"Find me junior accountants in Spain":         "junior accountants",
+	} {
+		if got := ParsePrompt(in).Text; got != want {
+			t.Errorf("ParsePrompt(%q).Text = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestParsePrompt(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -144,6 +159,8 @@ func TestParsePrompt(t *testing.T) {
 				Employees: []string{"11-50", "51-200"}, Signals: []string{"kubernetes"}}},
 		{`Find "head of growth" or CMO at fintech startups in France, series B funded`,
 			Prompt{Titles: []string{`"head of growth"`, "CMO"}, Country: []string{"FR"}, Signals: []string{"funded", "series b"}}},
+		{"Sales leaders at fintech companies in Germany",
+			Prompt{Seniority: []string{"director", "executive", "vp"}, Department: []string{"Sales - Marketing"}, Country: []string{"DE"}}},
 		{"Junior accountants in Spain, more than 1000 employees",
 			Prompt{Seniority: []string{"entry_level"}, Department: []string{"Finance"}, Country: []string{"ES"},
 				Employees: []string{"1001-5000", "5001-10000", "10001+"}}},
