@@ -13,14 +13,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 
-	"github.com/opensearch-project/opensearch-go/v4"
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/osclient"
 	"github.com/firmoapi/firmo/shared/vector"
 )
 
@@ -105,15 +104,16 @@ const MaxTermsIDs = 65_536
 
 // Index is the adapter. It is safe for concurrent use.
 type Index struct {
-	client *opensearchapi.Client
-	cfg    Config
+	ix  osclient.Index
+	cfg Config
 }
 
 var _ vector.Index = (*Index)(nil)
 
 // New returns the adapter over client. Call EnsureIndex once before use.
 func New(client *opensearchapi.Client, cfg Config) *Index {
-	return &Index{client: client, cfg: cfg.withDefaults()}
+	cfg = cfg.withDefaults()
+	return &Index{ix: osclient.Index{Client: client, Name: cfg.Index, Refresh: cfg.Refresh}, cfg: cfg}
 }
 
 // Config returns the configuration in force (defaults filled in).
@@ -123,30 +123,10 @@ func (x *Index) Config() Config { return x.cfg }
 func (x *Index) Dims() int { return x.cfg.Dims }
 
 // EnsureIndex creates the index with its mapping unless it exists.
-func (x *Index) EnsureIndex(ctx context.Context) error {
-	body, err := json.Marshal(x.cfg.Mapping())
-	if err != nil {
-		return fmt.Errorf("contact index mapping: %w", err)
-	}
-	_, err = x.client.Indices.Create(ctx, opensearchapi.IndicesCreateReq{Index: x.cfg.Index, Body: bytes.NewReader(body)})
-	var se *opensearch.StructError
-	if errors.As(err, &se) && se.Err.Type == "resource_already_exists_exception" {
-		return nil
-	}
-	if err != nil {
-		return unavailable("create index "+x.cfg.Index, err)
-	}
-	return nil
-}
+func (x *Index) EnsureIndex(ctx context.Context) error { return x.ix.Create(ctx, x.cfg.Mapping()) }
 
 // DeleteIndex drops the index (tests and re-indexing).
-func (x *Index) DeleteIndex(ctx context.Context) error {
-	_, err := x.client.Indices.Delete(ctx, opensearchapi.IndicesDeleteReq{Indices: []string{x.cfg.Index}})
-	if err != nil {
-		return unavailable("delete index "+x.cfg.Index, err)
-	}
-	return nil
-}
+func (x *Index) DeleteIndex(ctx context.Context) error { return x.ix.Drop(ctx) }
 
 // BulkOp is one line pair of a _bulk body.
 type BulkOp struct {
@@ -272,34 +252,15 @@ func (x *Index) bulk(ctx context.Context, ops []BulkOp) error {
 	if err != nil {
 		return err
 	}
-	resp, err := x.client.Bulk(ctx, opensearchapi.BulkReq{Body: bytes.NewReader(body), Params: opensearchapi.BulkParams{Refresh: x.cfg.Refresh}})
-	if err != nil {
-		return unavailable("bulk", err)
-	}
-	if !resp.Errors {
-		return nil
-	}
-	// Report the first failure; a delete of a missing document (404) is fine.
-	for _, item := range resp.Items {
-		for action, r := range item {
-			if r.Error == nil || (action == "delete" && r.Status == 404) {
-				continue
-			}
-			if r.Status >= 400 && r.Status < 500 && r.Status != 429 {
-				return fmt.Errorf("bulk %s %s: %s: %s: %w", action, r.ID, r.Error.Type, r.Error.Reason, apperr.ErrInvalid)
-			}
-			return fmt.Errorf("bulk %s %s: %s: %s: %w", action, r.ID, r.Error.Type, r.Error.Reason, apperr.ErrUnavailable)
-		}
-	}
-	return nil
+	return x.ix.Bulk(ctx, body)
 }
 
 // Len implements vector.Index: the number of documents holding a vector.
 func (x *Index) Len(ctx context.Context) (int, error) {
 	body := `{"query":{"exists":{"field":"` + VectorField + `"}}}`
-	resp, err := x.client.Indices.Count(ctx, &opensearchapi.IndicesCountReq{Indices: []string{x.cfg.Index}, Body: bytes.NewReader([]byte(body))})
+	resp, err := x.ix.Client.Indices.Count(ctx, &opensearchapi.IndicesCountReq{Indices: []string{x.cfg.Index}, Body: bytes.NewReader([]byte(body))})
 	if err != nil {
-		return 0, unavailable("count", err)
+		return 0, osclient.Unavailable("count", err)
 	}
 	return resp.Count, nil
 }
@@ -392,15 +353,7 @@ func (x *Index) Filter(ctx context.Context, w Where, from, size int) ([]int64, i
 }
 
 func (x *Index) search(ctx context.Context, body map[string]any) (*opensearchapi.SearchResp, error) {
-	raw, err := json.Marshal(body)
-	if err != nil {
-		return nil, fmt.Errorf("search body: %w", err)
-	}
-	resp, err := x.client.Search(ctx, &opensearchapi.SearchReq{Indices: []string{x.cfg.Index}, Body: bytes.NewReader(raw)})
-	if err != nil {
-		return nil, unavailable("search", err)
-	}
-	return resp, nil
+	return x.ix.Search(ctx, body)
 }
 
 func hitID(h opensearchapi.SearchHit) (int64, error) {
@@ -415,13 +368,4 @@ func hitID(h opensearchapi.SearchHit) (int64, error) {
 		return 0, fmt.Errorf("hit %q has no persona_id: %w", h.ID, apperr.ErrInternal)
 	}
 	return id, nil
-}
-
-// unavailable wraps a cluster failure: the dependency is down or refused the request. A
-// context error stays what it is.
-func unavailable(op string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("opensearch %s: %w", op, err)
-	}
-	return fmt.Errorf("opensearch %s: %v: %w", op, err, apperr.ErrUnavailable)
 }

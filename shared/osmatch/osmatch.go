@@ -16,15 +16,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/opensearch-project/opensearch-go/v4"
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/namematch"
+	"github.com/firmoapi/firmo/shared/osclient"
 )
 
 // Config names the index. Zero fields take the defaults.
@@ -52,15 +51,16 @@ func (c Config) withDefaults() Config {
 
 // Index is the adapter. It is safe for concurrent use.
 type Index struct {
-	client *opensearchapi.Client
-	cfg    Config
+	ix  osclient.Index
+	cfg Config
 }
 
 var _ namematch.Index = (*Index)(nil)
 
 // New returns the adapter over client. Call EnsureIndex once before use.
 func New(client *opensearchapi.Client, cfg Config) *Index {
-	return &Index{client: client, cfg: cfg.withDefaults()}
+	cfg = cfg.withDefaults()
+	return &Index{ix: osclient.Index{Client: client, Name: cfg.Index, Refresh: cfg.Refresh}, cfg: cfg}
 }
 
 // Config returns the configuration in force.
@@ -198,29 +198,10 @@ func BulkBody(index string, put []namematch.Entry, del []string) ([]byte, error)
 }
 
 // EnsureIndex creates the index unless it exists.
-func (x *Index) EnsureIndex(ctx context.Context) error {
-	body, err := json.Marshal(x.cfg.Mapping())
-	if err != nil {
-		return err
-	}
-	_, err = x.client.Indices.Create(ctx, opensearchapi.IndicesCreateReq{Index: x.cfg.Index, Body: bytes.NewReader(body)})
-	var se *opensearch.StructError
-	if errors.As(err, &se) && se.Err.Type == "resource_already_exists_exception" {
-		return nil
-	}
-	if err != nil {
-		return unavailable("create index "+x.cfg.Index, err)
-	}
-	return nil
-}
+func (x *Index) EnsureIndex(ctx context.Context) error { return x.ix.Create(ctx, x.cfg.Mapping()) }
 
 // DeleteIndex drops the index (tests, re-indexing).
-func (x *Index) DeleteIndex(ctx context.Context) error {
-	if _, err := x.client.Indices.Delete(ctx, opensearchapi.IndicesDeleteReq{Indices: []string{x.cfg.Index}}); err != nil {
-		return unavailable("delete index "+x.cfg.Index, err)
-	}
-	return nil
-}
+func (x *Index) DeleteIndex(ctx context.Context) error { return x.ix.Drop(ctx) }
 
 // Put implements namematch.Index.
 func (x *Index) Put(ctx context.Context, entries []namematch.Entry) error {
@@ -240,26 +221,7 @@ func (x *Index) bulk(ctx context.Context, put []namematch.Entry, del []string) e
 	if err != nil {
 		return err
 	}
-	resp, err := x.client.Bulk(ctx, opensearchapi.BulkReq{Body: bytes.NewReader(body), Params: opensearchapi.BulkParams{Refresh: x.cfg.Refresh}})
-	if err != nil {
-		return unavailable("bulk", err)
-	}
-	if !resp.Errors {
-		return nil
-	}
-	for _, item := range resp.Items {
-		for action, r := range item {
-			if r.Error == nil || (action == "delete" && r.Status == 404) {
-				continue
-			}
-			kind := apperr.ErrUnavailable
-			if r.Status >= 400 && r.Status < 500 && r.Status != 429 {
-				kind = apperr.ErrInvalid
-			}
-			return fmt.Errorf("bulk %s %s: %s: %s: %w", action, r.ID, r.Error.Type, r.Error.Reason, kind)
-		}
-	}
-	return nil
+	return x.ix.Bulk(ctx, body)
 }
 
 // Search implements namematch.Index.
@@ -327,21 +289,5 @@ func (x *Index) Fingerprints(ctx context.Context) (map[string]string, error) {
 }
 
 func (x *Index) search(ctx context.Context, body map[string]any) (*opensearchapi.SearchResp, error) {
-	raw, err := json.Marshal(body)
-	if err != nil {
-		return nil, fmt.Errorf("search body: %w", err)
-	}
-	resp, err := x.client.Search(ctx, &opensearchapi.SearchReq{Indices: []string{x.cfg.Index}, Body: bytes.NewReader(raw)})
-	if err != nil {
-		return nil, unavailable("search", err)
-	}
-	return resp, nil
-}
-
-// unavailable wraps a cluster failure; a context error stays what it is.
-func unavailable(op string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("opensearch %s: %w", op, err)
-	}
-	return fmt.Errorf("opensearch %s: %v: %w", op, err, apperr.ErrUnavailable)
+	return x.ix.Search(ctx, body)
 }
