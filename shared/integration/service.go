@@ -175,15 +175,15 @@ func (s *Service) Create(ctx context.Context, org string, in Input) (Integration
 	// The id lookup is written first: a crash between the writes leaves a lookup
 	// pointing at nothing, which reads as not found and is overwritten by nobody (ids
 	// are random), rather than an integration nobody can address.
-	if err := s.putJSON(ctx, idKey(org, r.ID), map[string]string{"sk": sk}, kv.Cond{IfAbsent: true}); err != nil {
+	if _, err := kv.PutJSON(ctx, s.store, idKey(org, r.ID), map[string]string{"sk": sk}, kv.Cond{IfAbsent: true}); err != nil {
 		return Integration{}, err
 	}
-	if err := s.putJSON(ctx, kv.Key{PK: pk(org), SK: sk}, r, kv.Cond{IfAbsent: true}); err != nil {
+	if _, err := kv.PutJSON(ctx, s.store, kv.Key{PK: pk(org), SK: sk}, r, kv.Cond{IfAbsent: true}); err != nil {
 		_ = s.store.Delete(ctx, idKey(org, r.ID), kv.Cond{})
 		return Integration{}, err
 	}
 	if def == "" && r.Provider != ProviderTyped {
-		if err := s.putJSON(ctx, defaultKey(org), map[string]string{"id": r.ID}, kv.Cond{IfAbsent: true}); err != nil && !errors.Is(err, apperr.ErrConflict) {
+		if _, err := kv.PutJSON(ctx, s.store, defaultKey(org), map[string]string{"id": r.ID}, kv.Cond{IfAbsent: true}); err != nil && !errors.Is(err, apperr.ErrConflict) {
 			return Integration{}, err
 		}
 		if d, err := s.defaultID(ctx, org); err == nil && d == r.ID {
@@ -256,7 +256,7 @@ func (s *Service) Update(ctx context.Context, org, id string, p Patch) (Integrat
 		r.CheckedAt = time.Time{}
 		s.checkModel(ctx, &r, key)
 	}
-	if err := s.putJSON(ctx, item.Key, r, kv.Cond{IfVersion: item.Version}); err != nil {
+	if _, err := kv.PutJSON(ctx, s.store, item.Key, r, kv.Cond{IfVersion: item.Version}); err != nil {
 		return Integration{}, err
 	}
 	r.IsDefault = def == r.ID
@@ -293,7 +293,7 @@ func (s *Service) SetDefault(ctx context.Context, org, id string) (Integration, 
 	if r.Provider == ProviderTyped {
 		return Integration{}, apperr.BadRequest(CodeTypedDefault, "A typed-judgment integration cannot be the default: it answers typed judgments only, not generative prompts.")
 	}
-	if err := s.putJSON(ctx, defaultKey(org), map[string]string{"id": id}, kv.Cond{}); err != nil {
+	if _, err := kv.PutJSON(ctx, s.store, defaultKey(org), map[string]string{"id": id}, kv.Cond{}); err != nil {
 		return Integration{}, err
 	}
 	r.IsDefault = true
@@ -505,7 +505,7 @@ func (s *Service) refreshDeprecation(ctx context.Context, org string, recs []*re
 				r.UpdatedAt = cur.UpdatedAt
 			}
 			// A lost race with an update is fine: the next read checks again.
-			_ = s.putJSON(ctx, item.Key, cur, kv.Cond{IfVersion: item.Version})
+			_, _ = kv.PutJSON(ctx, s.store, item.Key, cur, kv.Cond{IfVersion: item.Version})
 		}(r)
 	}
 	wg.Wait()
@@ -563,25 +563,13 @@ func (s *Service) get(ctx context.Context, org, id string) (record, kv.Item, err
 }
 
 func (s *Service) defaultID(ctx context.Context, org string) (string, error) {
-	it, err := s.store.Get(ctx, defaultKey(org))
-	if errors.Is(err, apperr.ErrNotFound) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("get default integration: %w", err)
-	}
 	var d struct {
 		ID string `json:"id"`
 	}
-	if err := json.Unmarshal(it.Data, &d); err != nil {
-		return "", fmt.Errorf("decode default integration: %w", err)
+	if _, err := kv.Lookup(ctx, s.store, defaultKey(org), &d); err != nil {
+		return "", fmt.Errorf("default integration: %w", err)
 	}
 	return d.ID, nil
-}
-
-func (s *Service) putJSON(ctx context.Context, key kv.Key, v any, cond kv.Cond) error {
-	_, err := kv.PutJSON(ctx, s.store, key, v, cond)
-	return err
 }
 
 func str(p *string) string {

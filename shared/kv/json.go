@@ -3,7 +3,10 @@ package kv
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+
+	"github.com/firmoapi/firmo/shared/apperr"
 )
 
 // PutJSON writes v, encoded as JSON, as the document of an item.
@@ -29,4 +32,14 @@ func GetJSON(ctx context.Context, s Store, key Key, v any) (Item, error) {
 		return it, fmt.Errorf("decode %s: %w", key, err)
 	}
 	return it, nil
+}
+
+// Lookup is GetJSON for an item that may be absent: found is false, v untouched and the
+// error nil when there is no item under key.
+func Lookup(ctx context.Context, s Store, key Key, v any) (found bool, err error) {
+	_, err = GetJSON(ctx, s, key, v)
+	if errors.Is(err, apperr.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }

@@ -134,11 +134,11 @@ func (s *Service) Create(ctx context.Context, org string, in Input) (Provider, e
 			return Provider{}, fmt.Errorf("seal api key: %w", err)
 		}
 	}
-	if err := s.putJSON(ctx, kv.Key{PK: pk(org), SK: sk(now, r.ID)}, r, kv.Cond{IfAbsent: true}); err != nil {
+	if _, err := kv.PutJSON(ctx, s.store, kv.Key{PK: pk(org), SK: sk(now, r.ID)}, r, kv.Cond{IfAbsent: true}); err != nil {
 		return Provider{}, err
 	}
 	if def == "" {
-		if err := s.putJSON(ctx, defaultKey(org), map[string]string{"id": r.ID}, kv.Cond{IfAbsent: true}); err != nil && !errors.Is(err, apperr.ErrConflict) {
+		if _, err := kv.PutJSON(ctx, s.store, defaultKey(org), map[string]string{"id": r.ID}, kv.Cond{IfAbsent: true}); err != nil && !errors.Is(err, apperr.ErrConflict) {
 			return Provider{}, err
 		}
 		if d, _ := s.defaultID(ctx, org); d == r.ID {
@@ -177,7 +177,7 @@ func (s *Service) SetDefault(ctx context.Context, org, id string) (Provider, err
 	if err != nil {
 		return Provider{}, err
 	}
-	if err := s.putJSON(ctx, defaultKey(org), map[string]string{"id": id}, kv.Cond{}); err != nil {
+	if _, err := kv.PutJSON(ctx, s.store, defaultKey(org), map[string]string{"id": id}, kv.Cond{}); err != nil {
 		return Provider{}, err
 	}
 	r.IsDefault = true
@@ -264,23 +264,11 @@ func (s *Service) get(ctx context.Context, org, id string) (record, error) {
 }
 
 func (s *Service) defaultID(ctx context.Context, org string) (string, error) {
-	it, err := s.store.Get(ctx, defaultKey(org))
-	if errors.Is(err, apperr.ErrNotFound) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("get default search provider: %w", err)
-	}
 	var d struct {
 		ID string `json:"id"`
 	}
-	if err := json.Unmarshal(it.Data, &d); err != nil {
-		return "", fmt.Errorf("decode default search provider: %w", err)
+	if _, err := kv.Lookup(ctx, s.store, defaultKey(org), &d); err != nil {
+		return "", fmt.Errorf("default search provider: %w", err)
 	}
 	return d.ID, nil
-}
-
-func (s *Service) putJSON(ctx context.Context, key kv.Key, v any, cond kv.Cond) error {
-	_, err := kv.PutJSON(ctx, s.store, key, v, cond)
-	return err
 }

@@ -28,6 +28,26 @@ func Run(t *testing.T, newStore func(t *testing.T) kv.Store) {
 		}
 	})
 
+	t.Run("JSONHelpers", func(t *testing.T) {
+		k := kv.Key{PK: pk("json"), SK: "doc"}
+		var v struct{ ID string }
+		if found, err := kv.Lookup(ctx, s, k, &v); found || err != nil {
+			t.Fatalf("Lookup of a missing item = %v, %v; want false, nil", found, err)
+		}
+		if _, err := kv.PutJSON(ctx, s, k, map[string]string{"ID": "a1"}, kv.Cond{IfAbsent: true}); err != nil {
+			t.Fatal(err)
+		}
+		if found, err := kv.Lookup(ctx, s, k, &v); !found || err != nil || v.ID != "a1" {
+			t.Fatalf("Lookup = %v, %v, %+v; want true, nil, a1", found, err, v)
+		}
+		if _, err := s.Put(ctx, k, []byte("not json"), kv.Cond{}); err != nil {
+			t.Fatal(err)
+		}
+		if found, err := kv.Lookup(ctx, s, k, &v); found || err == nil {
+			t.Fatalf("Lookup of a bad document = %v, %v; want an error", found, err)
+		}
+	})
+
 	t.Run("PutGetRoundTrip", func(t *testing.T) {
 		k := kv.Key{PK: pk("rt"), SK: "doc"}
 		data := []byte(`{"name":"Acme","bytes":"\u0000\u00ff"}`)
