@@ -83,27 +83,34 @@ func summaryMatch(summary string, terms [][]string) bool {
 }
 
 // candidates are the indexes of the entries passing the filters and the scope, ascending.
-// The postings narrow the entries Match runs on (or, when they cover the whole filter,
-// answer it).
 func (sn *snapshot) candidates(f *Filters, scope *query.Scope) []int {
-	keep := func(i int, match bool) bool {
-		e := &sn.entries[i]
-		return (!match || f.Match(e)) && (scope == nil || scope.Allows(e.C.Domain, e.C.PersonaID))
+	list := sn.candidateList(f, scope)
+	out := make([]int, len(list))
+	for k, i := range list {
+		out[k] = int(i)
 	}
-	var out []int
+	return out
+}
+
+// candidateList is candidates as entry numbers; it may be a postings list itself, so it is
+// read only. The postings narrow the entries Match runs on (or, when they cover the whole
+// filter, answer it).
+func (sn *snapshot) candidateList(f *Filters, scope *query.Scope) []int32 {
 	idx, all, match := sn.post.candidates(f)
-	if all {
-		out = make([]int, 0, len(sn.entries))
-		for i := range sn.entries {
-			if (!match && scope == nil) || keep(i, match) {
-				out = append(out, i)
-			}
+	if !match && scope == nil {
+		if all {
+			return sn.post.every
 		}
-		return out
+		return idx
 	}
+	if all {
+		idx = sn.post.every
+	}
+	var out []int32
 	for _, i := range idx {
-		if (!match && scope == nil) || keep(int(i), match) {
-			out = append(out, int(i))
+		e := &sn.entries[i]
+		if (!match || f.Match(e)) && (scope == nil || scope.Allows(e.C.Domain, e.C.PersonaID)) {
+			out = append(out, i)
 		}
 	}
 	return out

@@ -32,6 +32,8 @@ type postings struct {
 	// whose size makes every read a cache miss.
 	pid []int64
 	dom []string // the contact's domain by entry, for the same reason
+	// every lists every entry (0, 1, ... n-1), the candidates of an empty filter.
+	every []int32
 }
 
 func postingsOf(entries []entry) *postings {
@@ -77,6 +79,7 @@ func postingsOf(entries []entry) *postings {
 		p.negConnections = p.negConnections || c.Connections < 0
 		p.pid = append(p.pid, c.PersonaID)
 		p.dom = append(p.dom, c.Domain)
+		p.every = append(p.every, i)
 	}
 	p.ids = idSpanOf(entries)
 	return p
@@ -277,12 +280,12 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 			return vector.Filter{}, len(sn.entries) - skipped
 		}
 	}
-	cands := sn.candidates(f, scope)
+	cands := sn.candidateList(f, scope)
 	pid := sn.post.pid
 	n := len(cands)
 	for id := range skip {
 		if i, ok := sn.byID[id]; ok {
-			if _, in := slices.BinarySearch(cands, i); in {
+			if _, in := slices.BinarySearch(cands, int32(i)); in {
 				n--
 			}
 		}
@@ -310,7 +313,7 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 		if skip[id] {
 			continue
 		}
-		b := i
+		b := int(i)
 		if span.dense {
 			b = int(id - span.min)
 		}
@@ -329,10 +332,10 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 }
 
 // ranked is the filter-mode result list: the candidates in entry (persona id) order.
-func (sn *snapshot) ranked(cands []int) []Ranked {
+func (sn *snapshot) ranked(cands []int32) []Ranked {
 	out := make([]Ranked, len(cands))
 	for k, i := range cands {
-		out[k] = Ranked{Index: i, Domain: sn.post.dom[i]}
+		out[k] = Ranked{Index: int(i), Domain: sn.post.dom[i]}
 	}
 	return out
 }

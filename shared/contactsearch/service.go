@@ -389,7 +389,7 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 		scope = &sc
 	}
 	if !req.Similarity() {
-		return sn.ranked(sn.candidates(&f, scope)), nil, nil
+		return sn.ranked(sn.candidateList(&f, scope)), nil, nil
 	}
 	q, inputs, err := s.queryVector(ctx, sn, req)
 	if err != nil {
@@ -403,12 +403,14 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 	if req.Consensus > 1 && allowed > 0 {
 		// Consensus: the top results of the first search join the input in the search
 		// vector, which pulls it toward what the data holds near the input.
-		hits, err := s.nearestExcept(ctx, sn, q, min(req.Consensus-1, allowed), filter, skip)
+		// As broad a search as the final one (its ef), so the consensus neighbours are as
+		// near exact as the results.
+		hits, err := s.nearestExcept(ctx, sn, q, min(max(req.Consensus-1, need(req.Limits)), allowed), filter, skip)
 		if err != nil {
 			return nil, nil, err
 		}
 		sum := append([]float32(nil), q...)
-		for _, h := range hits {
+		for _, h := range hits[:min(len(hits), req.Consensus-1)] {
 			for d, x := range sn.vecs[sn.byID[h.ID]] {
 				sum[d] += x
 			}
