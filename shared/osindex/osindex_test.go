@@ -1,16 +1,12 @@
 package osindex_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -20,38 +16,14 @@ import (
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/osindex"
+	"github.com/firmoapi/firmo/shared/testkit"
 	"github.com/firmoapi/firmo/shared/vector"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// golden compares v, encoded as indented JSON (or raw bytes), with testdata/name.
-func golden(t *testing.T, name string, v any) {
-	t.Helper()
-	var got []byte
-	if b, ok := v.([]byte); ok {
-		got = b
-	} else {
-		var err error
-		if got, err = json.MarshalIndent(v, "", "  "); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, '\n')
-	}
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./shared/osindex -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs from the golden file:\n got: %s\nwant: %s", name, got, want)
-	}
-}
+// golden compares v with the golden file testdata/name (go test -update rewrites it).
+func golden(t *testing.T, name string, v any) { t.Helper(); testkit.Golden(t, *update, name, v) }
 
 func TestMappingGolden(t *testing.T) {
 	cases := []struct {

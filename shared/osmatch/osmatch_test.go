@@ -1,7 +1,6 @@
 package osmatch_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,37 +24,13 @@ import (
 	"github.com/firmoapi/firmo/shared/namematch"
 	"github.com/firmoapi/firmo/shared/namematch/namematchtest"
 	"github.com/firmoapi/firmo/shared/osmatch"
+	"github.com/firmoapi/firmo/shared/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// golden compares v, encoded as indented JSON (or raw bytes), with testdata/name.
-func golden(t *testing.T, name string, v any) {
-	t.Helper()
-	var got []byte
-	if b, ok := v.([]byte); ok {
-		got = b
-	} else {
-		var err error
-		if got, err = json.MarshalIndent(v, "", "  "); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, '\n')
-	}
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./shared/osmatch -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs from the golden file:\n got: %s\nwant: %s", name, got, want)
-	}
-}
+// golden compares v with the golden file testdata/name (go test -update rewrites it).
+func golden(t *testing.T, name string, v any) { t.Helper(); testkit.Golden(t, *update, name, v) }
 
 func TestMappingGolden(t *testing.T) {
 	golden(t, "mapping.json", osmatch.Config{Replicas: 0}.Mapping())
