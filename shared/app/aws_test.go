@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/firmoapi/firmo/shared/account"
+	"github.com/firmoapi/firmo/shared/account/accounttest"
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/dynamokv"
@@ -345,18 +346,5 @@ func (c genClient) poll(id string, timeout time.Duration) map[string]any {
 
 func otherOrg(t *testing.T, a *app.App) string {
 	t.Helper()
-	ctx := context.Background()
-	org, _, err := a.Accounts.EnsureOrg(ctx, "Other Org", account.PlanEnterprise)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := a.Accounts.CreateUser(ctx, org.ID, "someone@other.example", account.RoleAdmin, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret, _, err := a.Accounts.CreateKey(ctx, org.ID, u.ID, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return secret
+	return accounttest.OrgKey(t, a.Accounts, "Other Org", account.PlanEnterprise, "someone@other.example", account.RoleAdmin)
 }

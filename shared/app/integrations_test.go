@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/firmoapi/firmo/shared/account"
+	"github.com/firmoapi/firmo/shared/account/accounttest"
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/config"
 )
@@ -125,14 +126,11 @@ func TestIntegrationsOverHTTP(t *testing.T) {
 
 	// Roles and tenants.
 	ctx := context.Background()
-	org, _, _ := a.Accounts.EnsureOrg(ctx, "Initech", account.PlanFree)
-	other, _ := a.Accounts.CreateUser(ctx, org.ID, "bill@initech.test", account.RoleAdmin, "")
-	otherKey, _, _ := a.Accounts.CreateKey(ctx, org.ID, other.ID, "")
+	otherKey := accounttest.OrgKey(t, a.Accounts, "Initech", account.PlanFree, "bill@initech.test", account.RoleAdmin)
 	checkError(t, do("GET", "/v1/llm-providers/config/"+id, otherKey, ""), 404, "not_found")
 	checkError(t, do("DELETE", "/v1/llm-providers/config/"+id, otherKey, ""), 404, "not_found")
 	p0, _ := a.Accounts.Authenticate(ctx, admin)
-	member, _ := a.Accounts.CreateUser(ctx, p0.Org.ID, "member@demo.test", account.RoleMember, "")
-	memberKey, _, _ := a.Accounts.CreateKey(ctx, p0.Org.ID, member.ID, "")
+	memberKey := accounttest.UserKey(t, a.Accounts, p0.Org.ID, "member@demo.test", account.RoleMember)
 	checkError(t, do("DELETE", "/v1/llm-providers/config/"+id, memberKey, ""), 403, "forbidden")
 	checkError(t, do("POST", "/v1/llm-providers/config/"+id+"/set-default", memberKey, ""), 403, "forbidden")
 	if got := do("GET", "/v1/llm-providers/config/"+id, memberKey, ""); got.status != 200 {

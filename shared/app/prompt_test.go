@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/firmoapi/firmo/shared/account"
+	"github.com/firmoapi/firmo/shared/account/accounttest"
 )
 
 // TestICPPromptUsesDefaultLLM: discover sends icp_prompt to the organisation's default
@@ -61,10 +61,7 @@ func TestICPPromptUsesDefaultLLM(t *testing.T) {
 			t.Fatalf("discover: %s", got.raw)
 		}
 	}
-	ctx := context.Background()
-	org, _, _ := e.app.Accounts.EnsureOrg(ctx, "Initech", account.PlanEnterprise)
-	other, _ := e.app.Accounts.CreateUser(ctx, org.ID, "bill@initech.test", account.RoleAdmin, "")
-	otherKey, _, _ := e.app.Accounts.CreateKey(ctx, org.ID, other.ID, "")
+	otherKey := accounttest.OrgKey(t, e.app.Accounts, "Initech", account.PlanEnterprise, "bill@initech.test", account.RoleAdmin)
 
 	discover(e.demoKey, prompt) // no integration yet: the parser serves, nothing is called
 	if n := calls(); n != 0 {
