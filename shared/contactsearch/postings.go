@@ -174,9 +174,42 @@ func (p *postings) candidates(f *Filters) (idx []int32, all bool, needMatch bool
 			needMatch = true
 			continue
 		}
+		if len(c.lists) > 1 && c.size*16 >= p.n {
+			idx = keepMarked(idx, p.mark(c)) // a large union: test bits, no sorted list
+			continue
+		}
 		idx = intersect(idx, p.union(c))
 	}
 	return idx, false, needMatch
+}
+
+// everything reports whether f admits every entry (no condition at all).
+func (p *postings) everything(f *Filters) bool {
+	conds, needMatch := p.narrow(f)
+	return len(conds) == 0 && !needMatch
+}
+
+// mark sets the bit of every entry of the condition's lists.
+func (p *postings) mark(c condition) []uint64 {
+	words := make([]uint64, (p.n+63)/64)
+	for _, l := range c.lists {
+		for _, i := range l {
+			words[i>>6] |= 1 << (i & 63)
+		}
+	}
+	return words
+}
+
+// keepMarked is the entries of idx whose bit is set, in a new slice (idx may be a postings
+// list).
+func keepMarked(idx []int32, words []uint64) []int32 {
+	out := make([]int32, 0, len(idx))
+	for _, i := range idx {
+		if words[i>>6]&(1<<(i&63)) != 0 {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // union merges a condition's lists into one ascending list (the lists themselves when
@@ -196,12 +229,7 @@ func (p *postings) union(c condition) []int32 {
 		slices.Sort(out)
 		return slices.Compact(out)
 	}
-	words := make([]uint64, (p.n+63)/64)
-	for _, l := range c.lists {
-		for _, i := range l {
-			words[i>>6] |= 1 << (i & 63)
-		}
-	}
+	words := p.mark(c)
 	out := make([]int32, 0, c.size)
 	for w, word := range words {
 		for word != 0 {
@@ -264,12 +292,14 @@ func idSpanOf(entries []entry) idSpan {
 // vectorFilter hands the entries passing f and scope (less the ids in skip) to the
 // vector index and returns how many it admits. Every entry (but skip): no filter. A set small
 // enough for an exact scan (vector.UseExact) goes as an id list, so the index scans it
-// exactly; a larger one as a bitmap predicate, since a list of most of a million ids
-// costs more to build and for the index to take in than the search itself. needIDs: the
-// index takes candidate sets as id lists only (a remote index, see remote.go).
+// exactly, and so does one of at most a twentieth of the entries (the graph would scan it
+// exactly too, and through a predicate that is one call per stored vector). A larger set
+// goes as a bitmap predicate, since a list of most of a million ids costs more to build and
+// for the index to take in than the search itself. needIDs: the index takes candidate sets
+// as id lists only (a remote index, see remote.go).
 func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]bool, dims int, needIDs bool) (vector.Filter, int) {
 	if scope == nil && !needIDs {
-		if _, all, match := sn.post.candidates(f); all && !match {
+		if sn.post.everything(f) {
 			skipped := 0
 			for id := range skip {
 				if _, ok := sn.byID[id]; ok {
@@ -293,7 +323,7 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 	switch {
 	case n == len(sn.entries):
 		return vector.Filter{}, n
-	case needIDs || vector.UseExact(n, dims):
+	case needIDs || vector.UseExact(n, dims) || n*20 <= len(sn.entries):
 		ids := make([]int64, 0, n)
 		for _, i := range cands {
 			if id := pid[i]; !skip[id] {
