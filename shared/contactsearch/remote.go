@@ -187,7 +187,12 @@ func (s *Service) remoteHeld(ctx context.Context, r *remoteState, prev *snapshot
 // (written by a newer snapshot elsewhere) are dropped.
 func (s *Service) nearest(ctx context.Context, sn *snapshot, q []float32, k int, f vector.Filter) ([]vector.Hit, error) {
 	if s.remote == nil {
-		return sn.index.Search(ctx, q, k, f)
+		hits, err := sn.index.Search(ctx, q, k, f)
+		if err != nil {
+			return nil, err
+		}
+		sn.rescore(q, hits)
+		return hits, nil
 	}
 	if f.Allow != nil {
 		// The index cannot run a Go predicate: it becomes the candidate list.
@@ -264,4 +269,18 @@ func (sn *snapshot) exact(ctx context.Context, q []float32, k int, ids []int64) 
 		}
 	}
 	return top.Sorted(), nil
+}
+
+// rescore replaces the graph's scores, computed on its half-precision copies of the
+// vectors, by the cosine with the snapshot's float32 vectors, and re-sorts. Near-ties among
+// the returned candidates then fall the way an exact search orders them (it decides which
+// c-1 contacts a consensus search adds, and which ten come first), and the similarity a
+// result shows is exact. It costs one dot product per hit.
+func (sn *snapshot) rescore(q []float32, hits []vector.Hit) {
+	for i, h := range hits {
+		if j, ok := sn.byID[h.ID]; ok && len(sn.vecs[j]) == len(q) {
+			hits[i].Score = vector.Dot(q, sn.vecs[j])
+		}
+	}
+	vector.SortHits(hits)
 }
