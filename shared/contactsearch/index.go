@@ -319,6 +319,14 @@ func (s *Service) indexPath(sn *snapshot) string {
 			h = (h ^ uint64(b)) * 1099511628211
 		}
 	}
+	// The same texts embedded by another embedder (FIRMO_EMBEDDER, a retrained model) give
+	// other vectors: a sample of the vectors joins the fingerprint, so such a graph is not
+	// loaded either.
+	for i := 0; i < len(sn.vecs); i += 997 {
+		for _, x := range sn.vecs[i] {
+			h = (h ^ uint64(math.Float32bits(x))) * 1099511628211
+		}
+	}
 	return filepath.Join(s.dir, fmt.Sprintf("contacts-%016x.hnsw", h))
 }
 

@@ -181,3 +181,24 @@ func TestParsePrompt(t *testing.T) {
 		})
 	}
 }
+
+// TestGraphFileNamesTheVectors: the persisted graph's name changes with the contacts'
+// texts and with their vectors (another embedder), so a stale graph is never loaded.
+func TestGraphFileNamesTheVectors(t *testing.T) {
+	s := &Service{dir: t.TempDir()}
+	snap := func(text string, vec []float32) *snapshot {
+		e := entry{text: text}
+		e.C.PersonaID = 7
+		return &snapshot{entries: []entry{e}, vecs: [][]float32{vec}}
+	}
+	base := s.indexPath(snap("VP Engineering", []float32{1, 0}))
+	if got := s.indexPath(snap("VP Engineering", []float32{1, 0})); got != base {
+		t.Fatalf("same contacts and vectors: %s, then %s", base, got)
+	}
+	if got := s.indexPath(snap("VP Sales", []float32{1, 0})); got == base {
+		t.Fatal("another text gives the same graph file")
+	}
+	if got := s.indexPath(snap("VP Engineering", []float32{0, 1})); got == base {
+		t.Fatal("other vectors for the same texts give the same graph file")
+	}
+}
