@@ -30,6 +30,14 @@ type Group struct {
 //     company is opened once there are max_companies of them (the open ones keep
 //     filling in rank order) and the total is capped at 10,000.
 func Select(ranked []Ranked, l Limits) []Group {
+	groups, _ := selectFrom(len(ranked), func(i int) Ranked { return ranked[i] }, l)
+	return groups
+}
+
+// selectFrom is Select over n ranked contacts given by at; it also reports how many of
+// them it read (a prefix: Select over that prefix gives the same groups), so a caller
+// holding a long candidate list builds only the part a page needs.
+func selectFrom(count int, at func(int) Ranked, l Limits) (groups []Group, read int) {
 	offset := l.Offset
 	if l.PerCompany != 0 {
 		offset = 0
@@ -38,18 +46,18 @@ func Select(ranked []Ranked, l Limits) []Group {
 	if l.MaxCompanies > 0 || total <= 0 {
 		total = CompaniesTotalCap
 	}
-	var groups []Group
-	at := map[string]int{}
+	idx := map[string]int{}
 	n := 0
-	for i := offset; i < len(ranked) && n < total; i++ {
-		r := ranked[i]
-		g, ok := at[r.Domain]
+	i := offset
+	for ; i < count && n < total; i++ {
+		r := at(i)
+		g, ok := idx[r.Domain]
 		if !ok {
 			if l.MaxCompanies > 0 && len(groups) == l.MaxCompanies {
 				continue
 			}
 			g = len(groups)
-			at[r.Domain] = g
+			idx[r.Domain] = g
 			groups = append(groups, Group{Domain: r.Domain})
 		}
 		if l.PerCompany > 0 && len(groups[g].Members) >= l.PerCompany {
@@ -58,5 +66,5 @@ func Select(ranked []Ranked, l Limits) []Group {
 		groups[g].Members = append(groups[g].Members, r.Index)
 		n++
 	}
-	return groups
+	return groups, min(i, count)
 }

@@ -3,6 +3,7 @@ package contactsearch
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -200,5 +201,36 @@ func TestGraphFileNamesTheVectors(t *testing.T) {
 	}
 	if got := s.indexPath(snap("VP Engineering", []float32{0, 1})); got == base {
 		t.Fatal("other vectors for the same texts give the same graph file")
+	}
+}
+
+// TestSelectReadsAPrefix: the prefix selectFrom reports reading gives the same groups as
+// the whole list (filter mode builds only that prefix), and for a page smaller than the
+// list it is shorter than the list.
+func TestSelectReadsAPrefix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	shorter := 0
+	for trial := 0; trial < 500; trial++ {
+		b := make([]byte, 50+rng.IntN(400))
+		for i := range b {
+			b[i] = byte('a' + rng.IntN(1+rng.IntN(26)))
+		}
+		ranked := rankedOf(string(b))
+		l := Limits{PerCompany: rng.IntN(4), Offset: rng.IntN(30)}
+		if rng.IntN(2) == 0 {
+			l.MaxRecords = 20 + rng.IntN(60)
+		} else {
+			l.MaxCompanies = 1 + rng.IntN(10)
+		}
+		_, read := selectFrom(len(ranked), func(i int) Ranked { return ranked[i] }, l)
+		if got, want := render(Select(ranked[:read], l)), render(Select(ranked, l)); got != want {
+			t.Fatalf("limits %+v: the prefix of %d gives %s, the whole list %s", l, read, got, want)
+		}
+		if read < len(ranked) {
+			shorter++
+		}
+	}
+	if shorter == 0 {
+		t.Fatal("no trial stopped before the end of the list")
 	}
 }

@@ -389,7 +389,13 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 		scope = &sc
 	}
 	if !req.Similarity() {
-		return sn.ranked(sn.candidateList(&f, scope)), nil, nil
+		// Filter mode ranks by persona id: only the prefix of the candidates that the page
+		// reads is built (a broad filter at a million contacts has hundreds of thousands).
+		cands := sn.candidateList(&f, scope)
+		_, read := selectFrom(len(cands), func(k int) Ranked {
+			return Ranked{Index: int(cands[k]), Domain: sn.post.dom[cands[k]]}
+		}, req.Limits)
+		return sn.ranked(cands[:read]), nil, nil
 	}
 	q, inputs, err := s.queryVector(ctx, sn, req)
 	if err != nil {
