@@ -12,12 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/embed/ppmiembed"
+	"github.com/firmoapi/firmo/shared/testkit"
 	"github.com/firmoapi/firmo/shared/vector"
 	"github.com/firmoapi/firmo/shared/world"
 )
@@ -114,15 +113,7 @@ type scaleWorld struct {
 }
 
 func scaleCacheDir(n int) string {
-	dir := os.Getenv("FIRMO_BENCH_CACHE")
-	if dir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			base = os.TempDir()
-		}
-		dir = filepath.Join(base, "firmo-bench")
-	}
-	return filepath.Join(dir, fmt.Sprintf("contactsearch-%d-seed%d-g%d", n, scaleSeed, scaleGenVersion))
+	return testkit.BenchCacheDir(fmt.Sprintf("contactsearch-%d-seed%d-g%d", n, scaleSeed, scaleGenVersion))
 }
 
 func loadScaleWorld(b *testing.B, n int) *scaleWorld {
@@ -326,25 +317,11 @@ func (w *scaleWorld) run(b *testing.B, k scaleKind, first bool) {
 	}
 }
 
-// threadCPU is the CPU time of the calling OS thread (the caller locks its goroutine).
-func threadCPU() time.Duration {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		return 0
-	}
-	return time.Duration(ts.Nano())
-}
-
-func percentiles(d []time.Duration) (p50, p99, mean time.Duration) {
-	slices.Sort(d)
-	var sum time.Duration
-	for _, x := range d {
-		sum += x
-	}
-	return d[len(d)/2], d[len(d)*99/100], sum / time.Duration(len(d))
-}
-
-func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+var (
+	threadCPU   = testkit.ThreadCPU
+	percentiles = testkit.Percentiles
+	ms          = testkit.Ms
+)
 
 // corpusProfiles draws contact texts from the built-in embedder's corpus, whose lines
 // come in blocks of 260 per job function cycling title, title, "title | skills",

@@ -6,16 +6,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/firmoapi/firmo/shared/embed/ppmiembed"
 	"github.com/firmoapi/firmo/shared/hnswindex"
+	"github.com/firmoapi/firmo/shared/testkit"
 	"github.com/firmoapi/firmo/shared/vector"
 	"github.com/firmoapi/firmo/shared/vector/vectortest"
 )
@@ -307,22 +305,8 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
-// threadCPU is the CPU time of the calling OS thread (the caller locks its goroutine to it).
-func threadCPU() time.Duration {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		return 0
-	}
-	return time.Duration(ts.Nano())
-}
-
-func percentiles(d []time.Duration) (p50, p99, mean time.Duration) {
-	slices.Sort(d)
-	var sum time.Duration
-	for _, x := range d {
-		sum += x
-	}
-	return d[len(d)/2], d[len(d)*99/100], sum / time.Duration(len(d))
-}
-
-func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+var (
+	threadCPU   = testkit.ThreadCPU
+	percentiles = testkit.Percentiles
+	ms          = testkit.Ms
+)

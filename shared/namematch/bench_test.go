@@ -22,6 +22,7 @@ import (
 	"github.com/firmoapi/firmo/shared/memqueue"
 	"github.com/firmoapi/firmo/shared/namematch"
 	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/testkit"
 	"github.com/firmoapi/firmo/shared/world"
 )
 
@@ -56,15 +57,7 @@ func benchWorld(b *testing.B) *benchSet {
 }
 
 func benchCacheDir() string {
-	dir := os.Getenv("FIRMO_BENCH_CACHE")
-	if dir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			base = os.TempDir()
-		}
-		dir = filepath.Join(base, "firmo-bench")
-	}
-	return filepath.Join(dir, fmt.Sprintf("namematch-%d-seed42-%s-n%d-m%s", benchCompanies, asOf.Format("20060102"), namematch.NormalizationVersion, bleveindex.MappingVersion))
+	return testkit.BenchCacheDir(fmt.Sprintf("namematch-%d-seed42-%s-n%d-m%s", benchCompanies, asOf.Format("20060102"), namematch.NormalizationVersion, bleveindex.MappingVersion))
 }
 
 func buildBenchSet(logf func(string, ...any)) (*benchSet, error) {
