@@ -306,15 +306,6 @@ type charge struct {
 	key       kv.Key
 }
 
-// kinds lists the charge's kinds.
-func (c *charge) kinds() []Kind {
-	out := make([]Kind, len(c.parts))
-	for i, p := range c.parts {
-		out[i] = p.Kind
-	}
-	return out
-}
-
 func (c *charge) run(ctx context.Context) (Charge, error) {
 	s := c.s
 	now := s.now().UTC()

@@ -138,7 +138,7 @@ type Filters struct {
 	Industry, NegIndustry     set
 	Country, NegCountry       set
 	State, NegState           set
-	stateGiven, negStateGiven bool
+	stateGiven                bool
 	Employees                 set // employee buckets
 	Domains                   set // from `domain` (and an icp_prompt company search)
 }

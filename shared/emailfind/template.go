@@ -181,13 +181,3 @@ func initial(s string) string {
 	}
 	return s[:1]
 }
-
-// usesFirst/usesLast report which names a template needs.
-func (t Template) uses(name token) bool {
-	for _, tok := range t.tokens() {
-		if tok == name || (name == tokFirst && tok == tokF) || (name == tokLast && tok == tokL) {
-			return true
-		}
-	}
-	return false
-}

@@ -54,9 +54,6 @@ type resources struct {
 // New makes a Classifier with the documented model constants.
 func New() *Classifier { return &Classifier{p: defaultParams} }
 
-// newWithParams makes a Classifier with other constants (cross-validation).
-func newWithParams(p params) *Classifier { return &Classifier{p: p} }
-
 // Warm builds the model now rather than on the first Classify, and reports whether
 // the embedded data is sound.
 func (c *Classifier) Warm() error {
