@@ -87,6 +87,9 @@ type record struct {
 func pk(org string) string         { return "integrations#" + org }
 func idKey(org, id string) kv.Key  { return kv.Key{PK: "integrationid#" + org, SK: id} }
 func defaultKey(org string) kv.Key { return kv.Key{PK: pk(org), SK: "default"} }
+
+// def is the organisation\'s default pointer.
+func (s *Service) def(org string) kv.Pointer { return kv.Pointer{Store: s.store, Key: defaultKey(org)} }
 func itemSK(created time.Time, id string) string {
 	return fmt.Sprintf("i#%020d#%s", created.UnixNano(), id)
 }
@@ -140,7 +143,7 @@ func (s *Service) ByID(ctx context.Context, org, id string) (Integration, error)
 	}
 	recs := []*record{&r}
 	s.refreshDeprecation(ctx, org, recs)
-	def, err := s.defaultID(ctx, org)
+	def, err := s.def(org).Get(ctx)
 	if err != nil {
 		return Integration{}, err
 	}
@@ -183,10 +186,10 @@ func (s *Service) Create(ctx context.Context, org string, in Input) (Integration
 		return Integration{}, err
 	}
 	if def == "" && r.Provider != ProviderTyped {
-		if _, err := kv.PutJSON(ctx, s.store, defaultKey(org), map[string]string{"id": r.ID}, kv.Cond{IfAbsent: true}); err != nil && !errors.Is(err, apperr.ErrConflict) {
+		if err := s.def(org).Set(ctx, r.ID, kv.Cond{IfAbsent: true}); err != nil && !errors.Is(err, apperr.ErrConflict) {
 			return Integration{}, err
 		}
-		if d, err := s.defaultID(ctx, org); err == nil && d == r.ID {
+		if d, err := s.def(org).Get(ctx); err == nil && d == r.ID {
 			r.IsDefault = true
 		}
 	}
@@ -232,7 +235,7 @@ func (s *Service) Update(ctx context.Context, org, id string, p Patch) (Integrat
 			return Integration{}, apperr.Invalid("api_key", "Changing base_url requires a new api_key.")
 		}
 	}
-	def, err := s.defaultID(ctx, org)
+	def, err := s.def(org).Get(ctx)
 	if err != nil {
 		return Integration{}, err
 	}
@@ -270,10 +273,10 @@ func (s *Service) Delete(ctx context.Context, org, id string) error {
 	if err != nil {
 		return err
 	}
-	if def, err := s.defaultID(ctx, org); err != nil {
+	if def, err := s.def(org).Get(ctx); err != nil {
 		return err
 	} else if def == id {
-		if err := s.store.Delete(ctx, defaultKey(org), kv.Cond{}); err != nil {
+		if err := s.def(org).Clear(ctx); err != nil {
 			return fmt.Errorf("clear default: %w", err)
 		}
 	}
@@ -293,7 +296,7 @@ func (s *Service) SetDefault(ctx context.Context, org, id string) (Integration, 
 	if r.Provider == ProviderTyped {
 		return Integration{}, apperr.BadRequest(CodeTypedDefault, "A typed-judgment integration cannot be the default: it answers typed judgments only, not generative prompts.")
 	}
-	if _, err := kv.PutJSON(ctx, s.store, defaultKey(org), map[string]string{"id": id}, kv.Cond{}); err != nil {
+	if err := s.def(org).Set(ctx, id, kv.Cond{}); err != nil {
 		return Integration{}, err
 	}
 	r.IsDefault = true
@@ -315,17 +318,10 @@ func (s *Service) TestConnection(ctx context.Context, in Input) error {
 // reached through the default is a 400 TYPED_NOT_A_GENERATIVE_ENGINE. A typed
 // integration named explicitly resolves with a nil client: the caller runs typed-only.
 func (s *Service) Resolve(ctx context.Context, org, integrationID string) (Integration, llm.Client, error) {
-	viaDefault := integrationID == ""
-	if viaDefault {
-		def, err := s.defaultID(ctx, org)
-		if err != nil {
-			return Integration{}, nil, err
-		}
-		if def == "" {
-			return Integration{}, nil, &apperr.Error{Kind: apperr.ErrBadRequest, Code: CodeNoIntegration, Field: "integration_id",
-				Message: "No integration_id was given and the organisation has no default LLM integration; create one at /v1/llm-providers/config."}
-		}
-		integrationID = def
+	integrationID, viaDefault, err := s.def(org).Or(ctx, integrationID, &apperr.Error{Kind: apperr.ErrBadRequest, Code: CodeNoIntegration, Field: "integration_id",
+		Message: "No integration_id was given and the organisation has no default LLM integration; create one at /v1/llm-providers/config."})
+	if err != nil {
+		return Integration{}, nil, err
 	}
 	r, _, err := s.get(ctx, org, integrationID)
 	if err != nil {
@@ -531,7 +527,7 @@ func (s *Service) all(ctx context.Context, org string) ([]*record, string, error
 		}
 		cursor = page.Next
 	}
-	def, err := s.defaultID(ctx, org)
+	def, err := s.def(org).Get(ctx)
 	return out, def, err
 }
 
@@ -560,16 +556,6 @@ func (s *Service) get(ctx context.Context, org, id string) (record, kv.Item, err
 		return record{}, kv.Item{}, fmt.Errorf("decode integration %s: %w", id, err)
 	}
 	return r, it, nil
-}
-
-func (s *Service) defaultID(ctx context.Context, org string) (string, error) {
-	var d struct {
-		ID string `json:"id"`
-	}
-	if _, err := kv.Lookup(ctx, s.store, defaultKey(org), &d); err != nil {
-		return "", fmt.Errorf("default integration: %w", err)
-	}
-	return d.ID, nil
 }
 
 func str(p *string) string {

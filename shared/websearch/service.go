@@ -74,6 +74,9 @@ type record struct {
 func pk(org string) string         { return "searchproviders#" + org }
 func defaultKey(org string) kv.Key { return kv.Key{PK: pk(org), SK: "default"} }
 
+// def is the organisation\'s default pointer.
+func (s *Service) def(org string) kv.Pointer { return kv.Pointer{Store: s.store, Key: defaultKey(org)} }
+
 // Input is the body of a create.
 type Input struct {
 	Kind   string
@@ -138,10 +141,10 @@ func (s *Service) Create(ctx context.Context, org string, in Input) (Provider, e
 		return Provider{}, err
 	}
 	if def == "" {
-		if _, err := kv.PutJSON(ctx, s.store, defaultKey(org), map[string]string{"id": r.ID}, kv.Cond{IfAbsent: true}); err != nil && !errors.Is(err, apperr.ErrConflict) {
+		if err := s.def(org).Set(ctx, r.ID, kv.Cond{IfAbsent: true}); err != nil && !errors.Is(err, apperr.ErrConflict) {
 			return Provider{}, err
 		}
-		if d, _ := s.defaultID(ctx, org); d == r.ID {
+		if d, _ := s.def(org).Get(ctx); d == r.ID {
 			r.IsDefault = true
 		}
 	}
@@ -158,10 +161,10 @@ func (s *Service) Delete(ctx context.Context, org, id string) error {
 	if err != nil {
 		return err
 	}
-	if def, err := s.defaultID(ctx, org); err != nil {
+	if def, err := s.def(org).Get(ctx); err != nil {
 		return err
 	} else if def == id {
-		if err := s.store.Delete(ctx, defaultKey(org), kv.Cond{}); err != nil {
+		if err := s.def(org).Clear(ctx); err != nil {
 			return fmt.Errorf("clear default search provider: %w", err)
 		}
 	}
@@ -177,7 +180,7 @@ func (s *Service) SetDefault(ctx context.Context, org, id string) (Provider, err
 	if err != nil {
 		return Provider{}, err
 	}
-	if _, err := kv.PutJSON(ctx, s.store, defaultKey(org), map[string]string{"id": id}, kv.Cond{}); err != nil {
+	if err := s.def(org).Set(ctx, id, kv.Cond{}); err != nil {
 		return Provider{}, err
 	}
 	r.IsDefault = true
@@ -189,17 +192,10 @@ func (s *Service) SetDefault(ctx context.Context, org, id string) (Provider, err
 // (code no_search_provider) callers may turn into their own rule; another
 // organisation's id is a 404.
 func (s *Service) Resolve(ctx context.Context, org, providerID string) (Provider, Searcher, error) {
-	viaDefault := providerID == ""
-	if viaDefault {
-		def, err := s.defaultID(ctx, org)
-		if err != nil {
-			return Provider{}, nil, err
-		}
-		if def == "" {
-			return Provider{}, nil, &apperr.Error{Kind: apperr.ErrBadRequest, Code: CodeNoProvider, Field: "search_provider_id",
-				Message: "No search provider is configured for the organisation; create one at /v1/search-providers."}
-		}
-		providerID = def
+	providerID, viaDefault, err := s.def(org).Or(ctx, providerID, &apperr.Error{Kind: apperr.ErrBadRequest, Code: CodeNoProvider, Field: "search_provider_id",
+		Message: "No search provider is configured for the organisation; create one at /v1/search-providers."})
+	if err != nil {
+		return Provider{}, nil, err
 	}
 	r, err := s.get(ctx, org, providerID)
 	if err != nil {
@@ -246,7 +242,7 @@ func (s *Service) all(ctx context.Context, org string) ([]*record, string, error
 		}
 		out = append(out, &r)
 	}
-	def, err := s.defaultID(ctx, org)
+	def, err := s.def(org).Get(ctx)
 	return out, def, err
 }
 
@@ -261,14 +257,4 @@ func (s *Service) get(ctx context.Context, org, id string) (record, error) {
 		}
 	}
 	return record{}, apperr.NotFound("No search provider %q in this organisation.", id)
-}
-
-func (s *Service) defaultID(ctx context.Context, org string) (string, error) {
-	var d struct {
-		ID string `json:"id"`
-	}
-	if _, err := kv.Lookup(ctx, s.store, defaultKey(org), &d); err != nil {
-		return "", fmt.Errorf("default search provider: %w", err)
-	}
-	return d.ID, nil
 }

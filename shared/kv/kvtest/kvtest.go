@@ -48,6 +48,32 @@ func Run(t *testing.T, newStore func(t *testing.T) kv.Store) {
 		}
 	})
 
+	t.Run("Pointer", func(t *testing.T) {
+		p := kv.Pointer{Store: s, Key: kv.Key{PK: pk("ptr"), SK: "default"}}
+		unset := errors.New("no default")
+		if id, via, err := p.Or(ctx, "", unset); id != "" || !via || !errors.Is(err, unset) {
+			t.Fatalf("Or on an unset pointer = %q, %v, %v; want the caller's error", id, via, err)
+		}
+		if err := p.Set(ctx, "a1", kv.Cond{IfAbsent: true}); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Set(ctx, "b2", kv.Cond{IfAbsent: true}); !errors.Is(err, apperr.ErrConflict) {
+			t.Fatalf("second IfAbsent Set = %v, want ErrConflict", err)
+		}
+		if id, via, err := p.Or(ctx, "", unset); id != "a1" || !via || err != nil {
+			t.Fatalf("Or = %q, %v, %v; want a1 through the pointer", id, via, err)
+		}
+		if id, via, err := p.Or(ctx, "c3", unset); id != "c3" || via || err != nil {
+			t.Fatalf("Or with an id = %q, %v, %v; want c3 as given", id, via, err)
+		}
+		if err := p.Clear(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if id, err := p.Get(ctx); id != "" || err != nil {
+			t.Fatalf("Get after Clear = %q, %v", id, err)
+		}
+	})
+
 	t.Run("PutGetRoundTrip", func(t *testing.T) {
 		k := kv.Key{PK: pk("rt"), SK: "doc"}
 		data := []byte(`{"name":"Acme","bytes":"\u0000\u00ff"}`)
