@@ -285,28 +285,11 @@ func (w *scaleWorld) run(b *testing.B, k scaleKind, first bool) {
 		recall, recallEps, cands = recall+r, recallEps+re, cands+float64(c)
 	}
 	// The machine is shared: thread CPU time is what a search costs whatever else runs.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	lat := make([]time.Duration, 0, b.N)
-	cpu := make([]time.Duration, 0, b.N)
-	i := 0
-	b.ResetTimer()
-	for b.Loop() {
-		start, startCPU := time.Now(), threadCPU()
-		if _, err := w.svc.Search(ctx, testOrg, reqs[i%len(reqs)]); err != nil {
-			b.Fatal(err)
-		}
-		cpu = append(cpu, threadCPU()-startCPU)
-		lat = append(lat, time.Since(start))
-		i++
-	}
-	b.StopTimer()
-	p50, p99, _ := percentiles(lat)
-	c50, c99, cmean := percentiles(cpu)
-	b.ReportMetric(ms(p50), "p50-ms")
-	b.ReportMetric(ms(p99), "p99-ms")
-	b.ReportMetric(ms(c50), "cpu-p50-ms")
-	b.ReportMetric(ms(c99), "cpu-p99-ms")
+	l := testkit.TimeLoop(b, func(i int) error {
+		_, err := w.svc.Search(ctx, testOrg, reqs[i%len(reqs)])
+		return err
+	})
+	cmean := l.CPUMean
 	b.ReportMetric(recall/scaleQueries, "recall@10")
 	b.ReportMetric(recallEps/scaleQueries, "recall@10-eps")
 	b.ReportMetric(cands/scaleQueries, "candidates")
@@ -318,9 +301,8 @@ func (w *scaleWorld) run(b *testing.B, k scaleKind, first bool) {
 }
 
 var (
-	threadCPU   = testkit.ThreadCPU
-	percentiles = testkit.Percentiles
-	ms          = testkit.Ms
+	threadCPU = testkit.ThreadCPU
+	ms        = testkit.Ms
 )
 
 // corpusProfiles draws contact texts from the built-in embedder's corpus, whose lines

@@ -272,26 +272,11 @@ func BenchmarkSearch(b *testing.B) {
 				recallEps /= float64(len(w.queries))
 				// The machine is shared: besides wall time, measure this thread's CPU time,
 				// which other processes' load does not inflate.
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				lat := make([]time.Duration, 0, b.N)
-				cpu := make([]time.Duration, 0, b.N)
-				i := 0
-				b.ResetTimer()
-				for b.Loop() {
-					start, startCPU := time.Now(), threadCPU()
+				l := testkit.TimeLoop(b, func(i int) error {
 					_, _ = w.ix.Search(ctx, w.queries[i%len(w.queries)], 10, f)
-					cpu = append(cpu, threadCPU()-startCPU)
-					lat = append(lat, time.Since(start))
-					i++
-				}
-				b.StopTimer()
-				p50, p99, mean := percentiles(lat)
-				cpu50, cpu99, cpuMean := percentiles(cpu)
-				b.ReportMetric(ms(p50), "p50-ms")
-				b.ReportMetric(ms(p99), "p99-ms")
-				b.ReportMetric(ms(cpu50), "cpu-p50-ms")
-				b.ReportMetric(ms(cpu99), "cpu-p99-ms")
+					return nil
+				})
+				mean, cpuMean := l.Mean, l.CPUMean
 				b.ReportMetric(recall, "recall@10")
 				b.ReportMetric(recallEps, "recall@10-eps")
 				b.ReportMetric(float64(w.exactLatency)/float64(mean), "x-exact")
@@ -306,7 +291,6 @@ func BenchmarkSearch(b *testing.B) {
 }
 
 var (
-	threadCPU   = testkit.ThreadCPU
-	percentiles = testkit.Percentiles
-	ms          = testkit.Ms
+	threadCPU = testkit.ThreadCPU
+	ms        = testkit.Ms
 )

@@ -3,7 +3,9 @@ package testkit
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -47,4 +49,40 @@ func BenchCacheDir(name string) string {
 		dir = filepath.Join(base, "firmo-bench")
 	}
 	return filepath.Join(dir, name)
+}
+
+// Latency is what TimeLoop measured: wall and thread-CPU percentiles of one operation.
+type Latency struct {
+	P50, P99, Mean          time.Duration // wall clock
+	CPUP50, CPUP99, CPUMean time.Duration // thread CPU time
+}
+
+// TimeLoop runs op(i) for i = 0, 1, ... until b.Loop ends, on a goroutine locked to its
+// thread, timing each call in wall and thread CPU time; an error from op fails b. It
+// reports p50-ms, p99-ms, cpu-p50-ms and cpu-p99-ms and returns the figures.
+func TimeLoop(b *testing.B, op func(i int) error) Latency {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	lat := make([]time.Duration, 0, b.N)
+	cpu := make([]time.Duration, 0, b.N)
+	i := 0
+	b.ResetTimer()
+	for b.Loop() {
+		start, startCPU := time.Now(), ThreadCPU()
+		if err := op(i); err != nil {
+			b.Fatal(err)
+		}
+		cpu = append(cpu, ThreadCPU()-startCPU)
+		lat = append(lat, time.Since(start))
+		i++
+	}
+	b.StopTimer()
+	var l Latency
+	l.P50, l.P99, l.Mean = Percentiles(lat)
+	l.CPUP50, l.CPUP99, l.CPUMean = Percentiles(cpu)
+	b.ReportMetric(Ms(l.P50), "p50-ms")
+	b.ReportMetric(Ms(l.P99), "p99-ms")
+	b.ReportMetric(Ms(l.CPUP50), "cpu-p50-ms")
+	b.ReportMetric(Ms(l.CPUP99), "cpu-p99-ms")
+	return l
 }
