@@ -116,7 +116,7 @@ func scaleCacheDir(n int) string {
 	return testkit.BenchCacheDir(fmt.Sprintf("contactsearch-%d-seed%d-g%d", n, scaleSeed, scaleGenVersion))
 }
 
-func loadScaleWorld(b *testing.B, n int) *scaleWorld {
+func loadScaleWorld(b testing.TB, n int) *scaleWorld {
 	b.Helper()
 	ctx := context.Background()
 	dir := scaleCacheDir(n)
@@ -350,7 +350,7 @@ func (c corpusProfiles) profile(rng *rand.Rand) (title string, skills []string, 
 
 // scaleQueryTexts are icp_text queries: bare titles and "title, skills" lines of the
 // corpus, as a user types them.
-func scaleQueryTexts(b *testing.B) []string {
+func scaleQueryTexts(b testing.TB) []string {
 	c, err := loadCorpus()
 	if err != nil {
 		b.Fatal(err)

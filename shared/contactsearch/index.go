@@ -240,30 +240,40 @@ func prevVector(prev *snapshot, e entry) []float32 {
 }
 
 // embedMissing sets sn.vecs: donor(i) may supply entry i's vector; the others are
-// embedded in batches of embedBatch. It returns the indices of the embedded entries.
+// embedded in batches of embedBatch, each distinct text once (entries with the same text,
+// common when titles repeat without a summary, share one vector slice). It returns the
+// indices of the entries given a fresh vector.
 func (s *Service) embedMissing(ctx context.Context, sn *snapshot, donor func(i int) []float32) ([]int, error) {
 	sn.vecs = make([][]float32, len(sn.entries))
-	var todo []int
+	var todo, texts []int // todo: entries without a donor; texts: the first entry of each text
+	first := map[string]int{}
 	for i := range sn.entries {
 		if v := donor(i); v != nil {
 			sn.vecs[i] = v
 			continue
 		}
 		todo = append(todo, i)
-	}
-	for start := 0; start < len(todo); start += embedBatch {
-		end := min(start+embedBatch, len(todo))
-		texts := make([]string, 0, end-start)
-		for _, i := range todo[start:end] {
-			texts = append(texts, sn.entries[i].text)
+		if _, ok := first[sn.entries[i].text]; !ok {
+			first[sn.entries[i].text] = i
+			texts = append(texts, i)
 		}
-		vs, err := s.embedder.Embed(ctx, texts)
+	}
+	for start := 0; start < len(texts); start += embedBatch {
+		end := min(start+embedBatch, len(texts))
+		batch := make([]string, 0, end-start)
+		for _, i := range texts[start:end] {
+			batch = append(batch, sn.entries[i].text)
+		}
+		vs, err := s.embedder.Embed(ctx, batch)
 		if err != nil {
 			return nil, fmt.Errorf("embed contacts: %w", err)
 		}
-		for k, i := range todo[start:end] {
+		for k, i := range texts[start:end] {
 			sn.vecs[i] = vs[k]
 		}
+	}
+	for _, i := range todo {
+		sn.vecs[i] = sn.vecs[first[sn.entries[i].text]]
 	}
 	return todo, nil
 }

@@ -22,12 +22,14 @@ import (
 //	per node: id i64, level u8, dead u8
 //	vectors: nodes*dims binary16 (u16) | layer-0 lists: nodes*(2M+1) u32
 //	per node with level > 0: level*(M+1) u32
+//	shared ids: count u64, then per id: id i64, node u32 (the ids beyond a node's first
+//	that share its vector)
 //	CRC-32 (IEEE) of everything before it
 //
 // The slabs are written as they sit in memory, so saving and loading run at disk speed.
 const (
 	magic   = "FIRMOHNSW"
-	version = 2 // 2: vectors stored as binary16
+	version = 3 // 2: vectors stored as binary16; 3: ids sharing a node
 )
 
 // Save implements vector.Persistent.
@@ -56,6 +58,17 @@ func (x *Index) Save(w io.Writer) error {
 	e.u32s(x.links0)
 	for _, up := range x.upper {
 		e.u32s(up)
+	}
+	shared := 0
+	for _, more := range x.more {
+		shared += len(more)
+	}
+	e.u64(uint64(shared))
+	for n, more := range x.more {
+		for _, id := range more {
+			e.u64(uint64(id))
+			e.u32(uint32(n))
+		}
 	}
 	if e.err != nil {
 		return fmt.Errorf("save hnsw index: %w", e.err)
@@ -119,6 +132,22 @@ func (x *Index) Load(r io.Reader) error {
 			upper[i] = d.u32s(int(levels[i]) * (m + 1))
 		}
 	}
+	shared := d.u64()
+	if d.err != nil || shared > 1<<32 {
+		return x.loadErr(d.err, "truncated file")
+	}
+	more := make([][]int64, n)
+	for range shared {
+		id, node := int64(d.u64()), d.u32()
+		if d.err != nil {
+			break
+		}
+		if int(node) >= n || dead[node] {
+			return x.loadErr(nil, fmt.Sprintf("shared id %d on node %d of %d", id, node, n))
+		}
+		more[node] = append(more[node], id)
+		byID.set(id, node)
+	}
 	if d.err != nil {
 		return x.loadErr(d.err, "truncated file")
 	}
@@ -142,7 +171,11 @@ func (x *Index) Load(r io.Reader) error {
 	defer x.mu.Unlock()
 	x.cfg = Config{M: m, EfConstruction: efc, EfSearch: efs, Seed: x.cfg.Seed}
 	x.m0, x.ml = m0, 1/math.Log(float64(m))
-	x.ids, x.levels, x.dead, x.vecs, x.links0, x.upper, x.byID = ids, levels, dead, vecs, links0, upper, byID
+	x.ids, x.more, x.levels, x.dead, x.vecs, x.links0, x.upper, x.byID = ids, more, levels, dead, vecs, links0, upper, byID
+	x.byVec = make(map[uint64]uint32, n)
+	for i := range n {
+		x.byVec[rowHash(x.row(uint32(i)))] = uint32(i)
+	}
 	x.entry, x.maxLevel, x.live = entry, maxLevel, byID.len()
 	if n == 0 {
 		x.maxLevel = -1

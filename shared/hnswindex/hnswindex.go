@@ -17,6 +17,15 @@
 //
 // Updates: replacing or deleting an id leaves its old node in the graph as a tombstone that
 // still routes searches but is never returned; Len counts live ids only.
+//
+// Identical vectors share one node: an id whose (half-precision) vector some node already
+// holds joins that node instead of entering the graph. Real contact data is full of them
+// (the same title and no summary, the same templated profile), and as separate nodes they
+// break the graph: each twin's neighbour list fills with its twins (all at distance 0), the
+// heuristic lets an outside node link to only one of them, and a cluster of hundreds ends up
+// reachable through a link or two, or not at all. At a million contacts 52% of the vectors
+// had a twin, and a search for a stored vector missed its own twins (recall@10 0.91). A hit
+// on a shared node yields every live id on it that the filter admits.
 package hnswindex
 
 import (
@@ -24,6 +33,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"github.com/firmoapi/firmo/shared/vector"
@@ -64,7 +74,9 @@ type Index struct {
 
 	mu       sync.RWMutex
 	rng      *rand.Rand
-	ids      []int64
+	ids      []int64   // node -> its first live id (or the last one, once dead)
+	more     [][]int64 // node -> the other live ids sharing its vector; nil for most
+	byVec    map[uint64]uint32 // hash of a node's vector -> a node holding it (see rowHash)
 	levels   []uint8
 	dead     []bool
 	vecs     []uint16   // node*dims, binary16 (see vector.ToHalf)
@@ -93,6 +105,7 @@ func New(dims int, cfg Config) *Index {
 		ml:       1 / math.Log(float64(cfg.M)),
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x5851f42d4c957f2d)),
 		byID:     newIDMap(),
+		byVec:    map[uint64]uint32{},
 		maxLevel: -1,
 	}
 }
@@ -122,11 +135,61 @@ func (x *Index) Delete(_ context.Context, id int64) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if n, ok := x.byID.get(id); ok {
-		x.dead[n] = true
-		x.byID.del(id)
-		x.live--
+		x.detach(id, n)
 	}
 	return nil
+}
+
+// detach takes id off node n; a node left without ids becomes a tombstone. Called under the
+// write lock.
+func (x *Index) detach(id int64, n uint32) {
+	x.byID.del(id)
+	x.live--
+	more := x.more[n]
+	switch {
+	case x.ids[n] != id:
+		i := slices.Index(more, id)
+		x.more[n] = slices.Delete(more, i, i+1)
+	case len(more) > 0:
+		x.ids[n] = more[len(more)-1]
+		x.more[n] = more[:len(more)-1]
+	default:
+		x.dead[n] = true
+	}
+	if len(x.more[n]) == 0 {
+		x.more[n] = nil
+	}
+}
+
+// attach puts id on node n, which holds the same vector (reviving a tombstone). Called
+// under the write lock.
+func (x *Index) attach(id int64, n uint32) {
+	if x.dead[n] {
+		x.dead[n] = false
+		x.ids[n] = id
+	} else {
+		x.more[n] = append(x.more[n], id)
+	}
+	x.byID.set(id, n)
+	x.live++
+}
+
+// rowHash is FNV-1a over a half-precision vector.
+func rowHash(row []uint16) uint64 {
+	h := uint64(14695981039346656037)
+	for _, v := range row {
+		h = (h ^ uint64(v)) * 1099511628211
+	}
+	return h
+}
+
+// twin returns the node already holding row, if any. Called under a lock.
+func (x *Index) twin(row []uint16) (uint32, bool) {
+	n, ok := x.byVec[rowHash(row)]
+	if !ok || !slices.Equal(x.row(n), row) {
+		return 0, false
+	}
+	return n, true
 }
 
 // Upsert implements vector.Index.
@@ -138,8 +201,8 @@ func (x *Index) Upsert(ctx context.Context, id int64, vec []float32) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("upsert %d: %w", id, err)
 	}
-	node, level, ep, epLevel, first := x.allocate(id, v)
-	if first {
+	node, level, ep, epLevel, done := x.allocate(id, v)
+	if done {
 		return nil
 	}
 	// Find the neighbours under the read lock: searches and other inserts go on meanwhile.
@@ -161,23 +224,32 @@ func (x *Index) Upsert(ctx context.Context, id int64, vec []float32) error {
 	return nil
 }
 
-// allocate appends a node for id (tombstoning an earlier node of the same id) and returns the
-// entry point to insert from. first is true when the node became the graph's only entry.
-func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint32, epLevel int, first bool) {
+// allocate appends a node for id (taking id off its earlier node) and returns the entry
+// point to insert from. done is true when nothing is left to link: the node became the
+// graph's only entry, or id joined a node that already holds its vector.
+func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint32, epLevel int, done bool) {
+	row := make([]uint16, x.dims)
+	vector.ToHalf(row, v)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if old, ok := x.byID.get(id); ok {
-		x.dead[old] = true
-		x.live--
+		if slices.Equal(x.row(old), row) {
+			return old, 0, 0, 0, true // the same vector again
+		}
+		x.detach(id, old)
+	}
+	if n, ok := x.twin(row); ok {
+		x.attach(id, n)
+		return n, 0, 0, 0, true
 	}
 	level = min(int(-math.Log(1-x.rng.Float64())*x.ml), maxLevels-1)
 	node = uint32(len(x.ids))
 	x.ids = append(x.ids, id)
+	x.more = append(x.more, nil)
 	x.levels = append(x.levels, uint8(level))
 	x.dead = append(x.dead, false)
-	off := len(x.vecs)
-	x.vecs = append(x.vecs, make([]uint16, x.dims)...)
-	vector.ToHalf(x.vecs[off:], v)
+	x.vecs = append(x.vecs, row...)
+	x.byVec[rowHash(row)] = node
 	x.links0 = append(x.links0, make([]uint32, x.m0+1)...)
 	var up []uint32
 	if level > 0 {
@@ -386,18 +458,18 @@ func (x *Index) Search(ctx context.Context, query []float32, k int, f vector.Fil
 		return nil, nil
 	}
 	p := x.plan(f, k)
-	admit := x.admitter(f, p)
 	switch p {
 	case planExactIDs:
 		return x.exactIDs(q, k, f), nil
 	case planExactScan:
 		return x.exactScanAllow(ctx, q, k, f.Allow)
 	}
-	hits := x.graphSearch(q, k, admit)
+	admit, allowID := x.admitter(f)
+	hits := x.graphSearch(q, k, admit, allowID)
 	if len(hits) < k && f.Active() {
 		// The filter admits fewer nodes than the walk could reach: only a scan is sure to
 		// find every one.
-		return x.exactScan(ctx, q, k, admit)
+		return x.exactScan(ctx, q, k, admit, allowID)
 	}
 	return hits, nil
 }
@@ -443,23 +515,56 @@ func (x *Index) plan(f vector.Filter, k int) string {
 	return planExactIDs
 }
 
-// admitter turns a filter into a node predicate that also drops tombstones.
-func (x *Index) admitter(f vector.Filter, plan string) func(uint32) bool {
-	if f.IDs != nil && plan == planGraph {
+// admitter turns a filter into a node predicate that also drops tombstones (a node passes
+// when one of its ids does) and the id predicate that picks the ids of a passing node (nil:
+// all of them).
+func (x *Index) admitter(f vector.Filter) (admit func(uint32) bool, allowID func(int64) bool) {
+	if f.IDs != nil {
 		in := make([]bool, len(x.ids))
+		set := make(map[int64]struct{}, len(f.IDs))
 		for _, id := range f.IDs {
 			if n, ok := x.byID.get(id); ok {
 				in[n] = true
+				set[id] = struct{}{}
 			}
 		}
 		allow := f.Allow
-		return func(n uint32) bool { return in[n] && (allow == nil || allow(x.ids[n])) }
+		allowID = func(id int64) bool {
+			_, ok := set[id]
+			return ok && (allow == nil || allow(id))
+		}
+		return func(n uint32) bool { return in[n] && x.anyAllowed(n, allowID) }, allowID
 	}
 	if f.Allow != nil {
 		allow := f.Allow
-		return func(n uint32) bool { return !x.dead[n] && allow(x.ids[n]) }
+		return func(n uint32) bool { return !x.dead[n] && x.anyAllowed(n, allow) }, allow
 	}
-	return func(n uint32) bool { return !x.dead[n] }
+	return func(n uint32) bool { return !x.dead[n] }, nil
+}
+
+// anyAllowed reports whether allow passes one of live node n's ids.
+func (x *Index) anyAllowed(n uint32, allow func(int64) bool) bool {
+	if allow(x.ids[n]) {
+		return true
+	}
+	for _, id := range x.more[n] {
+		if allow(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// push offers every id of live node n that allow passes (nil: every id) at score.
+func (x *Index) push(top *vector.TopK, n uint32, score float32, allow func(int64) bool) {
+	if id := x.ids[n]; allow == nil || allow(id) {
+		top.Push(vector.Hit{ID: id, Score: score})
+	}
+	for _, id := range x.more[n] {
+		if allow == nil || allow(id) {
+			top.Push(vector.Hit{ID: id, Score: score})
+		}
+	}
 }
 
 // estimate guesses how many live ids a predicate admits from an evenly spaced sample.
@@ -472,9 +577,15 @@ func (x *Index) estimate(allow func(int64) bool) int {
 		if x.dead[i] {
 			continue
 		}
-		seen++
-		if allow(x.ids[i]) {
-			ok++
+		for j := -1; j < len(x.more[i]); j++ {
+			id := x.ids[i]
+			if j >= 0 {
+				id = x.more[i][j]
+			}
+			seen++
+			if allow(id) {
+				ok++
+			}
 		}
 	}
 	if seen == 0 {
@@ -483,7 +594,7 @@ func (x *Index) estimate(allow func(int64) bool) int {
 	return int(float64(ok) / float64(seen) * float64(x.live))
 }
 
-func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool) []vector.Hit {
+func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool, allowID func(int64) bool) []vector.Hit {
 	cur := x.entry
 	curDist := x.dist(q, cur)
 	for l := x.maxLevel; l > 0; l-- {
@@ -494,33 +605,55 @@ func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool) []vecto
 	w := x.searchLayer(q, []cand{{curDist, cur}}, max(x.cfg.EfSearch, k), 0, admit, vis)
 	top := vector.NewTopK(k)
 	for _, c := range w {
-		top.Push(vector.Hit{ID: x.ids[c.n], Score: 1 - c.d})
+		x.push(top, c.n, 1-c.d, allowID)
 	}
 	return top.Sorted()
 }
 
 func (x *Index) exactIDs(q []float32, k int, f vector.Filter) []vector.Hit {
 	top := vector.NewTopK(k)
-	vis := x.getVisited() // marks ids already scored, in case the list repeats one
+	vis := x.getVisited() // marks the nodes already scored, with their score
 	defer x.visited.Put(vis)
 	vis.reset(len(x.ids))
+	if len(vis.score) < len(vis.marks) {
+		vis.score = make([]float32, len(vis.marks))
+	}
+	var pushed map[int64]struct{} // ids pushed from nodes shared by several ids
 	// In chunks: look the nodes up, prefetch their rows, then score them, so the rows'
 	// cache misses overlap.
 	const chunk = 32
+	var ids [chunk]int64
+	var score [chunk]bool // the entry's node is first met here: score it
 	for start := 0; start < len(f.IDs); start += chunk {
 		nodes := vis.batch[:0]
 		for _, id := range f.IDs[start:min(start+chunk, len(f.IDs))] {
 			n, ok := x.byID.get(id)
-			if !ok || vis.seen(n) || (f.Allow != nil && !f.Allow(id)) {
+			if !ok || (f.Allow != nil && !f.Allow(id)) {
 				continue
 			}
+			if x.more[n] != nil {
+				// A shared node: the list may name several of its ids, or one twice.
+				if pushed == nil {
+					pushed = map[int64]struct{}{}
+				}
+				if _, dup := pushed[id]; dup {
+					continue
+				}
+				pushed[id] = struct{}{}
+			} else if vis.seen(n) {
+				continue // the id listed twice
+			}
+			ids[len(nodes)], score[len(nodes)] = id, !vis.seen(n)
 			vis.mark(n)
 			nodes = append(nodes, n)
 		}
 		vis.batch = nodes
 		vector.PrefetchHalfRows(x.vecs, nodes, x.dims, prefetchLines)
-		for _, n := range nodes {
-			top.Push(vector.Hit{ID: x.ids[n], Score: 1 - x.dist(q, n)})
+		for j, n := range nodes {
+			if score[j] {
+				vis.score[n] = 1 - x.dist(q, n)
+			}
+			top.Push(vector.Hit{ID: ids[j], Score: vis.score[n]})
 		}
 	}
 	return top.Sorted()
@@ -529,13 +662,13 @@ func (x *Index) exactIDs(q []float32, k int, f vector.Filter) []vector.Hit {
 // exactScan scores every node the predicate admits, gathering them 32 at a time and
 // prefetching their rows first: admitted nodes are scattered, so without it every row is a
 // separate trip to memory.
-func (x *Index) exactScan(ctx context.Context, q []float32, k int, admit func(uint32) bool) ([]vector.Hit, error) {
+func (x *Index) exactScan(ctx context.Context, q []float32, k int, admit func(uint32) bool, allowID func(int64) bool) ([]vector.Hit, error) {
 	top := vector.NewTopK(k)
 	batch := make([]uint32, 0, 32)
 	flush := func() {
 		vector.PrefetchHalfRows(x.vecs, batch, x.dims, prefetchLines)
 		for _, n := range batch {
-			top.Push(vector.Hit{ID: x.ids[n], Score: 1 - x.dist(q, n)})
+			x.push(top, n, 1-x.dist(q, n), allowID)
 		}
 		batch = batch[:0]
 	}
@@ -561,16 +694,17 @@ func (x *Index) exactScanAllow(ctx context.Context, q []float32, k int, allow fu
 	flush := func() {
 		vector.PrefetchHalfRows(x.vecs, batch, x.dims, prefetchLines)
 		for _, n := range batch {
-			top.Push(vector.Hit{ID: x.ids[n], Score: 1 - x.dist(q, n)})
+			x.push(top, n, 1-x.dist(q, n), allow)
 		}
 		batch = batch[:0]
 	}
 	dead := x.dead[:len(x.ids)]
+	more := x.more[:len(x.ids)]
 	for n, id := range x.ids {
 		if n&65535 == 65535 && ctx.Err() != nil {
 			return nil, fmt.Errorf("exact scan: %w", ctx.Err())
 		}
-		if !dead[n] && allow(id) {
+		if !dead[n] && (allow(id) || (more[n] != nil && x.anyAllowed(uint32(n), allow))) {
 			if batch = append(batch, uint32(n)); len(batch) == cap(batch) {
 				flush()
 			}
@@ -583,6 +717,7 @@ func (x *Index) exactScanAllow(ctx context.Context, q []float32, k int, allow fu
 // visited marks nodes with an epoch number, so clearing it between searches is free.
 type visited struct {
 	marks []uint32
+	score []float32 // exactIDs: the score of each marked node
 	epoch uint32
 	batch []uint32 // scratch: the unvisited neighbours of the node being expanded
 }
@@ -601,8 +736,10 @@ func (x *Index) getVisited() *visited {
 func (v *visited) reset(n int) {
 	if len(v.marks) < n {
 		v.marks = make([]uint32, n+n/4)
+		v.score = nil
 		v.epoch = 0
 	}
+
 	v.epoch++
 	if v.epoch == 0 { // wrapped: old marks could collide
 		clear(v.marks)

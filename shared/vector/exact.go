@@ -97,17 +97,19 @@ func (e *Exact) Search(ctx context.Context, query []float32, k int, f Filter) ([
 	top := NewTopK(k)
 	d := e.dims
 	if f.IDs != nil {
+		seen := make(map[int64]struct{}, len(f.IDs)) // a list may name an id twice
 		for i, id := range f.IDs {
 			if i&4095 == 4095 && ctx.Err() != nil {
 				return nil, errCanceled(ctx, "exact search")
 			}
 			p, ok := e.pos[id]
-			if !ok || (f.Allow != nil && !f.Allow(id)) {
+			if _, dup := seen[id]; !ok || dup || (f.Allow != nil && !f.Allow(id)) {
 				continue
 			}
+			seen[id] = struct{}{}
 			top.Push(Hit{ID: id, Score: Dot(q, e.vecs[p*d:(p+1)*d])})
 		}
-		return dedupe(top.Sorted()), nil
+		return top.Sorted(), nil
 	}
 	for p, id := range e.ids {
 		if p&65535 == 65535 && ctx.Err() != nil {
@@ -119,19 +121,6 @@ func (e *Exact) Search(ctx context.Context, query []float32, k int, f Filter) ([
 		top.Push(Hit{ID: id, Score: Dot(q, e.vecs[p*d:(p+1)*d])})
 	}
 	return top.Sorted(), nil
-}
-
-// dedupe drops repeated ids, which a candidate list holding an id twice would produce.
-func dedupe(h []Hit) []Hit {
-	seen := make(map[int64]bool, len(h))
-	out := h[:0]
-	for _, x := range h {
-		if !seen[x.ID] {
-			seen[x.ID] = true
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 const exactMagic = "FIRMOVEC"

@@ -274,6 +274,105 @@ func Run(t *testing.T, newIndex func(t *testing.T, dims int) vector.Index) {
 		}
 	})
 
+	t.Run("IdenticalVectors", func(t *testing.T) {
+		// Real contact data repeats vectors (the same title, no summary): the clustered data
+		// plus groups of exact twins, one of 400 ids and one of 150. Every twin of the query
+		// scores 1, so the top k must be k of its twins, whatever the ties; filters and
+		// updates apply to each twin on its own.
+		ix := newIndex(t, Dims)
+		data := Clustered(N, Dims, 20, 21)
+		a, b := data[5], data[900]
+		group := map[int64][]float32{}
+		for i := range 400 {
+			group[int64(N+i)] = a
+		}
+		for i := range 150 {
+			group[int64(N+400+i)] = b
+		}
+		load(t, ix, nil, data)
+		for id := int64(N); id < N+550; id++ {
+			mustUpsert(t, ix, id, group[id])
+		}
+		if n, _ := ix.Len(ctx); n != N+550 {
+			t.Fatalf("Len = %d, want %d", n, N+550)
+		}
+		isA := func(id int64) bool { return id == 5 || (id >= N && id < N+400) }
+		isB := func(id int64) bool { return id == 900 || (id >= N+400 && id < N+550) }
+		check := func(name string, hits []vector.Hit, want int, ok func(int64) bool) {
+			t.Helper()
+			if len(hits) != want {
+				t.Fatalf("%s: %d hits, want %d", name, len(hits), want)
+			}
+			seen := map[int64]bool{}
+			for _, h := range hits {
+				if !ok(h.ID) || !near(h.Score, 1) || seen[h.ID] {
+					t.Fatalf("%s: hit %v is not a new twin of the query at 1 (hits %v)", name, h, hits)
+				}
+				seen[h.ID] = true
+			}
+		}
+		check("k 10", mustSearch(t, ix, a, 10, vector.Filter{}), 10, isA)
+		check("k 300", mustSearch(t, ix, a, 300, vector.Filter{}), 300, isA)
+		check("twins of b", mustSearch(t, ix, b, 100, vector.Filter{}), 100, isB)
+		odd := func(id int64) bool { return id%2 == 1 }
+		check("predicate", mustSearch(t, ix, a, 150, vector.Filter{Allow: odd}), 150,
+			func(id int64) bool { return isA(id) && odd(id) })
+		// A candidate list naming some twins (one twice) and other vectors.
+		ids := []int64{N + 3, N + 7, N + 7, N + 401, 17, 5, N + 399}
+		got := mustSearch(t, ix, a, 4, vector.Filter{IDs: ids})
+		check("candidate list", got, 4, func(id int64) bool { return id == N+3 || id == N+7 || id == 5 || id == N+399 })
+		// Deleting twins and moving one away.
+		for id := int64(N); id < N+400; id += 2 {
+			if err := ix.Delete(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_ = ix.Delete(ctx, 5)
+		mustUpsert(t, ix, N+1, b)
+		if n, _ := ix.Len(ctx); n != N+550-201 {
+			t.Fatalf("Len after deletes = %d, want %d", n, N+550-201)
+		}
+		left := func(id int64) bool { return id >= N+3 && id < N+400 && odd(id) }
+		check("after deletes", mustSearch(t, ix, a, 199, vector.Filter{}), 199, left)
+		for _, h := range mustSearch(t, ix, a, 250, vector.Filter{})[199:] {
+			if near(h.Score, 1) {
+				t.Fatalf("a deleted or moved twin still found: %v", h)
+			}
+		}
+		check("moved twin", mustSearch(t, ix, b, 152, vector.Filter{}), 152,
+			func(id int64) bool { return isB(id) || id == N+1 })
+		// Every twin gone, then back.
+		for id := int64(N + 3); id < N+400; id += 2 {
+			_ = ix.Delete(ctx, id)
+		}
+		for _, h := range mustSearch(t, ix, a, 5, vector.Filter{}) {
+			if near(h.Score, 1) {
+				t.Fatalf("every twin deleted, still found: %v", h)
+			}
+		}
+		mustUpsert(t, ix, 5, a)
+		if h := mustSearch(t, ix, a, 1, vector.Filter{}); len(h) != 1 || h[0].ID != 5 {
+			t.Fatalf("re-added id 5 not found first: %v", h)
+		}
+		p, ok := ix.(vector.Persistent)
+		if !ok {
+			return
+		}
+		var buf bytes.Buffer
+		if err := p.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		back := newIndex(t, Dims)
+		if err := back.(vector.Persistent).Load(&buf); err != nil {
+			t.Fatal(err)
+		}
+		check("b after load", mustSearch(t, back, b, 152, vector.Filter{}), 152,
+			func(id int64) bool { return isB(id) || id == N+1 })
+		mustUpsert(t, back, 77777, b)
+		check("b after load and insert", mustSearch(t, back, b, 153, vector.Filter{}), 153,
+			func(id int64) bool { return isB(id) || id == N+1 || id == 77777 })
+	})
+
 	t.Run("Persistence", func(t *testing.T) {
 		ix := newIndex(t, Dims)
 		p, ok := ix.(vector.Persistent)
