@@ -74,8 +74,8 @@ type Index struct {
 
 	mu       sync.RWMutex
 	rng      *rand.Rand
-	ids      []int64   // node -> its first live id (or the last one, once dead)
-	more     [][]int64 // node -> the other live ids sharing its vector; nil for most
+	ids      []int64           // node -> its first live id (or the last one, once dead)
+	more     [][]int64         // node -> the other live ids sharing its vector; nil for most
 	byVec    map[uint64]uint32 // hash of a node's vector -> a node holding it (see rowHash)
 	levels   []uint8
 	dead     []bool
