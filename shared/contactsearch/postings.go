@@ -326,9 +326,10 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 	case needIDs || vector.UseExact(n, dims) || n*20 <= len(sn.entries):
 		ids := make([]int64, 0, n)
 		for _, i := range cands {
-			if id := pid[i]; !skip[id] {
-				ids = append(ids, id)
-			}
+			ids = append(ids, pid[i])
+		}
+		if len(skip) > 0 {
+			ids = slices.DeleteFunc(ids, func(id int64) bool { return skip[id] })
 		}
 		return vector.Filter{IDs: ids}, n
 	}
@@ -338,16 +339,21 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 		size = int(span.max-span.min) + 1
 	}
 	words := make([]uint64, (size+63)/64)
-	for _, i := range cands {
-		id := pid[i]
-		if skip[id] {
-			continue
-		}
-		b := int(i)
+	bit := func(i int32) int {
 		if span.dense {
-			b = int(id - span.min)
+			return int(pid[i] - span.min)
 		}
+		return int(i)
+	}
+	for _, i := range cands {
+		b := bit(i)
 		words[b>>6] |= 1 << (b & 63)
+	}
+	for id := range skip { // the search's inputs: a handful of bits to clear
+		if i, ok := sn.byID[id]; ok {
+			b := bit(int32(i))
+			words[b>>6] &^= 1 << (b & 63)
+		}
 	}
 	if span.dense {
 		return vector.Filter{Allow: func(id int64) bool {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -603,5 +604,75 @@ func TestLookup(t *testing.T) {
 	}
 	if _, err := f.svc.Lookup(ctx, 0, "", "nobody@nowhere.test"); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("no match: %v", err)
+	}
+}
+
+// TestSimilarityPagesAgainstExact checks the pages of similarity searches under each kind
+// of result control against Select over an exact ranking of every contact: the service
+// first asks the index for a short list and widens it when per-company caps leave the
+// page short, and either way the page must be the exact one.
+func TestSimilarityPagesAgainstExact(t *testing.T) {
+	f := demo(t)
+	ctx := context.Background()
+	sn, err := f.svc.current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "software engineering lead, kubernetes and go"
+	tests := []struct {
+		name string
+		p    Params
+		want int // contacts on the page
+	}{
+		{"defaults", Params{}, 100},
+		{"one per company", Params{MaxRecords: ptr(30), ResultsByCompany: ptr(1)}, 30},
+		{"two per company", Params{MaxRecords: ptr(50), ResultsByCompany: ptr(2)}, 50},
+		{"offset without caps", Params{MaxRecords: ptr(40), ResultsByCompany: ptr(0), Offset: 25}, 40},
+		{"max_companies", Params{MaxCompanies: ptr(8), ResultsByCompany: ptr(3)}, 24},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := tt.p
+			p.IcpText = text
+			req, err := Validate(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := f.svc.Search(ctx, testOrg, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, _, err := f.svc.queryVector(ctx, sn, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hits := make([]vector.Hit, len(sn.entries))
+			for i := range sn.entries {
+				hits[i] = vector.Hit{ID: sn.entries[i].C.PersonaID, Score: vector.Dot(q, sn.vecs[i])}
+			}
+			vector.SortHits(hits)
+			ranked := make([]Ranked, len(hits))
+			for k, h := range hits {
+				i := sn.byID[h.ID]
+				ranked[k] = Ranked{Index: i, Domain: sn.entries[i].C.Domain}
+			}
+			var want, got []int64
+			for _, g := range Select(ranked, req.Limits) {
+				for _, i := range g.Members {
+					want = append(want, sn.entries[i].C.PersonaID)
+				}
+			}
+			for _, e := range resp.Results {
+				for _, c := range e.Contacts {
+					got = append(got, c.PersonaID)
+				}
+			}
+			if len(want) != tt.want {
+				t.Fatalf("the exact page holds %d contacts, the test expects %d", len(want), tt.want)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("page of %d contacts differs from the exact page of %d:\n got  %v\n want %v", len(got), len(want), got, want)
+			}
+		})
 	}
 }

@@ -411,7 +411,7 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 		// vector, which pulls it toward what the data holds near the input.
 		// As broad a search as the final one (its ef), so the consensus neighbours are as
 		// near exact as the results.
-		hits, err := s.nearestExcept(ctx, sn, q, min(max(req.Consensus-1, need(req.Limits)), allowed), filter, skip)
+		hits, err := s.nearestExcept(ctx, sn, q, min(max(req.Consensus-1, fetchSizes(req.Limits)[0]), allowed), filter, skip)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -424,22 +424,64 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 		vector.Normalize(sum)
 		q = sum
 	}
-	k := min(allowed, need(req.Limits))
-	if k == 0 {
+	if allowed == 0 {
 		return nil, map[int]float32{}, nil
 	}
-	hits, err := s.nearestExcept(ctx, sn, q, k, filter, skip)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := make([]Ranked, 0, len(hits))
-	scores := make(map[int]float32, len(hits))
-	for _, h := range hits {
-		i := sn.byID[h.ID]
-		out = append(out, Ranked{Index: i, Domain: sn.entries[i].C.Domain})
-		scores[i] = h.Score
+	var out []Ranked
+	var scores map[int]float32
+	sizes := fetchSizes(req.Limits)
+	for step, size := range sizes {
+		k := min(allowed, size)
+		hits, err := s.nearestExcept(ctx, sn, q, k, filter, skip)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = make([]Ranked, 0, len(hits))
+		scores = make(map[int]float32, len(hits))
+		for _, h := range hits {
+			i := sn.byID[h.ID]
+			out = append(out, Ranked{Index: i, Domain: sn.entries[i].C.Domain})
+			scores[i] = h.Score
+		}
+		if k == allowed || step == len(sizes)-1 || pageFilled(out, req.Limits) {
+			break
+		}
 	}
 	return out, scores, nil
+}
+
+// fetchSizes are the lengths of ranked list a similarity search asks the vector index for,
+// in turn: first what the page shows plus a quarter, then, when per-company caps left that
+// list short of a full page, need's head room. The walk's breadth follows the length (ef
+// is at least k), so the usual page costs a quarter of the wide search.
+func fetchSizes(l Limits) []int {
+	full := need(l)
+	if l.MaxCompanies > 0 || l.MaxRecords <= 0 {
+		return []int{full}
+	}
+	first := l.MaxRecords
+	if l.PerCompany == 0 {
+		first += l.Offset
+	}
+	first += first / 4
+	if first >= full {
+		return []int{full}
+	}
+	return []int{first, full}
+}
+
+// pageFilled reports whether the page Select makes of ranked holds as many contacts as
+// the limits allow.
+func pageFilled(ranked []Ranked, l Limits) bool {
+	total := l.MaxRecords
+	if l.MaxCompanies > 0 || total <= 0 {
+		total = CompaniesTotalCap
+	}
+	n := 0
+	for _, g := range Select(ranked, l) {
+		n += len(g.Members)
+	}
+	return n >= total
 }
 
 // need is how many ranked contacts a similarity search fetches: enough for the caps, with
