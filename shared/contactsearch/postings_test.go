@@ -78,7 +78,7 @@ func TestPostingsAgreeWithMatch(t *testing.T) {
 			if len(want) > 0 {
 				skip[sn.entries[want[0]].C.PersonaID] = true
 			}
-			filter, n := sn.vectorFilter(&f, nil, skip, 384, false)
+			filter, n, _ := sn.vectorFilter(&f, nil, skip, 384, false)
 			admitted := 0
 			for i := range sn.entries {
 				id := sn.entries[i].C.PersonaID
@@ -131,7 +131,7 @@ func TestVectorFilterLargeSetIsBitmap(t *testing.T) {
 		{dims: vector.ExactThreshold, wantIDs: true},   // needIDs: a remote index
 	} {
 		needIDs := c.wantIDs && c.dims == vector.ExactThreshold
-		f, n := sn.vectorFilter(&all, nil, nil, c.dims, needIDs)
+		f, n, _ := sn.vectorFilter(&all, nil, nil, c.dims, needIDs)
 		if got := f.IDs != nil; got != c.wantIDs {
 			t.Errorf("dims %d needIDs %v: id list %v, want %v", c.dims, needIDs, got, c.wantIDs)
 		}

@@ -405,7 +405,8 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 	if req.Params.IncludeSearchContacts {
 		skip = nil
 	}
-	filter, allowed := sn.vectorFilter(&f, scope, skip, s.embedder.Dims(), s.remote != nil)
+	filter, allowed, release := sn.vectorFilter(&f, scope, skip, s.embedder.Dims(), s.remote != nil)
+	defer release()
 	if req.Consensus > 1 && allowed > 0 {
 		// Consensus: the top results of the first search join the input in the search
 		// vector, which pulls it toward what the data holds near the input.

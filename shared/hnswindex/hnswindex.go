@@ -611,6 +611,33 @@ func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool, allowID
 }
 
 func (x *Index) exactIDs(q []float32, k int, f vector.Filter) []vector.Hit {
+	hits := x.scoreIDs(q, k, f.IDs, f.Allow)
+	for i := 1; i < len(hits); i++ {
+		if hits[i].ID == hits[i-1].ID {
+			// The list names an id twice (equal ids score the same, so they sit side by
+			// side): score it again without the repeats.
+			return x.scoreIDs(q, k, dedupe(f.IDs), f.Allow)
+		}
+	}
+	return hits
+}
+
+// dedupe is ids without repeats, in their order.
+func dedupe(ids []int64) []int64 {
+	seen := make(map[int64]struct{}, len(ids))
+	out := make([]int64, 0, len(ids))
+	for _, id := range ids {
+		if _, ok := seen[id]; !ok {
+			seen[id] = struct{}{}
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// scoreIDs scores each listed id allow passes, each node once however many of its ids are
+// listed.
+func (x *Index) scoreIDs(q []float32, k int, list []int64, allow func(int64) bool) []vector.Hit {
 	top := vector.NewTopK(k)
 	vis := x.getVisited() // marks the nodes already scored, with their score
 	defer x.visited.Put(vis)
@@ -618,30 +645,17 @@ func (x *Index) exactIDs(q []float32, k int, f vector.Filter) []vector.Hit {
 	if len(vis.score) < len(vis.marks) {
 		vis.score = make([]float32, len(vis.marks))
 	}
-	var pushed map[int64]struct{} // ids pushed from nodes shared by several ids
 	// In chunks: look the nodes up, prefetch their rows, then score them, so the rows'
 	// cache misses overlap.
 	const chunk = 32
 	var ids [chunk]int64
 	var score [chunk]bool // the entry's node is first met here: score it
-	for start := 0; start < len(f.IDs); start += chunk {
+	for start := 0; start < len(list); start += chunk {
 		nodes := vis.batch[:0]
-		for _, id := range f.IDs[start:min(start+chunk, len(f.IDs))] {
+		for _, id := range list[start:min(start+chunk, len(list))] {
 			n, ok := x.byID.get(id)
-			if !ok || (f.Allow != nil && !f.Allow(id)) {
+			if !ok || (allow != nil && !allow(id)) {
 				continue
-			}
-			if x.more[n] != nil {
-				// A shared node: the list may name several of its ids, or one twice.
-				if pushed == nil {
-					pushed = map[int64]struct{}{}
-				}
-				if _, dup := pushed[id]; dup {
-					continue
-				}
-				pushed[id] = struct{}{}
-			} else if vis.seen(n) {
-				continue // the id listed twice
 			}
 			ids[len(nodes)], score[len(nodes)] = id, !vis.seen(n)
 			vis.mark(n)
