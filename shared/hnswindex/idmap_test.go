@@ -50,3 +50,18 @@ func TestIDMapMatchesMap(t *testing.T) {
 		}
 	}
 }
+
+// TestIDMapSparseIDsStayDense: ids one in ten over their range, added in ascending order
+// (a graph build over contacts sorted by persona id), all land in the slice.
+func TestIDMapSparseIDsStayDense(t *testing.T) {
+	m := newIDMap()
+	for i := range 200_000 {
+		m.set(int64(i)*10+3, uint32(i))
+	}
+	if len(m.sparse) != 0 {
+		t.Fatalf("%d of 200000 ids went to the map", len(m.sparse))
+	}
+	if n, ok := m.get(1_999_993); !ok || n != 199_999 {
+		t.Fatalf("get = %d, %v", n, ok)
+	}
+}
