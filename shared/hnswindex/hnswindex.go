@@ -76,6 +76,7 @@ type Index struct {
 	rng      *rand.Rand
 	ids      []int64           // node -> its first live id (or the last one, once dead)
 	more     [][]int64         // node -> the other live ids sharing its vector; nil for most
+	shared   []uint64          // bit per node: more is not empty (a small array a scan can test)
 	byVec    map[uint64]uint32 // hash of a node's vector -> a node holding it (see rowHash)
 	levels   []uint8
 	dead     []bool
@@ -158,6 +159,7 @@ func (x *Index) detach(id int64, n uint32) {
 	}
 	if len(x.more[n]) == 0 {
 		x.more[n] = nil
+		x.shared[n>>6] &^= 1 << (n & 63)
 	}
 }
 
@@ -169,6 +171,7 @@ func (x *Index) attach(id int64, n uint32) {
 		x.ids[n] = id
 	} else {
 		x.more[n] = append(x.more[n], id)
+		x.shared[n>>6] |= 1 << (n & 63)
 	}
 	x.byID.set(id, n)
 	x.live++
@@ -246,6 +249,9 @@ func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint
 	node = uint32(len(x.ids))
 	x.ids = append(x.ids, id)
 	x.more = append(x.more, nil)
+	if int(node>>6) >= len(x.shared) {
+		x.shared = append(x.shared, 0)
+	}
 	x.levels = append(x.levels, uint8(level))
 	x.dead = append(x.dead, false)
 	x.vecs = append(x.vecs, row...)
@@ -639,17 +645,19 @@ func dedupe(ids []int64) []int64 {
 // listed.
 func (x *Index) scoreIDs(q []float32, k int, list []int64, allow func(int64) bool) []vector.Hit {
 	top := vector.NewTopK(k)
-	vis := x.getVisited() // marks the nodes already scored, with their score
+	vis := x.getVisited() // marks the shared nodes already scored, with their score
 	defer x.visited.Put(vis)
 	vis.reset(len(x.ids))
-	if len(vis.score) < len(vis.marks) {
-		vis.score = make([]float32, len(vis.marks))
+	if len(vis.scored) < len(vis.marks) {
+		vis.scored = make([]scoredMark, len(vis.marks))
 	}
 	// In chunks: look the nodes up, prefetch their rows, then score them, so the rows'
-	// cache misses overlap.
+	// cache misses overlap. A node of one id is scored where it is met (an id listed twice
+	// shows as a repeat in the hits: exactIDs); a shared node is scored once, its score
+	// kept in vis.scored for the node's other listed ids.
 	const chunk = 32
 	var ids [chunk]int64
-	var score [chunk]bool // the entry's node is first met here: score it
+	var score [chunk]bool // score the entry's node here
 	for start := 0; start < len(list); start += chunk {
 		nodes := vis.batch[:0]
 		for _, id := range list[start:min(start+chunk, len(list))] {
@@ -657,17 +665,29 @@ func (x *Index) scoreIDs(q []float32, k int, list []int64, allow func(int64) boo
 			if !ok || (allow != nil && !allow(id)) {
 				continue
 			}
-			ids[len(nodes)], score[len(nodes)] = id, !vis.seen(n)
-			vis.mark(n)
+			fresh := true
+			if x.shared[n>>6]&(1<<(n&63)) != 0 {
+				sm := &vis.scored[n]
+				fresh = sm.epoch != vis.epoch
+				sm.epoch = vis.epoch
+			}
+			ids[len(nodes)], score[len(nodes)] = id, fresh
 			nodes = append(nodes, n)
 		}
 		vis.batch = nodes
 		vector.PrefetchHalfRows(x.vecs, nodes, x.dims, prefetchLines)
 		for j, n := range nodes {
-			if score[j] {
-				vis.score[n] = 1 - x.dist(q, n)
+			var sc float32
+			switch {
+			case score[j]:
+				sc = 1 - x.dist(q, n)
+				if x.shared[n>>6]&(1<<(n&63)) != 0 {
+					vis.scored[n].score = sc
+				}
+			default:
+				sc = vis.scored[n].score
 			}
-			top.Push(vector.Hit{ID: ids[j], Score: vis.score[n]})
+			top.Push(vector.Hit{ID: ids[j], Score: sc})
 		}
 	}
 	return top.Sorted()
@@ -730,10 +750,10 @@ func (x *Index) exactScanAllow(ctx context.Context, q []float32, k int, allow fu
 
 // visited marks nodes with an epoch number, so clearing it between searches is free.
 type visited struct {
-	marks []uint32
-	score []float32 // exactIDs: the score of each marked node
-	epoch uint32
-	batch []uint32 // scratch: the unvisited neighbours of the node being expanded
+	marks  []uint32
+	scored []scoredMark // exactIDs: shared nodes scored in this epoch, with their score
+	epoch  uint32
+	batch  []uint32 // scratch: the unvisited neighbours of the node being expanded
 }
 
 // prefetchLines is how many cache lines of each neighbour's vector are requested ahead (of
@@ -750,15 +770,22 @@ func (x *Index) getVisited() *visited {
 func (v *visited) reset(n int) {
 	if len(v.marks) < n {
 		v.marks = make([]uint32, n+n/4)
-		v.score = nil
+		v.scored = nil
 		v.epoch = 0
 	}
 
 	v.epoch++
 	if v.epoch == 0 { // wrapped: old marks could collide
 		clear(v.marks)
+		clear(v.scored)
 		v.epoch = 1
 	}
+}
+
+// scoredMark is a node's mark and score in one cache line access.
+type scoredMark struct {
+	epoch uint32
+	score float32
 }
 
 func (v *visited) mark(n uint32)      { v.marks[n] = v.epoch }

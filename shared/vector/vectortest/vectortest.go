@@ -321,6 +321,11 @@ func Run(t *testing.T, newIndex func(t *testing.T, dims int) vector.Index) {
 		ids := []int64{N + 3, N + 7, N + 7, N + 401, 17, 5, N + 399}
 		got := mustSearch(t, ix, a, 4, vector.Filter{IDs: ids})
 		check("candidate list", got, 4, func(id int64) bool { return id == N+3 || id == N+7 || id == 5 || id == N+399 })
+		// Every listed id once, however often listed (17 holds a vector of its own).
+		got = mustSearch(t, ix, a, 10, vector.Filter{IDs: []int64{17, N + 3, N + 7, N + 7, 17, N + 401, 5, N + 399, 17}})
+		if len(got) != 6 || len(dedupeHits(got)) != 6 {
+			t.Fatalf("candidate list with repeats: %v, want 6 distinct ids", got)
+		}
 		// Deleting twins and moving one away.
 		for id := int64(N); id < N+400; id += 2 {
 			if err := ix.Delete(ctx, id); err != nil {
@@ -541,6 +546,14 @@ func cosine(a, b []float32) float32 {
 }
 
 func near(a, b float32) bool { return math.Abs(float64(a-b)) < 2e-3 }
+
+func dedupeHits(h []vector.Hit) map[int64]bool {
+	out := map[int64]bool{}
+	for _, x := range h {
+		out[x.ID] = true
+	}
+	return out
+}
 
 func sameIDs(a, b []vector.Hit) bool {
 	if len(a) != len(b) {
