@@ -431,6 +431,9 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 	var out []Ranked
 	var scores map[int]float32
 	sizes := fetchSizes(req.Limits)
+	if s.remote == nil && filter.Active() && sn.index.ScansExactly(filter, sizes[0]) {
+		sizes = sizes[len(sizes)-1:] // a scan costs the same for more hits: no second scan
+	}
 	for step, size := range sizes {
 		k := min(allowed, size)
 		hits, err := s.nearestExcept(ctx, sn, q, k, filter, skip)

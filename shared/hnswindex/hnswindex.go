@@ -480,6 +480,15 @@ func (x *Index) Search(ctx context.Context, query []float32, k int, f vector.Fil
 	return hits, nil
 }
 
+// ScansExactly reports whether a search for k hits with filter f scores its candidates
+// exactly instead of walking the graph. The cost of such a search hardly depends on k, so a
+// caller that may need more hits later asks for them at once.
+func (x *Index) ScansExactly(f vector.Filter, k int) bool {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.plan(f, k) != planGraph
+}
+
 // How a search runs.
 const (
 	planGraph     = "graph"      // walk the HNSW graph, filter applied while walking

@@ -152,6 +152,9 @@ func TestFilteredSearchSwitchesToExact(t *testing.T) {
 			if got := w.ix.Plan(c.f); got != c.wantPlan {
 				t.Fatalf("plan = %s, want %s", got, c.wantPlan)
 			}
+			if got := w.ix.ScansExactly(c.f, 10); got != (c.wantPlan != "graph") {
+				t.Fatalf("ScansExactly = %v for plan %s", got, c.wantPlan)
+			}
 			r := w.recall(t, w.ix, c.f)
 			t.Logf("recall@10 = %.4f", r)
 			if r < c.wantRecall {
