@@ -379,7 +379,7 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 	switch {
 	case n == len(sn.entries):
 		return vector.Filter{}, n, func() {}
-	case needIDs || vector.UseExact(n, dims) || n*20 <= len(sn.entries) || n <= maxIDList:
+	case needIDs || vector.UseExact(n, dims) || n*20 <= len(sn.entries) || (n <= maxIDList && 2*n <= len(sn.entries)):
 		ids := make([]int64, 0, n)
 		for _, i := range cands {
 			ids = append(ids, pid[i])
@@ -426,9 +426,10 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 	}}, n, release
 }
 
-// maxIDList: a candidate set up to this size goes to the index as an id list whatever the
-// contact count (0.4 MB of ids): the index scores such a list exactly, each shared node
-// once, where a predicate would be called for every stored id.
+// maxIDList: a candidate set up to this size and at most half the contacts goes to the
+// index as an id list (0.4 MB of ids at most): the index scores such a list exactly, each
+// shared node once, where a predicate would be called for every stored id. Broader sets
+// go as a predicate (a graph walk admits most nodes it meets).
 const maxIDList = 50_000
 
 // ranked is the filter-mode result list: the candidates in entry (persona id) order.

@@ -120,13 +120,13 @@ func TestVectorFilterLargeSetIsBitmap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := Filters{HasEmail: true}
+	all := Filters{HasLinkedin: true} // three in four: broad enough for the predicate
 	for _, c := range []struct {
 		dims      int
 		wantIDs   bool
 		wantAllow bool
 	}{
-		{dims: 384, wantIDs: true},                     // ~400 x 384 is far under the exact threshold
+		{dims: 384, wantIDs: true},                     // ~670 x 384 is far under the exact threshold
 		{dims: vector.ExactThreshold, wantAllow: true}, // the same set counted as huge
 		{dims: vector.ExactThreshold, wantIDs: true},   // needIDs: a remote index
 	} {
@@ -139,7 +139,7 @@ func TestVectorFilterLargeSetIsBitmap(t *testing.T) {
 			t.Errorf("dims %d needIDs %v: predicate %v, want %v", c.dims, needIDs, got, c.wantAllow)
 		}
 		if n == 0 || n == len(sn.entries) {
-			t.Errorf("has_email admits %d of %d: not a real subset", n, len(sn.entries))
+			t.Errorf("has_linkedin admits %d of %d: not a real subset", n, len(sn.entries))
 		}
 	}
 }
