@@ -16,12 +16,7 @@ import (
 // Filters.Match picks in a plain scan, and the vector filter admits exactly those less
 // the skipped ids.
 func TestPostingsAgreeWithMatch(t *testing.T) {
-	fx := demo(t)
-	ctx := context.Background()
-	sn, err := fx.svc.current(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fx, sn := demoSnapshot(t)
 	some := func(rng *rand.Rand, field func(e *entry) string) Strings {
 		var out Strings
 		for range 1 + rng.IntN(3) {
@@ -115,11 +110,7 @@ func admits(f vector.Filter, id int64) bool {
 // TestVectorFilterLargeSetIsBitmap: a candidate set too large for an exact scan goes to
 // the index as a predicate, a small one as an id list (so the exact switch fires).
 func TestVectorFilterLargeSetIsBitmap(t *testing.T) {
-	fx := demo(t)
-	sn, err := fx.svc.current(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sn := demoSnapshot(t)
 	all := Filters{HasLinkedin: true} // three in four: broad enough for the predicate
 	for _, c := range []struct {
 		dims      int

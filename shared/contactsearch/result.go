@@ -8,6 +8,15 @@ type Limits struct {
 	Offset       int // skipped ranked contacts; forced to 0 when PerCompany > 0
 }
 
+// total is the contact cap of a page: max_records, or CompaniesTotalCap with
+// max_companies (or without a record cap).
+func (l Limits) total() int {
+	if l.MaxCompanies > 0 || l.MaxRecords <= 0 {
+		return CompaniesTotalCap
+	}
+	return l.MaxRecords
+}
+
 // Ranked is one contact of a ranked result list.
 type Ranked struct {
 	Index  int // the caller's handle (a position in its contact table)
@@ -42,10 +51,7 @@ func selectFrom(count int, at func(int) Ranked, l Limits) (groups []Group, read 
 	if l.PerCompany != 0 {
 		offset = 0
 	}
-	total := l.MaxRecords
-	if l.MaxCompanies > 0 || total <= 0 {
-		total = CompaniesTotalCap
-	}
+	total := l.total()
 	idx := map[string]int{}
 	n := 0
 	i := offset

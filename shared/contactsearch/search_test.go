@@ -147,6 +147,17 @@ func ids(resp Response) []int64 {
 
 func ptr[T any](v T) *T { return &v }
 
+// demoSnapshot is the package's demo fixture and its current snapshot.
+func demoSnapshot(t *testing.T) (*fixture, *snapshot) {
+	t.Helper()
+	f := demo(t)
+	sn, err := f.svc.current(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, sn
+}
+
 // uncapped asks for everything: the sets compared are those before any result cap.
 func uncapped(p Params) Params {
 	p.MaxCompanies, p.ResultsByCompany = ptr(MaxMaxCompanies), ptr(0)
@@ -505,12 +516,8 @@ func TestICPPromptSearch(t *testing.T) {
 func equal1(s []string, v string) bool { return len(s) == 1 && s[0] == v }
 
 func TestRecallAgainstExact(t *testing.T) {
-	f := demo(t)
+	_, sn := demoSnapshot(t)
 	ctx := context.Background()
-	sn, err := f.svc.current(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	exact := vector.NewExact(sn.index.Dims())
 	for i, e := range sn.entries {
 		exact.Upsert(ctx, e.C.PersonaID, sn.vecs[i])
@@ -612,12 +619,8 @@ func TestLookup(t *testing.T) {
 // first asks the index for a short list and widens it when per-company caps leave the
 // page short, and either way the page must be the exact one.
 func TestSimilarityPagesAgainstExact(t *testing.T) {
-	f := demo(t)
+	f, sn := demoSnapshot(t)
 	ctx := context.Background()
-	sn, err := f.svc.current(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const text = "software engineering lead, kubernetes and go"
 	tests := []struct {
 		name string

@@ -477,25 +477,17 @@ func fetchSizes(l Limits) []int {
 // pageFilled reports whether the page Select makes of ranked holds as many contacts as
 // the limits allow.
 func pageFilled(ranked []Ranked, l Limits) bool {
-	total := l.MaxRecords
-	if l.MaxCompanies > 0 || total <= 0 {
-		total = CompaniesTotalCap
-	}
 	n := 0
 	for _, g := range Select(ranked, l) {
 		n += len(g.Members)
 	}
-	return n >= total
+	return n >= l.total()
 }
 
 // need is how many ranked contacts a similarity search fetches: enough for the caps, with
 // head room when per-company caps skip contacts of full companies.
 func need(l Limits) int {
-	total := l.MaxRecords
-	if l.MaxCompanies > 0 || total <= 0 {
-		total = CompaniesTotalCap
-	}
-	n := total + l.Offset
+	n := l.total() + l.Offset
 	if l.PerCompany > 0 || l.MaxCompanies > 0 {
 		n *= 4
 	}

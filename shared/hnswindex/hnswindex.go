@@ -163,6 +163,9 @@ func (x *Index) detach(id int64, n uint32) {
 	}
 }
 
+// isShared reports whether node n holds more than one id.
+func (x *Index) isShared(n uint32) bool { return x.shared[n>>6]&(1<<(n&63)) != 0 }
+
 // attach puts id on node n, which holds the same vector (reviving a tombstone). Called
 // under the write lock.
 func (x *Index) attach(id int64, n uint32) {
@@ -675,7 +678,7 @@ func (x *Index) scoreIDs(q []float32, k int, list []int64, allow func(int64) boo
 				continue
 			}
 			fresh := true
-			if x.shared[n>>6]&(1<<(n&63)) != 0 {
+			if x.isShared(n) {
 				sm := &vis.scored[n]
 				fresh = sm.epoch != vis.epoch
 				sm.epoch = vis.epoch
@@ -690,7 +693,7 @@ func (x *Index) scoreIDs(q []float32, k int, list []int64, allow func(int64) boo
 			switch {
 			case score[j]:
 				sc = 1 - x.dist(q, n)
-				if x.shared[n>>6]&(1<<(n&63)) != 0 {
+				if x.isShared(n) {
 					vis.scored[n].score = sc
 				}
 			default:
@@ -742,12 +745,11 @@ func (x *Index) exactScanAllow(ctx context.Context, q []float32, k int, allow fu
 		batch = batch[:0]
 	}
 	dead := x.dead[:len(x.ids)]
-	more := x.more[:len(x.ids)]
 	for n, id := range x.ids {
 		if n&65535 == 65535 && ctx.Err() != nil {
 			return nil, fmt.Errorf("exact scan: %w", ctx.Err())
 		}
-		if !dead[n] && (allow(id) || (more[n] != nil && x.anyAllowed(uint32(n), allow))) {
+		if !dead[n] && (allow(id) || (x.isShared(uint32(n)) && x.anyAllowed(uint32(n), allow))) {
 			if batch = append(batch, uint32(n)); len(batch) == cap(batch) {
 				flush()
 			}
