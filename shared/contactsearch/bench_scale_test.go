@@ -26,7 +26,8 @@ import (
 // at 100k contacts, and at 1M with FIRMO_BENCH_1M=1. Per query kind it reports p50 and
 // p99 of Search (wall and thread CPU time), recall@10 of the service's ranking against an
 // exact pipeline over the same filtered candidates, and the mean candidate count; the
-// first kind also reports the snapshot build rate and heap bytes per contact.
+// first kind also reports the snapshot build rate and heap bytes per contact. Each kind
+// that searches the graph runs a second time with the graph's 8-bit pass off (-halfrows).
 //
 // The store (and the graph, which the service persists under its Dir) is built once into
 // FIRMO_BENCH_CACHE (default <user cache dir>/firmo-bench), keyed by size, seed and
@@ -47,6 +48,19 @@ func BenchmarkScale(b *testing.B) {
 					w = loadScaleWorld(b, n)
 				}
 				w.run(b, k, ki == 0)
+			})
+			if !strings.Contains(k.name, "similarity") {
+				continue
+			}
+			// The same kind right after with the graph's 8-bit pass off: what the codes save,
+			// measured minutes apart on the same loaded world.
+			b.Run(fmt.Sprintf("n=%d/%s-halfrows", n, k.name), func(b *testing.B) {
+				if w == nil {
+					w = loadScaleWorld(b, n)
+				}
+				w.sn.index.SetCodes(false)
+				defer w.sn.index.SetCodes(true)
+				w.run(b, k, false)
 			})
 		}
 		if w != nil {

@@ -8,3 +8,19 @@ func (x *Index) Plan(f vector.Filter) string {
 	defer x.mu.RUnlock()
 	return x.plan(f, 10)
 }
+
+// HalfScan is the one-pass reference of the exact plans: every live id allow passes (nil:
+// all), scored on its half-precision row.
+func (x *Index) HalfScan(q []float32, k int, allow func(int64) bool) []vector.Hit {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	q = append([]float32(nil), q...)
+	vector.Normalize(q)
+	top := vector.NewTopK(k)
+	for n := range x.ids {
+		if !x.dead[n] {
+			x.push(top, uint32(n), 1-x.dist(q, uint32(n)), allow)
+		}
+	}
+	return top.Sorted()
+}

@@ -11,8 +11,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/vector"
 )
 
 // The file format, little-endian throughout:
@@ -172,6 +175,7 @@ func (x *Index) Load(r io.Reader) error {
 	x.cfg = Config{M: m, EfConstruction: efc, EfSearch: efs, Seed: x.cfg.Seed}
 	x.m0, x.ml = m0, 1/math.Log(float64(m))
 	x.ids, x.more, x.levels, x.dead, x.vecs, x.links0, x.upper, x.byID = ids, more, levels, dead, vecs, links0, upper, byID
+	x.codes, x.scales = quantize(vecs, dims)
 	x.shared = make([]uint64, (n+63)/64)
 	for i, m := range more {
 		if len(m) > 0 {
@@ -187,6 +191,26 @@ func (x *Index) Load(r io.Reader) error {
 		x.maxLevel = -1
 	}
 	return nil
+}
+
+// quantize derives the 8-bit codes of a slab of half-precision rows (they are not saved:
+// deriving them costs less than reading them), on every core.
+func quantize(vecs []uint16, dims int) ([]int8, []float32) {
+	n := len(vecs) / dims
+	codes, scales := make([]int8, len(vecs)), make([]float32, n)
+	adviseHuge(codes)
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < n; i += workers {
+				off := i * dims
+				scales[i] = vector.QuantizeHalf(codes[off:off+dims], vecs[off:off+dims])
+			}
+		})
+	}
+	wg.Wait()
+	return codes, scales
 }
 
 // checkLists verifies count-prefixed neighbour lists of capacity c: counts in range, ids < n.
@@ -325,6 +349,7 @@ func (d *decoder) u64() uint64 { return binary.LittleEndian.Uint64(d.bytes(8)) }
 
 func (d *decoder) u32s(n int) []uint32 {
 	out := make([]uint32, n)
+	adviseHuge(out) // before the first write: the pages fault in huge
 	for i := 0; i < n && d.err == nil; {
 		c := min(n-i, len(d.buf)/4)
 		if _, d.err = io.ReadFull(d.r, d.buf[:4*c]); d.err != nil {
@@ -340,6 +365,7 @@ func (d *decoder) u32s(n int) []uint32 {
 
 func (d *decoder) u16s(n int) []uint16 {
 	out := make([]uint16, n)
+	adviseHuge(out)
 	for i := 0; i < n && d.err == nil; {
 		c := min(n-i, len(d.buf)/2)
 		if _, d.err = io.ReadFull(d.r, d.buf[:2*c]); d.err != nil {

@@ -81,12 +81,15 @@ type Index struct {
 	levels   []uint8
 	dead     []bool
 	vecs     []uint16   // node*dims, binary16 (see vector.ToHalf)
+	codes    []int8     // node*dims, 8-bit codes of vecs for exact scans (scan.go)
+	scales   []float32  // node -> the scale of its codes
 	links0   []uint32   // node*(m0+1): count, then neighbours
 	upper    [][]uint32 // node -> flattened upper layers: layer l at [(l-1)*(M+1):], count first
 	byID     idMap
 	entry    uint32
 	maxLevel int
 	live     int
+	halfOnly bool // SetCodes(false): searches read the half-precision rows only
 
 	visited sync.Pool
 }
@@ -121,6 +124,15 @@ func (x *Index) Config() Config { return x.cfg }
 func (x *Index) SetEfSearch(ef int) {
 	x.mu.Lock()
 	x.cfg.EfSearch = max(ef, 1)
+	x.mu.Unlock()
+}
+
+// SetCodes turns the 8-bit first pass of searches on (the default) or off (walks and scans
+// then read only the half-precision rows; the results differ only where a walk's route
+// does). The benchmarks run both to measure what the codes save.
+func (x *Index) SetCodes(on bool) {
+	x.mu.Lock()
+	x.halfOnly = !on
 	x.mu.Unlock()
 }
 
@@ -257,9 +269,11 @@ func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint
 	}
 	x.levels = append(x.levels, uint8(level))
 	x.dead = append(x.dead, false)
-	x.vecs = append(x.vecs, row...)
+	x.vecs = appendAdvised(x.vecs, row...)
+	x.codes = appendAdvised(x.codes, make([]int8, x.dims)...)
+	x.scales = append(x.scales, vector.QuantizeHalf(x.codes[int(node)*x.dims:], row))
 	x.byVec[rowHash(row)] = node
-	x.links0 = append(x.links0, make([]uint32, x.m0+1)...)
+	x.links0 = appendAdvised(x.links0, make([]uint32, x.m0+1)...)
 	var up []uint32
 	if level > 0 {
 		up = make([]uint32, level*(x.cfg.M+1))
@@ -274,6 +288,16 @@ func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint
 	return node, level, x.entry, x.maxLevel, false
 }
 
+// appendAdvised is append for the slabs a search reads at random: a new backing array is
+// advised into huge pages (adviseHuge), its part beyond the copied rows still untouched.
+func appendAdvised[T any](slab []T, add ...T) []T {
+	c := cap(slab)
+	if slab = append(slab, add...); cap(slab) != c {
+		adviseHuge(slab)
+	}
+	return slab
+}
+
 // findNeighbours runs the insertion search: greedy descent to the node's top layer, then an
 // efConstruction-wide search and neighbour selection on each layer it lives on.
 func (x *Index) findNeighbours(v []float32, ep uint32, epLevel, level int) [][]uint32 {
@@ -286,7 +310,7 @@ func (x *Index) findNeighbours(v []float32, ep uint32, epLevel, level int) [][]u
 	vis := x.getVisited()
 	defer x.visited.Put(vis)
 	for l := min(level, epLevel); l >= 0; l-- {
-		w := x.searchLayer(v, []cand{{curDist, cur}}, x.cfg.EfConstruction, l, nil, vis)
+		w := x.searchLayer(v, []cand{{curDist, cur}}, x.cfg.EfConstruction, l, nil, vis, false)
 		found[l] = x.selectNeighbours(w, x.cfg.M)
 		best := w[0]
 		for _, c := range w {
@@ -314,6 +338,12 @@ func (x *Index) greedy(v []float32, cur uint32, curDist float32, l int) (uint32,
 
 func (x *Index) dist(v []float32, n uint32) float32 {
 	return 1 - vector.DotHalf(v, x.row(n))
+}
+
+// dist8 is dist on n's 8-bit codes.
+func (x *Index) dist8(v []float32, n uint32) float32 {
+	off := int(n) * x.dims
+	return 1 - x.scales[n]*vector.DotInt8(v, x.codes[off:off+x.dims:off+x.dims])
 }
 
 func (x *Index) distNodes(a, b uint32) float32 {
@@ -404,7 +434,11 @@ func (x *Index) selectNeighbours(cands []cand, m int) []uint32 {
 // searchLayer is the paper's algorithm 2 with a filter: every visited node steers the walk,
 // only admitted nodes enter the result, and the walk stops once ef admitted nodes are held
 // and no candidate can improve them. It returns up to ef admitted candidates, unordered.
-func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint32) bool, vis *visited) []cand {
+//
+// With codes the distances are taken on the 8-bit codes (scan.go), half the bytes of a
+// row: a search reads its nodes' rows from all over memory, and the caller re-scores the
+// result on the half-precision rows.
+func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint32) bool, vis *visited, codes bool) []cand {
 	vis.reset(len(x.ids))
 	var cs minHeap // candidates to expand, nearest first
 	var ws maxHeap // results, farthest first
@@ -432,9 +466,18 @@ func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint3
 			}
 		}
 		vis.batch = fresh
-		vector.PrefetchHalfRows(x.vecs, fresh, x.dims, prefetchLines)
+		if codes {
+			vector.PrefetchInt8Rows(x.codes, fresh, x.dims, prefetchLines)
+		} else {
+			vector.PrefetchHalfRows(x.vecs, fresh, x.dims, prefetchLines)
+		}
 		for _, nb := range fresh {
-			d := x.dist(q, nb)
+			var d float32
+			if codes {
+				d = x.dist8(q, nb)
+			} else {
+				d = x.dist(q, nb)
+			}
 			if len(ws) < ef || d < bound {
 				cs.push(cand{d, nb})
 				if admit == nil || admit(nb) {
@@ -620,10 +663,22 @@ func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool, allowID
 	}
 	vis := x.getVisited()
 	defer x.visited.Put(vis)
-	w := x.searchLayer(q, []cand{{curDist, cur}}, max(x.cfg.EfSearch, k), 0, admit, vis)
+	w := x.searchLayer(q, []cand{{curDist, cur}}, max(x.cfg.EfSearch, k), 0, admit, vis, !x.halfOnly)
 	top := vector.NewTopK(k)
+	if x.halfOnly {
+		for _, c := range w {
+			x.push(top, c.n, 1-c.d, allowID)
+		}
+		return top.Sorted()
+	}
+	batch := vis.batch[:0]
 	for _, c := range w {
-		x.push(top, c.n, 1-c.d, allowID)
+		batch = append(batch, c.n)
+	}
+	vis.batch = batch
+	vector.PrefetchHalfRows(x.vecs, batch, x.dims, prefetchLines)
+	for _, n := range batch {
+		x.push(top, n, 1-x.dist(q, n), allowID)
 	}
 	return top.Sorted()
 }
@@ -653,118 +708,17 @@ func dedupe(ids []int64) []int64 {
 	return out
 }
 
-// scoreIDs scores each listed id allow passes, each node once however many of its ids are
-// listed.
-func (x *Index) scoreIDs(q []float32, k int, list []int64, allow func(int64) bool) []vector.Hit {
-	top := vector.NewTopK(k)
-	vis := x.getVisited() // marks the shared nodes already scored, with their score
-	defer x.visited.Put(vis)
-	vis.reset(len(x.ids))
-	if len(vis.scored) < len(vis.marks) {
-		vis.scored = make([]scoredMark, len(vis.marks))
-	}
-	// In chunks: look the nodes up, prefetch their rows, then score them, so the rows'
-	// cache misses overlap. A node of one id is scored where it is met (an id listed twice
-	// shows as a repeat in the hits: exactIDs); a shared node is scored once, its score
-	// kept in vis.scored for the node's other listed ids.
-	const chunk = 32
-	var ids [chunk]int64
-	var score [chunk]bool // score the entry's node here
-	for start := 0; start < len(list); start += chunk {
-		nodes := vis.batch[:0]
-		for _, id := range list[start:min(start+chunk, len(list))] {
-			n, ok := x.byID.get(id)
-			if !ok || (allow != nil && !allow(id)) {
-				continue
-			}
-			fresh := true
-			if x.isShared(n) {
-				sm := &vis.scored[n]
-				fresh = sm.epoch != vis.epoch
-				sm.epoch = vis.epoch
-			}
-			ids[len(nodes)], score[len(nodes)] = id, fresh
-			nodes = append(nodes, n)
-		}
-		vis.batch = nodes
-		vector.PrefetchHalfRows(x.vecs, nodes, x.dims, prefetchLines)
-		for j, n := range nodes {
-			var sc float32
-			switch {
-			case score[j]:
-				sc = 1 - x.dist(q, n)
-				if x.isShared(n) {
-					vis.scored[n].score = sc
-				}
-			default:
-				sc = vis.scored[n].score
-			}
-			top.Push(vector.Hit{ID: ids[j], Score: sc})
-		}
-	}
-	return top.Sorted()
-}
-
-// exactScan scores every node the predicate admits, gathering them 32 at a time and
-// prefetching their rows first: admitted nodes are scattered, so without it every row is a
-// separate trip to memory.
-func (x *Index) exactScan(ctx context.Context, q []float32, k int, admit func(uint32) bool, allowID func(int64) bool) ([]vector.Hit, error) {
-	top := vector.NewTopK(k)
-	batch := make([]uint32, 0, 32)
-	flush := func() {
-		vector.PrefetchHalfRows(x.vecs, batch, x.dims, prefetchLines)
-		for _, n := range batch {
-			x.push(top, n, 1-x.dist(q, n), allowID)
-		}
-		batch = batch[:0]
-	}
-	for n := range x.ids {
-		if n&65535 == 65535 && ctx.Err() != nil {
-			return nil, fmt.Errorf("exact scan: %w", ctx.Err())
-		}
-		if admit(uint32(n)) {
-			if batch = append(batch, uint32(n)); len(batch) == cap(batch) {
-				flush()
-			}
-		}
-	}
-	flush()
-	return top.Sorted(), nil
-}
-
-// exactScanAllow is exactScan for a predicate alone, with the predicate called directly: at
-// a million vectors the scan is a million calls, and one closure layer less is a third off.
-func (x *Index) exactScanAllow(ctx context.Context, q []float32, k int, allow func(int64) bool) ([]vector.Hit, error) {
-	top := vector.NewTopK(k)
-	batch := make([]uint32, 0, 32)
-	flush := func() {
-		vector.PrefetchHalfRows(x.vecs, batch, x.dims, prefetchLines)
-		for _, n := range batch {
-			x.push(top, n, 1-x.dist(q, n), allow)
-		}
-		batch = batch[:0]
-	}
-	dead := x.dead[:len(x.ids)]
-	for n, id := range x.ids {
-		if n&65535 == 65535 && ctx.Err() != nil {
-			return nil, fmt.Errorf("exact scan: %w", ctx.Err())
-		}
-		if !dead[n] && (allow(id) || (x.isShared(uint32(n)) && x.anyAllowed(uint32(n), allow))) {
-			if batch = append(batch, uint32(n)); len(batch) == cap(batch) {
-				flush()
-			}
-		}
-	}
-	flush()
-	return top.Sorted(), nil
-}
-
 // visited marks nodes with an epoch number, so clearing it between searches is free.
 type visited struct {
 	marks  []uint32
-	scored []scoredMark // exactIDs: shared nodes scored in this epoch, with their score
+	scored []scoredMark // scoreIDs: shared nodes met in this epoch, with their slot
 	epoch  uint32
 	batch  []uint32 // scratch: the unvisited neighbours of the node being expanded
+
+	// Scratch of the exact scans (scan.go).
+	slots  []scanSlot
+	listed []scanID
+	exact  []float32
 }
 
 // prefetchLines is how many cache lines of each neighbour's vector are requested ahead (of
@@ -793,10 +747,10 @@ func (v *visited) reset(n int) {
 	}
 }
 
-// scoredMark is a node's mark and score in one cache line access.
+// scoredMark is a node's mark and scan slot in one cache line access.
 type scoredMark struct {
 	epoch uint32
-	score float32
+	slot  int32
 }
 
 func (v *visited) mark(n uint32)      { v.marks[n] = v.epoch }

@@ -68,3 +68,27 @@ func PrefetchHalfRows(slab []uint16, ids []uint32, dims, lines int) {
 	}
 	prefetchRows(unsafe.Pointer(&slab[0]), &ids[0], len(ids), dims*2, lines)
 }
+
+//go:noescape
+func dotInt8FMA(a *float32, c *int8, n int) float32
+
+func dotInt8(q []float32, c []int8) float32 {
+	n8 := len(q) &^ 7
+	if !hasFMA || n8 == 0 {
+		return dotInt8Generic(q, c)
+	}
+	c = c[:len(q)]
+	s := dotInt8FMA(&q[0], &c[0], n8)
+	if n8 < len(q) {
+		s += dotInt8Generic(q[n8:], c[n8:])
+	}
+	return s
+}
+
+// PrefetchInt8Rows is PrefetchHalfRows for a slab of 8-bit codes.
+func PrefetchInt8Rows(slab []int8, ids []uint32, dims, lines int) {
+	if len(ids) == 0 || len(slab) == 0 || lines <= 0 {
+		return
+	}
+	prefetchRows(unsafe.Pointer(&slab[0]), &ids[0], len(ids), dims, lines)
+}

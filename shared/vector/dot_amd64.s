@@ -183,3 +183,58 @@ hhreduce:
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
+
+// func dotInt8FMA(a *float32, c *int8, n int) float32
+// n must be a multiple of 8. VPMOVSXBD widens 8 signed bytes to 8 int32s, VCVTDQ2PS makes
+// them floats for the FMA.
+TEXT ·dotInt8FMA(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ c+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+bloop32:
+	CMPQ CX, $32
+	JL   bloop8
+	VPMOVSXBD (DI), Y4
+	VPMOVSXBD 8(DI), Y5
+	VPMOVSXBD 16(DI), Y6
+	VPMOVSXBD 24(DI), Y7
+	VCVTDQ2PS Y4, Y4
+	VCVTDQ2PS Y5, Y5
+	VCVTDQ2PS Y6, Y6
+	VCVTDQ2PS Y7, Y7
+	VFMADD231PS (SI), Y4, Y0
+	VFMADD231PS 32(SI), Y5, Y1
+	VFMADD231PS 64(SI), Y6, Y2
+	VFMADD231PS 96(SI), Y7, Y3
+	ADDQ $128, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP  bloop32
+
+bloop8:
+	CMPQ CX, $8
+	JL   breduce
+	VPMOVSXBD (DI), Y4
+	VCVTDQ2PS Y4, Y4
+	VFMADD231PS (SI), Y4, Y0
+	ADDQ $32, SI
+	ADDQ $8, DI
+	SUBQ $8, CX
+	JMP  bloop8
+
+breduce:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET

@@ -10,3 +10,8 @@ func dotHalves(a, b []uint16) float32 { return dotHalvesGeneric(a, b) }
 
 // PrefetchHalfRows is a no-op where there is no prefetch kernel.
 func PrefetchHalfRows(slab []uint16, ids []uint32, dims, lines int) {}
+
+func dotInt8(q []float32, c []int8) float32 { return dotInt8Generic(q, c) }
+
+// PrefetchInt8Rows is a no-op where there is no prefetch kernel.
+func PrefetchInt8Rows(slab []int8, ids []uint32, dims, lines int) {}

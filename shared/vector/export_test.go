@@ -7,4 +7,5 @@ var (
 	DotHalfGeneric = dotHalfGeneric
 	ToHalfOne      = toHalf
 	FromHalfOne    = fromHalf
+	DotInt8Generic = dotInt8Generic
 )

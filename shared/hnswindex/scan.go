@@ -1,0 +1,243 @@
+package hnswindex
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/firmoapi/firmo/shared/vector"
+)
+
+// Exact scans in two passes. Scattered candidates make a scan wait on memory, row after row,
+// so the first pass scores every candidate on its 8-bit codes (384 bytes a row instead of
+// 768) and keeps the k best lower bounds (codes' score minus vector.Int8ErrorBound); the
+// second re-scores on the half-precision row only the candidates whose upper bound reaches
+// the k-th lower bound. No candidate of the true top k can fall below that line, so the
+// answer is the same as scoring every row at half precision; typically a few percent of the
+// rows are read twice.
+
+// scanSlot is a node met by the first pass, with its codes' score.
+type scanSlot struct {
+	node   uint32
+	approx float32
+}
+
+// scanID is a listed id and the slot of its node (scoreIDs).
+type scanID struct {
+	id   int64
+	slot int32
+}
+
+// scan is the state of one two-pass scan; its slices come from the visited pool.
+type scan struct {
+	x     *Index
+	q     []float32
+	qAbs  float32
+	vis   *visited
+	lower *vector.TopK
+	batch []uint32 // first pass: the nodes of the current chunk
+	// direct: the first pass scores the half-precision rows and there is no second one.
+	// Chosen when about expect candidates hold few more than k: most would be re-scored.
+	direct bool
+}
+
+// twoPassRatio is how many candidates per hit make the codes' pass pay: with fewer, the
+// rows re-scored (the k best and those near the line) are most of them.
+const twoPassRatio = 8
+
+func (x *Index) newScan(q []float32, k, expect int, vis *visited) *scan {
+	vis.slots, vis.listed = vis.slots[:0], vis.listed[:0]
+	return &scan{x: x, q: q, qAbs: vector.AbsSum(q), vis: vis, lower: vector.NewTopK(k),
+		batch: make([]uint32, 0, scanChunk), direct: x.halfOnly || expect < twoPassRatio*k}
+}
+
+// scanChunk is how many rows are prefetched together.
+const scanChunk = 32
+
+// bound is the codes' error bound for node n.
+func (s *scan) bound(n uint32) float32 {
+	if s.direct {
+		return 0
+	}
+	return vector.Int8ErrorBound(s.x.scales[n], s.qAbs)
+}
+
+// scoreChunk scores the batched nodes on their codes and appends their slots; it returns
+// the index of the first new slot.
+func (s *scan) scoreChunk() int {
+	x := s.x
+	first := len(s.vis.slots)
+	if s.direct {
+		vector.PrefetchHalfRows(x.vecs, s.batch, x.dims, prefetchLines)
+		for _, n := range s.batch {
+			s.vis.slots = append(s.vis.slots, scanSlot{n, 1 - x.dist(s.q, n)})
+		}
+		s.batch = s.batch[:0]
+		return first
+	}
+	vector.PrefetchInt8Rows(x.codes, s.batch, x.dims, prefetchLines)
+	for _, n := range s.batch {
+		off := int(n) * x.dims
+		a := x.scales[n] * vector.DotInt8(s.q, x.codes[off:off+x.dims:off+x.dims])
+		s.vis.slots = append(s.vis.slots, scanSlot{n, a})
+	}
+	s.batch = s.batch[:0]
+	return first
+}
+
+// flushNodes is the first pass over nodes whose admitted ids (allow; nil: all) are candidates.
+func (s *scan) flushNodes(allow func(int64) bool) {
+	first := s.scoreChunk()
+	for _, sl := range s.vis.slots[first:] {
+		s.x.push(s.lower, sl.node, sl.approx-s.bound(sl.node), allow)
+	}
+}
+
+// line is the k-th best lower bound: a candidate whose upper bound is below it cannot be in
+// the top k. Without k candidates every one is.
+func (s *scan) line() float32 {
+	if !s.lower.Full() {
+		return float32(math.Inf(-1))
+	}
+	return s.lower.Worst()
+}
+
+// rescore scores at half precision every slot that can reach the line and calls emit with
+// each.
+func (s *scan) rescore(emit func(j int, score float32)) {
+	x, line := s.x, s.line()
+	if s.direct { // the slots hold the half-precision scores already
+		for j, sl := range s.vis.slots {
+			if sl.approx >= line {
+				emit(j, sl.approx)
+			}
+		}
+		return
+	}
+	batch := s.batch[:0]
+	var at [scanChunk]int
+	flush := func() {
+		vector.PrefetchHalfRows(x.vecs, batch, x.dims, prefetchLines)
+		for i, n := range batch {
+			emit(at[i], 1-x.dist(s.q, n))
+		}
+		batch = batch[:0]
+	}
+	for j, sl := range s.vis.slots {
+		if sl.approx+s.bound(sl.node) >= line {
+			at[len(batch)] = j
+			if batch = append(batch, sl.node); len(batch) == scanChunk {
+				flush()
+			}
+		}
+	}
+	flush()
+}
+
+// finishNodes is the second pass of a scan over nodes.
+func (s *scan) finishNodes(k int, allow func(int64) bool) []vector.Hit {
+	top := vector.NewTopK(k)
+	s.rescore(func(j int, score float32) { s.x.push(top, s.vis.slots[j].node, score, allow) })
+	return top.Sorted()
+}
+
+// scoreIDs scores each listed id allow passes, each node once however many of its ids are
+// listed.
+func (x *Index) scoreIDs(q []float32, k int, list []int64, allow func(int64) bool) []vector.Hit {
+	vis := x.getVisited() // marks the shared nodes already met, with their slot
+	defer x.visited.Put(vis)
+	vis.reset(len(x.ids))
+	if len(vis.scored) < len(vis.marks) {
+		vis.scored = make([]scoredMark, len(vis.marks))
+	}
+	s := x.newScan(q, k, len(list), vis)
+	// In chunks: look the nodes up, prefetch their codes, then score them, so the rows'
+	// cache misses overlap. A node of one id is scored where it is met (an id listed twice
+	// shows as a repeat in the hits: exactIDs); a shared node is scored once, its slot kept
+	// in vis.scored for the node's other listed ids.
+	var pending [scanChunk]scanID // this chunk's ids; slot -1: the node is in s.batch
+	for start := 0; start < len(list); start += scanChunk {
+		np := 0
+		for _, id := range list[start:min(start+scanChunk, len(list))] {
+			n, ok := x.byID.get(id)
+			if !ok || (allow != nil && !allow(id)) {
+				continue
+			}
+			slot := int32(-1)
+			if x.isShared(n) {
+				sm := &vis.scored[n]
+				if sm.epoch == vis.epoch {
+					slot = int32(sm.slot)
+				} else {
+					sm.epoch, sm.slot = vis.epoch, int32(len(vis.slots)+len(s.batch))
+				}
+			}
+			if slot < 0 {
+				s.batch = append(s.batch, n)
+				slot = int32(len(vis.slots) + len(s.batch) - 1)
+			}
+			pending[np] = scanID{id, slot}
+			np++
+		}
+		s.scoreChunk()
+		for _, p := range pending[:np] {
+			sl := vis.slots[p.slot]
+			s.lower.Push(vector.Hit{ID: p.id, Score: sl.approx - s.bound(sl.node)})
+			vis.listed = append(vis.listed, p)
+		}
+	}
+	exact := vis.exact[:0]
+	exact = append(exact, make([]float32, len(vis.slots))...)
+	for j := range exact {
+		exact[j] = float32(math.NaN()) // not re-scored: cannot reach the top k
+	}
+	s.rescore(func(j int, score float32) { exact[j] = score })
+	vis.exact = exact
+	top := vector.NewTopK(k)
+	for _, p := range vis.listed {
+		if sc := exact[p.slot]; sc == sc {
+			top.Push(vector.Hit{ID: p.id, Score: sc})
+		}
+	}
+	return top.Sorted()
+}
+
+// exactScan scores every node the predicate admits.
+func (x *Index) exactScan(ctx context.Context, q []float32, k int, admit func(uint32) bool, allowID func(int64) bool) ([]vector.Hit, error) {
+	vis := x.getVisited()
+	defer x.visited.Put(vis)
+	s := x.newScan(q, k, x.estimate(func(id int64) bool { n, ok := x.byID.get(id); return ok && admit(n) }), vis)
+	for n := range x.ids {
+		if n&65535 == 65535 && ctx.Err() != nil {
+			return nil, fmt.Errorf("exact scan: %w", ctx.Err())
+		}
+		if admit(uint32(n)) {
+			if s.batch = append(s.batch, uint32(n)); len(s.batch) == scanChunk {
+				s.flushNodes(allowID)
+			}
+		}
+	}
+	s.flushNodes(allowID)
+	return s.finishNodes(k, allowID), nil
+}
+
+// exactScanAllow is exactScan for a predicate alone, with the predicate called directly: at
+// a million vectors the scan is a million calls, and one closure layer less is a third off.
+func (x *Index) exactScanAllow(ctx context.Context, q []float32, k int, allow func(int64) bool) ([]vector.Hit, error) {
+	vis := x.getVisited()
+	defer x.visited.Put(vis)
+	s := x.newScan(q, k, x.estimate(allow), vis)
+	dead := x.dead[:len(x.ids)]
+	for n, id := range x.ids {
+		if n&65535 == 65535 && ctx.Err() != nil {
+			return nil, fmt.Errorf("exact scan: %w", ctx.Err())
+		}
+		if !dead[n] && (allow(id) || (x.isShared(uint32(n)) && x.anyAllowed(uint32(n), allow))) {
+			if s.batch = append(s.batch, uint32(n)); len(s.batch) == scanChunk {
+				s.flushNodes(allow)
+			}
+		}
+	}
+	s.flushNodes(allow)
+	return s.finishNodes(k, allow), nil
+}
