@@ -191,31 +191,78 @@ func (p *postings) narrow(f *Filters) (conds []condition, needMatch bool) {
 const maxRatio = 32
 
 // candidates are the ascending entry indexes that may pass f, and whether Match must
-// still be run on them.
+// still be run on them. Large conditions (a sixteenth of the entries or more) are tested by
+// bitmap: when every condition is large their bitmaps are ANDed and read once; otherwise the
+// small lists are intersected, smallest first, and the survivors tested against the large
+// conditions' bits, which costs a word read per survivor however large the condition (left
+// to Match, as before, a large flag cost a map lookup per survivor in Match: 1.5 ms of a
+// selective filter at 1M).
 func (p *postings) candidates(f *Filters) (idx []int32, all bool, needMatch bool) {
 	conds, needMatch := p.narrow(f)
 	if len(conds) == 0 {
 		return nil, true, needMatch
 	}
 	slices.SortFunc(conds, func(a, b condition) int { return a.size - b.size })
+	if p.large(conds[0]) {
+		return p.andAll(conds), false, needMatch
+	}
 	idx = p.union(conds[0])
 	for _, c := range conds[1:] {
 		if len(idx) == 0 {
 			break
 		}
-		if c.size > maxRatio*len(idx) {
-			needMatch = true
+		if p.large(c) {
+			words, put := p.bits(c)
+			idx = keepMarked(idx, words)
+			put()
 			continue
 		}
-		if len(c.lists) > 1 && c.size*16 >= p.n {
-			words := p.mark(c) // a large union: test bits, no sorted list
-			idx = keepMarked(idx, words)
-			p.entryBits.put(words)
+		if c.size > maxRatio*len(idx) {
+			needMatch = true
 			continue
 		}
 		idx = intersect(idx, p.union(c))
 	}
 	return idx, false, needMatch
+}
+
+// large reports whether a condition is tested by bitmap.
+func (p *postings) large(c condition) bool { return c.size*16 >= p.n }
+
+// bits is the bitmap of a condition: the cached one of a single large list, or a union
+// marked into a pooled bitmap that put returns.
+func (p *postings) bits(c condition) (words []uint64, put func()) {
+	if len(c.lists) == 1 && p.large(c) {
+		return p.bitsOf(c.lists[0]), func() {}
+	}
+	words = p.mark(c)
+	return words, func() { p.entryBits.put(words) }
+}
+
+// andAll is the entries every condition admits, by ANDing their bitmaps.
+func (p *postings) andAll(conds []condition) []int32 {
+	words := p.mark(conds[0])
+	defer p.entryBits.put(words)
+	for _, c := range conds[1:] {
+		b, put := p.bits(c)
+		for w := range words {
+			words[w] &= b[w]
+		}
+		put()
+	}
+	return setBits(words, conds[0].size)
+}
+
+// setBits lists the set bits of words in ascending order.
+func setBits(words []uint64, hint int) []int32 {
+	out := make([]int32, 0, hint)
+	for w, word := range words {
+		for word != 0 {
+			out = append(out, int32(w*64+bits.TrailingZeros64(word)))
+			word &= word - 1
+		}
+	}
+	return out
 }
 
 // everything reports whether f admits every entry (no condition at all).
@@ -257,13 +304,13 @@ func (p *postings) bitsOf(l []int32) []uint64 {
 // keepMarked is the entries of idx whose bit is set, in a new slice (idx may be a postings
 // list).
 func keepMarked(idx []int32, words []uint64) []int32 {
-	out := make([]int32, 0, len(idx))
-	for _, i := range idx {
-		if words[i>>6]&(1<<(i&63)) != 0 {
-			out = append(out, i)
-		}
+	out := make([]int32, len(idx))
+	n := 0
+	for _, i := range idx { // no branch: about half the bits are set, unpredictably
+		out[n] = i
+		n += int(words[i>>6] >> (i & 63) & 1)
 	}
-	return out
+	return out[:n]
 }
 
 // union merges a condition's lists into one ascending list (the lists themselves when
@@ -284,15 +331,8 @@ func (p *postings) union(c condition) []int32 {
 		return slices.Compact(out)
 	}
 	words := p.mark(c)
-	out := make([]int32, 0, c.size)
-	for w, word := range words {
-		for word != 0 {
-			out = append(out, int32(w*64+bits.TrailingZeros64(word)))
-			word &= word - 1
-		}
-	}
-	p.entryBits.put(words)
-	return out
+	defer p.entryBits.put(words)
+	return setBits(words, c.size)
 }
 
 // intersect keeps the entries of a that are in b (both ascending), galloping through the
