@@ -13,20 +13,11 @@ const hugePage = 2 << 20
 // pages where the machine allows it (THP "madvise" mode is the common default). A search
 // reads rows scattered over hundreds of megabytes; with 4 KB pages nearly every row is a TLB
 // miss and a page walk, with 2 MB pages the walks mostly go (about 15% off a scattered row
-// scan on the benchmark machine). Pages not yet touched then fault in huge. A refusal (old
-// kernel, THP off) changes nothing but speed.
+// scan on the benchmark machine). Pages not yet touched then fault in huge (already touched
+// ones wait for khugepaged). A refusal (old kernel, THP off) changes nothing but speed.
 func adviseHuge[T any](slab []T) {
 	if b := hugeRange(slab[:cap(slab)]); b != nil {
 		_ = unix.Madvise(b, unix.MADV_HUGEPAGE)
-	}
-}
-
-// collapseHuge is adviseHuge for a slab already filled: the kernel copies its pages into
-// huge ones now (MADV_COLLAPSE, Linux 6.1), instead of leaving it to khugepaged's slow scan.
-func collapseHuge[T any](slab []T) {
-	adviseHuge(slab)
-	if b := hugeRange(slab); b != nil {
-		_ = unix.Madvise(b, unix.MADV_COLLAPSE)
 	}
 }
 

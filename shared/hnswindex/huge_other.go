@@ -2,7 +2,6 @@
 
 package hnswindex
 
-// adviseHuge and collapseHuge are Linux's transparent huge pages (huge_linux.go); elsewhere
-// the slabs keep the system's pages.
-func adviseHuge[T any](slab []T)   {}
-func collapseHuge[T any](slab []T) {}
+// adviseHuge is Linux's transparent huge pages (huge_linux.go); elsewhere the slabs keep
+// the system's pages.
+func adviseHuge[T any](slab []T) {}
