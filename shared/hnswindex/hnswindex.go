@@ -7,7 +7,10 @@
 // the rounding moves a cosine by about 1e-4) and layer-0 neighbour lists in one []uint32
 // slab (count + up to 2M ids per node), so a search touches few cache lines and saving is a
 // straight copy. Vectors are normalized on insert; queries stay float32; the distance is
-// 1 - dot, which orders like cosine distance.
+// 1 - dot, which orders like cosine distance. Searches take their first pass on an 8-bit copy
+// of each row (a per-vector scale, 384 bytes) and re-score on the half-precision rows: a walk
+// re-scores what it returns, an exact scan every candidate the codes' error bound cannot rule
+// out (scan.go), so exact plans answer as a half-precision scan would.
 //
 // Filtered search follows OpenSearch's rule: when candidates x dims <= vector.ExactThreshold
 // the candidates are scanned exactly. Past that it compares costs (see plan): a larger set is
@@ -81,7 +84,7 @@ type Index struct {
 	levels   []uint8
 	dead     []bool
 	vecs     []uint16   // node*dims, binary16 (see vector.ToHalf)
-	codes    []int8     // node*dims, 8-bit codes of vecs for exact scans (scan.go)
+	codes    []int8     // node*dims, 8-bit codes of vecs: the first pass of searches (scan.go)
 	scales   []float32  // node -> the scale of its codes
 	links0   []uint32   // node*(m0+1): count, then neighbours
 	upper    [][]uint32 // node -> flattened upper layers: layer l at [(l-1)*(M+1):], count first
