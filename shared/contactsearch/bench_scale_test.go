@@ -27,7 +27,7 @@ import (
 // p99 of Search (wall and thread CPU time), recall@10 of the service's ranking against an
 // exact pipeline over the same filtered candidates, and the mean candidate count; the
 // first kind also reports the snapshot build rate and heap bytes per contact. Each kind
-// that searches the graph runs a second time with the graph's 8-bit pass off (-halfrows).
+// that searches the graph runs a second time with the graph's 8-bit first pass on (-codes).
 //
 // The store (and the graph, which the service persists under its Dir) is built once into
 // FIRMO_BENCH_CACHE (default <user cache dir>/firmo-bench), keyed by size, seed and
@@ -52,14 +52,14 @@ func BenchmarkScale(b *testing.B) {
 			if !strings.Contains(k.name, "similarity") {
 				continue
 			}
-			// The same kind right after with the graph's 8-bit pass off: what the codes save,
-			// measured minutes apart on the same loaded world.
-			b.Run(fmt.Sprintf("n=%d/%s-halfrows", n, k.name), func(b *testing.B) {
+			// The same kind right after with the graph's 8-bit first pass on (off by
+			// default), on the same loaded world.
+			b.Run(fmt.Sprintf("n=%d/%s-codes", n, k.name), func(b *testing.B) {
 				if w == nil {
 					w = loadScaleWorld(b, n)
 				}
-				w.sn.index.SetCodes(false)
-				defer w.sn.index.SetCodes(true)
+				w.sn.index.SetCodes(true)
+				defer w.sn.index.SetCodes(false)
 				w.run(b, k, false)
 			})
 		}

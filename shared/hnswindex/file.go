@@ -175,7 +175,10 @@ func (x *Index) Load(r io.Reader) error {
 	x.cfg = Config{M: m, EfConstruction: efc, EfSearch: efs, Seed: x.cfg.Seed}
 	x.m0, x.ml = m0, 1/math.Log(float64(m))
 	x.ids, x.more, x.levels, x.dead, x.vecs, x.links0, x.upper, x.byID = ids, more, levels, dead, vecs, links0, upper, byID
-	x.codes, x.scales = quantize(vecs, dims)
+	x.codes, x.scales = nil, nil
+	if !x.halfOnly {
+		x.codes, x.scales = quantize(vecs, dims)
+	}
 	x.shared = make([]uint64, (n+63)/64)
 	for i, m := range more {
 		if len(m) > 0 {

@@ -20,6 +20,15 @@ func TestContract(t *testing.T) {
 	})
 }
 
+// TestContractWithCodes runs the contract with the 8-bit first pass on.
+func TestContractWithCodes(t *testing.T) {
+	vectortest.Run(t, func(t *testing.T, dims int) vector.Index {
+		ix := hnswindex.New(dims, hnswindex.Config{Seed: 1})
+		ix.SetCodes(true)
+		return ix
+	})
+}
+
 // build inserts data with two writers, as a bulk load does.
 func build(t testing.TB, ix vector.Index, data [][]float32) {
 	t.Helper()

@@ -11,7 +11,8 @@ import (
 	"github.com/firmoapi/firmo/shared/vector/vectortest"
 )
 
-// TestExactScansMatchHalfScan checks the two-pass exact scans (8-bit codes first, then the
+// TestExactScansMatchHalfScan checks the exact scans, with the 8-bit pass (SetCodes) and
+// without; with it, the two-pass exact scans (8-bit codes first, then the
 // half-precision rows of every candidate the codes' error bound cannot rule out) against
 // scoring every row at half precision: the same ids in the same order with the same scores,
 // for id lists (with repeats and shared nodes) and predicates, k from 1 to 400.
@@ -57,7 +58,9 @@ func TestExactScansMatchHalfScan(t *testing.T) {
 				allow = func(id int64) bool { return in[id] && (f.Allow == nil || f.Allow(id)) }
 			}
 			for trial := range 40 {
-				ix.SetCodes(trial%2 == 0) // odd trials: one pass on the half-precision rows
+				if trial%20 == 0 {
+					ix.SetCodes(trial == 0) // the first 20 trials with the 8-bit pass, then without
+				}
 				q := data[rng.IntN(n)]
 				if trial%4 < 2 {
 					q = data[rng.IntN(350)] // a twin's own vector: ties on shared nodes
