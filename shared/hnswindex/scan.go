@@ -8,8 +8,9 @@ import (
 	"github.com/firmoapi/firmo/shared/vector"
 )
 
-// Exact scans in two passes. Scattered candidates make a scan wait on memory, row after row,
-// so the first pass scores every candidate on its 8-bit codes (384 bytes a row instead of
+// Exact scans, in two passes when the codes are on (SetCodes; off by default, when every
+// scan is one pass on the half-precision rows). Scattered candidates make a scan wait on
+// memory, row after row, so the first pass scores every candidate on its 8-bit codes (384 bytes a row instead of
 // 768) and keeps the k best lower bounds (codes' score minus vector.Int8ErrorBound); the
 // second re-scores on the half-precision row only the candidates whose upper bound reaches
 // the k-th lower bound. No candidate of the true top k can fall below that line, so the
