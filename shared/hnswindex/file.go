@@ -11,11 +11,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/vector"
 )
 
 // The file format, little-endian throughout:
@@ -194,26 +191,6 @@ func (x *Index) Load(r io.Reader) error {
 		x.maxLevel = -1
 	}
 	return nil
-}
-
-// quantize derives the 8-bit codes of a slab of half-precision rows (they are not saved:
-// deriving them costs less than reading them), on every core.
-func quantize(vecs []uint16, dims int) ([]int8, []float32) {
-	n := len(vecs) / dims
-	codes, scales := make([]int8, len(vecs)), make([]float32, n)
-	adviseHuge(codes)
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < n; i += workers {
-				off := i * dims
-				scales[i] = vector.QuantizeHalf(codes[off:off+dims], vecs[off:off+dims])
-			}
-		})
-	}
-	wg.Wait()
-	return codes, scales
 }
 
 // checkLists verifies count-prefixed neighbour lists of capacity c: counts in range, ids < n.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/firmoapi/firmo/shared/vector"
 )
@@ -241,4 +243,24 @@ func (x *Index) exactScanAllow(ctx context.Context, q []float32, k int, allow fu
 	}
 	s.flushNodes(allow)
 	return s.finishNodes(k, allow), nil
+}
+
+// quantize derives the 8-bit codes of a slab of half-precision rows (they are not saved:
+// deriving them costs less than reading them), on every core.
+func quantize(vecs []uint16, dims int) ([]int8, []float32) {
+	n := len(vecs) / dims
+	codes, scales := make([]int8, len(vecs)), make([]float32, n)
+	adviseHuge(codes)
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < n; i += workers {
+				off := i * dims
+				scales[i] = vector.QuantizeHalf(codes[off:off+dims], vecs[off:off+dims])
+			}
+		})
+	}
+	wg.Wait()
+	return codes, scales
 }
