@@ -106,17 +106,9 @@ func (s *scan) line() float32 {
 }
 
 // rescore scores at half precision every slot that can reach the line and calls emit with
-// each.
+// each (the second pass: not for a direct scan, whose first pass is the answer).
 func (s *scan) rescore(emit func(j int, score float32)) {
 	x, line := s.x, s.line()
-	if s.direct { // the slots hold the half-precision scores already
-		for j, sl := range s.vis.slots {
-			if sl.approx >= line {
-				emit(j, sl.approx)
-			}
-		}
-		return
-	}
 	batch := s.batch[:0]
 	var at [scanChunk]int
 	flush := func() {
@@ -139,6 +131,9 @@ func (s *scan) rescore(emit func(j int, score float32)) {
 
 // finishNodes is the second pass of a scan over nodes.
 func (s *scan) finishNodes(k int, allow func(int64) bool) []vector.Hit {
+	if s.direct { // the first pass scored the half rows: its k best are the answer
+		return s.lower.Sorted()
+	}
 	top := vector.NewTopK(k)
 	s.rescore(func(j int, score float32) { s.x.push(top, s.vis.slots[j].node, score, allow) })
 	return top.Sorted()
@@ -186,8 +181,13 @@ func (x *Index) scoreIDs(q []float32, k int, list []int64, allow func(int64) boo
 		for _, p := range pending[:np] {
 			sl := vis.slots[p.slot]
 			s.lower.Push(vector.Hit{ID: p.id, Score: sl.approx - s.bound(sl.node)})
-			vis.listed = append(vis.listed, p)
+			if !s.direct {
+				vis.listed = append(vis.listed, p)
+			}
 		}
+	}
+	if s.direct { // the first pass scored the half rows: its k best are the answer
+		return s.lower.Sorted()
 	}
 	exact := vis.exact[:0]
 	exact = append(exact, make([]float32, len(vis.slots))...)
