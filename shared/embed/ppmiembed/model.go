@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"hash/fnv"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -106,7 +107,8 @@ func train(corpus string, dims int) *model {
 	for w, row := range co {
 		ppmi[w] = map[int32]float32{}
 		out := raw[w*dims : (w+1)*dims]
-		for c, n := range row {
+		for _, c := range rowKeys(row) {
+			n := row[c]
 			pmi := math.Log(float64(n) * all * allPow / (rowSum[w] * colPow[c] * all))
 			if pmi <= 0 {
 				continue
@@ -124,12 +126,13 @@ func train(corpus string, dims int) *model {
 		out := m.vecs[w*dims : (w+1)*dims]
 		copy(out, raw[w*dims:(w+1)*dims])
 		var sum float32
-		for _, p := range ppmi[w] {
-			sum += p
+		cs := rowKeys(ppmi[w])
+		for _, c := range cs {
+			sum += ppmi[w][c]
 		}
 		if sum > 0 {
-			for c, p := range ppmi[w] {
-				axpy(out, smoothing*p/sum, raw[int(c)*dims:(int(c)+1)*dims])
+			for _, c := range cs {
+				axpy(out, smoothing*ppmi[w][c]/sum, raw[int(c)*dims:(int(c)+1)*dims])
 			}
 		}
 		normalize(out)
@@ -269,5 +272,17 @@ func sortedKeys(m map[string]int) []string {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	return keys
+}
+
+// rowKeys are a sparse row's columns in order: float sums taken in map order differ in their
+// last bits from run to run, and so would every vector (and the fingerprint of a persisted
+// graph built from them).
+func rowKeys(row map[int32]float32) []int32 {
+	keys := make([]int32, 0, len(row))
+	for k := range row {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
 	return keys
 }

@@ -85,3 +85,28 @@ func BenchmarkEmbedProfile(b *testing.B) {
 		_, _ = e.Embed(ctx, text)
 	}
 }
+
+// TestDeterministic: two embedders trained apart give bit-identical vectors, so a graph
+// persisted for a set of contacts (whose fingerprint samples the vectors) is found again
+// after a restart. Training once summed its sparse rows in map order, which Go varies from
+// one iteration to the next.
+func TestDeterministic(t *testing.T) {
+	texts := []string{"VP Engineering | go, kubernetes", "Directora de Marketing", "Zyxwvutronics"}
+	first, err := ppmiembed.New().Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		again, err := ppmiembed.New().Embed(context.Background(), texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range texts {
+			for d := range first[i] {
+				if math.Float32bits(first[i][d]) != math.Float32bits(again[i][d]) {
+					t.Fatalf("%q dimension %d: %v, then %v", texts[i], d, first[i][d], again[i][d])
+				}
+			}
+		}
+	}
+}
