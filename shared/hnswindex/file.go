@@ -84,7 +84,17 @@ func (x *Index) Save(w io.Writer) error {
 func (x *Index) Load(r io.Reader) error {
 	crc := crc32.NewIEEE()
 	br := bufio.NewReaderSize(r, 1<<20)
-	d := &decoder{r: io.TeeReader(br, crc)}
+	d := &decoder{r: io.TeeReader(br, crc), huge: x.huge}
+	// The slabs decoded below are advised into huge pages; a load that fails drops them.
+	var vecs []uint16
+	var links0 []uint32
+	loaded := false
+	defer func() {
+		if !loaded {
+			releaseHuge(x.huge, vecs)
+			releaseHuge(x.huge, links0)
+		}
+	}()
 	if string(d.bytes(len(magic))) != magic {
 		return x.loadErr(d.err, "not an HNSW index file")
 	}
@@ -124,8 +134,8 @@ func (x *Index) Load(r io.Reader) error {
 			byID.set(ids[i], uint32(i))
 		}
 	}
-	vecs := d.u16s(n * dims)
-	links0 := d.u32s(n * (m0 + 1))
+	vecs = d.u16s(n * dims)
+	links0 = d.u32s(n * (m0 + 1))
 	upper := make([][]uint32, n)
 	for i := 0; i < n && d.err == nil; i++ {
 		if levels[i] > 0 {
@@ -171,10 +181,14 @@ func (x *Index) Load(r io.Reader) error {
 	defer x.mu.Unlock()
 	x.cfg = Config{M: m, EfConstruction: efc, EfSearch: efs, Seed: x.cfg.Seed}
 	x.m0, x.ml = m0, 1/math.Log(float64(m))
+	loaded = true
+	releaseHuge(x.huge, x.vecs) // the slabs this load replaces
+	releaseHuge(x.huge, x.links0)
+	releaseHuge(x.huge, x.codes)
 	x.ids, x.more, x.levels, x.dead, x.vecs, x.links0, x.upper, x.byID = ids, more, levels, dead, vecs, links0, upper, byID
 	x.codes, x.scales = nil, nil
 	if !x.halfOnly {
-		x.codes, x.scales = quantize(vecs, dims)
+		x.codes, x.scales = quantize(x.huge, vecs, dims)
 	}
 	x.shared = make([]uint64, (n+63)/64)
 	for i, m := range more {
@@ -311,9 +325,10 @@ func (e *encoder) u16s(vs []uint16) {
 
 // decoder reads little-endian values and keeps the first error; after one, reads return zeros.
 type decoder struct {
-	r   io.Reader
-	buf [1 << 16]byte
-	err error
+	r    io.Reader
+	huge *hugeSpans // the index's: u16s and u32s advise their slabs into huge pages
+	buf  [1 << 16]byte
+	err  error
 }
 
 func (d *decoder) bytes(n int) []byte {
@@ -329,7 +344,7 @@ func (d *decoder) u64() uint64 { return binary.LittleEndian.Uint64(d.bytes(8)) }
 
 func (d *decoder) u32s(n int) []uint32 {
 	out := make([]uint32, n)
-	adviseHuge(out) // before the first write: the pages fault in huge
+	adviseHuge(d.huge, out) // before the first write: the pages fault in huge
 	for i := 0; i < n && d.err == nil; {
 		c := min(n-i, len(d.buf)/4)
 		if _, d.err = io.ReadFull(d.r, d.buf[:4*c]); d.err != nil {
@@ -345,7 +360,7 @@ func (d *decoder) u32s(n int) []uint32 {
 
 func (d *decoder) u16s(n int) []uint16 {
 	out := make([]uint16, n)
-	adviseHuge(out)
+	adviseHuge(d.huge, out)
 	for i := 0; i < n && d.err == nil; {
 		c := min(n-i, len(d.buf)/2)
 		if _, d.err = io.ReadFull(d.r, d.buf[:2*c]); d.err != nil {

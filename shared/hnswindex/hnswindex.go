@@ -93,7 +93,8 @@ type Index struct {
 	entry    uint32
 	maxLevel int
 	live     int
-	halfOnly bool // no codes (SetCodes): searches read the half-precision rows only
+	halfOnly bool       // no codes (SetCodes): searches read the half-precision rows only
+	huge     *hugeSpans // what vecs, codes and links0 advised into huge pages (huge.go)
 
 	visited sync.Pool
 }
@@ -106,7 +107,7 @@ var (
 // New returns an empty index for vectors of the given dimension.
 func New(dims int, cfg Config) *Index {
 	cfg = cfg.withDefaults()
-	return &Index{
+	x := &Index{
 		dims:     dims,
 		cfg:      cfg,
 		m0:       2 * cfg.M,
@@ -117,6 +118,8 @@ func New(dims int, cfg Config) *Index {
 		maxLevel: -1,
 		halfOnly: true,
 	}
+	x.huge = newHugeSpans(x)
+	return x
 }
 
 // Dims implements vector.Index.
@@ -141,9 +144,10 @@ func (x *Index) SetCodes(on bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.halfOnly = !on
+	releaseHuge(x.huge, x.codes)
 	x.codes, x.scales = nil, nil
 	if on {
-		x.codes, x.scales = quantize(x.vecs, x.dims)
+		x.codes, x.scales = quantize(x.huge, x.vecs, x.dims)
 	}
 }
 
@@ -280,13 +284,13 @@ func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint
 	}
 	x.levels = append(x.levels, uint8(level))
 	x.dead = append(x.dead, false)
-	x.vecs = appendAdvised(x.vecs, row...)
+	x.vecs = appendAdvised(x.huge, x.vecs, row...)
 	if !x.halfOnly {
-		x.codes = appendAdvised(x.codes, make([]int8, x.dims)...)
+		x.codes = appendAdvised(x.huge, x.codes, make([]int8, x.dims)...)
 		x.scales = append(x.scales, vector.QuantizeHalf(x.codes[int(node)*x.dims:], row))
 	}
 	x.byVec[rowHash(row)] = node
-	x.links0 = appendAdvised(x.links0, make([]uint32, x.m0+1)...)
+	x.links0 = appendAdvised(x.huge, x.links0, make([]uint32, x.m0+1)...)
 	var up []uint32
 	if level > 0 {
 		up = make([]uint32, level*(x.cfg.M+1))
@@ -299,16 +303,6 @@ func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint
 		return node, level, 0, 0, true
 	}
 	return node, level, x.entry, x.maxLevel, false
-}
-
-// appendAdvised is append for the slabs a search reads at random: a new backing array is
-// advised into huge pages (adviseHuge), its part beyond the copied rows still untouched.
-func appendAdvised[T any](slab []T, add ...T) []T {
-	c := cap(slab)
-	if slab = append(slab, add...); cap(slab) != c {
-		adviseHuge(slab)
-	}
-	return slab
 }
 
 // findNeighbours runs the insertion search: greedy descent to the node's top layer, then an

@@ -2,6 +2,6 @@
 
 package hnswindex
 
-// adviseHuge is Linux's transparent huge pages (huge_linux.go); elsewhere the slabs keep
-// the system's pages.
-func adviseHuge[T any](slab []T) {}
+// madviseHuge is Linux's transparent huge page advice (huge_linux.go); elsewhere the slabs
+// keep the system's pages.
+func madviseHuge(start, n uintptr, on bool) {}

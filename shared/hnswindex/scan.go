@@ -247,10 +247,10 @@ func (x *Index) exactScanAllow(ctx context.Context, q []float32, k int, allow fu
 
 // quantize derives the 8-bit codes of a slab of half-precision rows (they are not saved:
 // deriving them costs less than reading them), on every core.
-func quantize(vecs []uint16, dims int) ([]int8, []float32) {
+func quantize(h *hugeSpans, vecs []uint16, dims int) ([]int8, []float32) {
 	n := len(vecs) / dims
 	codes, scales := make([]int8, len(vecs)), make([]float32, n)
-	adviseHuge(codes)
+	adviseHuge(h, codes)
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	for w := range workers {
