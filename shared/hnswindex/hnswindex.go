@@ -610,10 +610,15 @@ func (x *Index) admitter(f vector.Filter) (admit func(uint32) bool, allowID func
 	return func(n uint32) bool { return !x.dead[n] }, nil
 }
 
-// anyAllowed reports whether allow passes one of live node n's ids.
+// anyAllowed reports whether allow passes one of live node n's ids. The shared bit is
+// tested before more is read: most nodes hold one id, and a filtered walk asks about
+// hundreds of nodes the filter turns away, each a cache miss on more's slice headers.
 func (x *Index) anyAllowed(n uint32, allow func(int64) bool) bool {
 	if allow(x.ids[n]) {
 		return true
+	}
+	if !x.isShared(n) {
+		return false
 	}
 	for _, id := range x.more[n] {
 		if allow(id) {
