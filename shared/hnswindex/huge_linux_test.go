@@ -111,7 +111,7 @@ func vmFlags(t *testing.T, p uintptr) map[string]bool {
 	in := false
 	for sc.Scan() {
 		line := sc.Text()
-		if lo, hi, ok := strings.Cut(strings.Fields(line+" ")[0], "-"); ok && !strings.HasSuffix(line, ":") {
+		if lo, hi, ok := strings.Cut(strings.Fields(line + " ")[0], "-"); ok && !strings.HasSuffix(line, ":") {
 			a, err1 := strconv.ParseUint(lo, 16, 64)
 			b, err2 := strconv.ParseUint(hi, 16, 64)
 			if err1 == nil && err2 == nil {
