@@ -71,7 +71,7 @@ func BenchmarkScale(b *testing.B) {
 
 const (
 	scaleSeed       = 7
-	scaleGenVersion = 1 // bump when the generated contacts change
+	scaleGenVersion = 2 // bump when the generated contacts change (2: one-skill summaries)
 	scaleQueries    = 100
 	scaleDims       = 384
 )

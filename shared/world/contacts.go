@@ -114,12 +114,21 @@ var roles = map[string][]role{
 	},
 }
 
-// summaryTemplates are profile summaries; {title}, {company}, {years}, {s1}, {s2}.
-var summaryTemplates = []string{
-	"{title} at {company}. {years} years of experience in {s1} and {s2}.",
-	"Experienced {title} focused on {s1}, {s2} and building great teams.",
-	"I work as {title} at {company}, where I lead work on {s1}. Previously {s2}.",
-}
+// summaryTemplates are profile summaries; {title}, {company}, {years}, {s1}, {s2}. A
+// person with one skill takes the template of the same index in oneSkillTemplates ("in
+// sales and sales" read as the generator's slip it was).
+var (
+	summaryTemplates = []string{
+		"{title} at {company}. {years} years of experience in {s1} and {s2}.",
+		"Experienced {title} focused on {s1}, {s2} and building great teams.",
+		"I work as {title} at {company}, where I lead work on {s1}. Previously {s2}.",
+	}
+	oneSkillTemplates = []string{
+		"{title} at {company}. {years} years of experience in {s1}.",
+		"Experienced {title} focused on {s1} and building great teams.",
+		"I work as {title} at {company}, where I lead work on {s1}.",
+	}
+)
 
 // ContactRows generates the contacts of a company, as `firmo ingest contacts` reads
 // them: the people of its team page (same names, titles and emails) and more of its
@@ -191,7 +200,11 @@ func (w *World) ContactRows(i int, c Company) []contact.Row {
 			row.JobstartDate = start.Format(time.DateOnly)
 		}
 		if r.IntN(10) > 0 {
-			t := pick(r, summaryTemplates)
+			ti := r.IntN(len(summaryTemplates)) // pick's draw: every other row stays as it was
+			t := summaryTemplates[ti]
+			if len(skills) == 1 {
+				t = oneSkillTemplates[ti]
+			}
 			row.Summary = strings.NewReplacer("{title}", title, "{company}", s.name, "{years}", fmt.Sprint(years),
 				"{s1}", skills[0], "{s2}", skills[len(skills)-1]).Replace(t)
 		}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"testing"
 	"time"
 
@@ -33,6 +34,9 @@ func TestContactRows(t *testing.T) {
 				t.Fatalf("persona id %d twice", raw.PersonaID)
 			}
 			ids[raw.PersonaID] = true
+			if s := raw.Skills; len(s) == 1 && len(regexp.MustCompile(`\b`+regexp.QuoteMeta(s[0])+`\b`).FindAllString(raw.Summary, -1)) > 1 {
+				t.Errorf("%s: summary names its one skill twice: %q", c.Domain, raw.Summary)
+			}
 			d := contact.Derive(raw)
 			if d.HasMobile() {
 				mobiles++
