@@ -3,6 +3,7 @@ package ppmiembed
 import (
 	"bufio"
 	"hash/fnv"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -53,7 +54,7 @@ func train(corpus string, dims int) *model {
 		}
 	}
 	total := 0
-	for _, t := range sortedKeys(counts) {
+	for _, t := range slices.Sorted(maps.Keys(counts)) {
 		if counts[t] >= minCount {
 			m.vocab[t] = int32(len(m.words))
 			m.words = append(m.words, t)
@@ -266,23 +267,7 @@ func normalize(v []float32) bool {
 	return true
 }
 
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // rowKeys are a sparse row's columns in order: float sums taken in map order differ in their
 // last bits from run to run, and so would every vector (and the fingerprint of a persisted
 // graph built from them).
-func rowKeys(row map[int32]float32) []int32 {
-	keys := make([]int32, 0, len(row))
-	for k := range row {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
+func rowKeys(row map[int32]float32) []int32 { return slices.Sorted(maps.Keys(row)) }
