@@ -95,6 +95,10 @@ type Index struct {
 	live     int
 	halfOnly bool       // no codes (SetCodes): searches read the half-precision rows only
 	huge     *hugeSpans // what vecs, codes and links0 advised into huge pages (huge.go)
+	// Long exact scans split into parts (scan.go inParts): at most scanCores of them (0:
+	// GOMAXPROCS), each of at least scanPart units of work (0: the constant scanPart).
+	// Tests set both to split small scans.
+	scanCores, scanPart int
 
 	visited sync.Pool
 }
@@ -696,14 +700,24 @@ func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool, allowID
 }
 
 func (x *Index) exactIDs(q []float32, k int, f vector.Filter) []vector.Hit {
-	hits := x.scoreIDs(q, k, f.IDs, f.Allow)
+	hits := x.scoreIDsInParts(q, k, f.IDs, f.Allow)
 	for i := 1; i < len(hits); i++ {
 		if hits[i].ID == hits[i-1].ID {
 			// The list names an id twice (equal ids score the same, so they sit side by
 			// side): score it again without the repeats.
-			return x.scoreIDs(q, k, dedupe(f.IDs), f.Allow)
+			return x.scoreIDsInParts(q, k, dedupe(f.IDs), f.Allow)
 		}
 	}
+	return hits
+}
+
+// scoreIDsInParts is scoreIDs over parts of the list on several cores (scan.go inParts). An
+// id listed in two parts shows as a repeat in the merged hits, as one listed twice in a
+// part does.
+func (x *Index) scoreIDsInParts(q []float32, k int, list []int64, allow func(int64) bool) []vector.Hit {
+	hits, _ := x.inParts(len(list), len(list), k, func(lo, hi int) ([]vector.Hit, error) {
+		return x.scoreIDs(q, k, list[lo:hi], allow), nil
+	})
 	return hits
 }
 

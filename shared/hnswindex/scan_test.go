@@ -15,7 +15,8 @@ import (
 // without; with it, the two-pass exact scans (8-bit codes first, then the
 // half-precision rows of every candidate the codes' error bound cannot rule out) against
 // scoring every row at half precision: the same ids in the same order with the same scores,
-// for id lists (with repeats and shared nodes) and predicates, k from 1 to 400.
+// for id lists (with repeats and shared nodes) and predicates, k from 1 to 400, scanned
+// whole and split into parts on several cores.
 func TestExactScansMatchHalfScan(t *testing.T) {
 	const n, dims = 6000, 384
 	data := vectortest.Clustered(n, dims, 12, 21)
@@ -60,6 +61,12 @@ func TestExactScansMatchHalfScan(t *testing.T) {
 			for trial := range 40 {
 				if trial%20 == 0 {
 					ix.SetCodes(trial == 0) // the first 20 trials with the 8-bit pass, then without
+				}
+				// Every other trial splits the scan into up to three parts (inParts).
+				if trial%2 == 0 {
+					ix.SetScanSplit(3, 64)
+				} else {
+					ix.SetScanSplit(1, 0)
 				}
 				q := data[rng.IntN(n)]
 				if trial%4 < 2 {

@@ -29,8 +29,9 @@ type Filter struct {
 	// IDs, when non-nil, is the candidate set: only these ids can be returned. An empty
 	// non-nil slice admits nothing. Indexes use its size to choose exact search.
 	IDs []int64
-	// Allow, when non-nil, must return true for an id to be returned. It is called from the
-	// searching goroutine only and must be cheap (a bitmap or map lookup).
+	// Allow, when non-nil, must return true for an id to be returned. It must be cheap (a
+	// bitmap or map lookup) and safe to call from several goroutines at once: a long exact
+	// scan may run in parts on several cores.
 	Allow func(id int64) bool
 }
 
