@@ -24,11 +24,3 @@ func (x *Index) HalfScan(q []float32, k int, allow func(int64) bool) []vector.Hi
 	}
 	return top.Sorted()
 }
-
-// SetScanSplit makes long exact scans split into at most cores parts of at least part units
-// of work each (0, 0: the defaults), so that tests split small scans.
-func (x *Index) SetScanSplit(cores, part int) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	x.scanCores, x.scanPart = cores, part
-}

@@ -139,6 +139,15 @@ func (x *Index) SetEfSearch(ef int) {
 	x.mu.Unlock()
 }
 
+// SetScanSplit makes long exact scans split into at most cores parts (0: GOMAXPROCS; 1:
+// never split) of at least part units of work each (0: the default, scan.go scanPart). For
+// tests, and for benchmarks that compare split and whole scans.
+func (x *Index) SetScanSplit(cores, part int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.scanCores, x.scanPart = cores, part
+}
+
 // SetCodes turns the 8-bit first pass of searches on or off (the default: off, and no codes
 // are kept). An interleaved A/B at a million contacts measured it 3 to 7% slower through the
 // contact-search service than reading the half-precision rows alone (the rows are waited for,
