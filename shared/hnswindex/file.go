@@ -179,7 +179,7 @@ func (x *Index) Load(r io.Reader) error {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.cfg = Config{M: m, EfConstruction: efc, EfSearch: efs, Seed: x.cfg.Seed}
+	x.cfg = Config{M: m, EfConstruction: efc, EfSearch: efs, EfUpper: x.cfg.EfUpper, Seed: x.cfg.Seed}
 	x.m0, x.ml = m0, 1/math.Log(float64(m))
 	loaded = true
 	releaseHuge(x.huge, x.vecs) // the slabs this load replaces

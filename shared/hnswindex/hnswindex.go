@@ -45,10 +45,17 @@ import (
 
 // Config holds the graph parameters. Zero fields take the defaults.
 type Config struct {
-	M              int    // neighbours per node on upper layers (layer 0 keeps 2M); default 16
-	EfConstruction int    // candidate list size while inserting; default 200
-	EfSearch       int    // candidate list size while searching, at least k; default 64
-	Seed           uint64 // seeds the level draws, so a single-writer build is reproducible
+	M              int // neighbours per node on upper layers (layer 0 keeps 2M); default 16
+	EfConstruction int // candidate list size while inserting; default 200
+	EfSearch       int // candidate list size while searching, at least k; default 64
+	// EfUpper is the candidate list size of a search on layer 1, all of whose results enter
+	// layer 0 (1: the paper's greedy descent, one entry point). A single entry point can
+	// land where a layer-0 walk does not reach a whole neighbourhood: on one build of a
+	// million contacts three of 100 title queries lost their entire top 10 that way, and
+	// 64 entry points found two of them (recall@10 0.966 -> 0.990, 15% more time). Default
+	// 64; not saved with the graph (a search setting).
+	EfUpper int
+	Seed    uint64 // seeds the level draws, so a single-writer build is reproducible
 }
 
 func (c Config) withDefaults() Config {
@@ -60,6 +67,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.EfSearch <= 0 {
 		c.EfSearch = 64
+	}
+	if c.EfUpper <= 0 {
+		c.EfUpper = 64
 	}
 	return c
 }
@@ -136,6 +146,13 @@ func (x *Index) Config() Config { return x.cfg }
 func (x *Index) SetEfSearch(ef int) {
 	x.mu.Lock()
 	x.cfg.EfSearch = max(ef, 1)
+	x.mu.Unlock()
+}
+
+// SetEfUpper sets the candidate list size of searches on layer 1 (Config.EfUpper; 1: greedy).
+func (x *Index) SetEfUpper(ef int) {
+	x.mu.Lock()
+	x.cfg.EfUpper = max(ef, 1)
 	x.mu.Unlock()
 }
 
@@ -683,12 +700,20 @@ func (x *Index) estimate(allow func(int64) bool) int {
 func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool, allowID func(int64) bool) []vector.Hit {
 	cur := x.entry
 	curDist := x.dist(q, cur)
-	for l := x.maxLevel; l > 0; l-- {
+	for l := x.maxLevel; l > 1; l-- {
 		cur, curDist = x.greedy(q, cur, curDist, l)
 	}
 	vis := x.getVisited()
 	defer x.visited.Put(vis)
-	w := x.searchLayer(q, []cand{{curDist, cur}}, max(x.cfg.EfSearch, k), 0, admit, vis, !x.halfOnly)
+	eps := []cand{{curDist, cur}}
+	switch {
+	case x.maxLevel >= 1 && x.cfg.EfUpper > 1:
+		eps = x.searchLayer(q, eps, x.cfg.EfUpper, 1, nil, vis, false)
+	case x.maxLevel >= 1:
+		cur, curDist = x.greedy(q, cur, curDist, 1)
+		eps = []cand{{curDist, cur}}
+	}
+	w := x.searchLayer(q, eps, max(x.cfg.EfSearch, k), 0, admit, vis, !x.halfOnly)
 	top := vector.NewTopK(k)
 	if x.halfOnly {
 		for _, c := range w {

@@ -203,3 +203,32 @@ func TestSaveFileLoadFile(t *testing.T) {
 		t.Fatalf("missing file: err = %v, want ErrNotFound", err)
 	}
 }
+
+// TestEfUpper: the layer-1 breadth defaults to 64, belongs to the index that searches (a
+// loaded graph keeps the loader's), and both the beam and the paper's greedy descent (1)
+// answer with recall@10 >= 0.95.
+func TestEfUpper(t *testing.T) {
+	if got := hnswindex.New(8, hnswindex.Config{}).Config().EfUpper; got != 64 {
+		t.Fatalf("default EfUpper = %d, want 64", got)
+	}
+	w := bigWorld(t)
+	path := filepath.Join(t.TempDir(), "g.hnsw")
+	if err := w.ix.SaveFile(path); err != nil {
+		t.Fatal(err)
+	}
+	back := hnswindex.New(w.dims, hnswindex.Config{EfUpper: 9})
+	if err := back.LoadFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Config().EfUpper; got != 9 {
+		t.Fatalf("EfUpper after load = %d, want the loader's 9", got)
+	}
+	for _, ef := range []int{1, 64} {
+		back.SetEfUpper(ef)
+		r := w.recall(t, back, vector.Filter{})
+		t.Logf("EfUpper %d: recall@10 = %.4f", ef, r)
+		if r < 0.95 {
+			t.Fatalf("EfUpper %d: recall@10 = %.3f, want >= 0.95", ef, r)
+		}
+	}
+}
