@@ -19,6 +19,11 @@
 // filter applied while walking (filtered-out nodes are still used to navigate, and the walk
 // continues until ef admitted nodes are found, which widens it by about 1/selectivity).
 //
+// Searches descend greedily through the upper layers to layer 1, search it 64 wide
+// (Config.EfUpper) and start the layer-0 walk from all of those nodes, not from the one
+// nearest: from a single entry point a walk can miss a whole neighbourhood that is connected
+// but far along the graph (seen on one build of a million contacts).
+//
 // Updates: replacing or deleting an id leaves its old node in the graph as a tombstone that
 // still routes searches but is never returned; Len counts live ids only.
 //
