@@ -19,10 +19,10 @@
 // filter applied while walking (filtered-out nodes are still used to navigate, and the walk
 // continues until ef admitted nodes are found, which widens it by about 1/selectivity).
 //
-// Searches descend greedily through the upper layers to layer 1, search it 64 wide
-// (Config.EfUpper) and start the layer-0 walk from all of those nodes, not from the one
-// nearest: from a single entry point a walk can miss a whole neighbourhood that is connected
-// but far along the graph (seen on one build of a million contacts).
+// Searches descend greedily through the upper layers; with Config.EfUpper above 1 they
+// search layer 1 that wide and start the layer-0 walk from all of those nodes, not from the
+// one nearest: from a single entry point a walk can miss a whole neighbourhood that is
+// connected but far along the graph (seen on one build of a million contacts).
 //
 // Updates: replacing or deleting an id leaves its old node in the graph as a tombstone that
 // still routes searches but is never returned; Len counts live ids only.
@@ -54,11 +54,13 @@ type Config struct {
 	EfConstruction int // candidate list size while inserting; default 200
 	EfSearch       int // candidate list size while searching, at least k; default 64
 	// EfUpper is the candidate list size of a search on layer 1, all of whose results enter
-	// layer 0 (1: the paper's greedy descent, one entry point). A single entry point can
-	// land where a layer-0 walk does not reach a whole neighbourhood: on one build of a
-	// million contacts three of 100 title queries lost their entire top 10 that way, and
-	// 64 entry points found two of them (recall@10 0.966 -> 0.990, 15% more time). Default
-	// 64; not saved with the graph (a search setting).
+	// layer 0; 1 (the default) is the paper's greedy descent to one entry point. A single
+	// entry point can land where a layer-0 walk does not reach a whole neighbourhood: on one
+	// build of a million contacts three of 100 title queries lost their entire top 10 that
+	// way, and 64 entry points found two of them (recall@10 0.966 -> 0.990, about 10% more
+	// time at ef 125). At small ef the beam costs relatively more (100k vectors, ef 64: 0.11
+	// -> 0.17 ms), so contact search asks for 64 and the default stays 1. Not saved with the
+	// graph (a search setting).
 	EfUpper int
 	Seed    uint64 // seeds the level draws, so a single-writer build is reproducible
 }
@@ -74,7 +76,7 @@ func (c Config) withDefaults() Config {
 		c.EfSearch = 64
 	}
 	if c.EfUpper <= 0 {
-		c.EfUpper = 64
+		c.EfUpper = 1
 	}
 	return c
 }

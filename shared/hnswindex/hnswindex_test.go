@@ -204,12 +204,12 @@ func TestSaveFileLoadFile(t *testing.T) {
 	}
 }
 
-// TestEfUpper: the layer-1 breadth defaults to 64, belongs to the index that searches (a
-// loaded graph keeps the loader's), and both the beam and the paper's greedy descent (1)
+// TestEfUpper: the layer-1 breadth defaults to 1 (the greedy descent), belongs to the index
+// that searches (a loaded graph keeps the loader's), and both the greedy descent and a beam
 // answer with recall@10 >= 0.95.
 func TestEfUpper(t *testing.T) {
-	if got := hnswindex.New(8, hnswindex.Config{}).Config().EfUpper; got != 64 {
-		t.Fatalf("default EfUpper = %d, want 64", got)
+	if got := hnswindex.New(8, hnswindex.Config{}).Config().EfUpper; got != 1 {
+		t.Fatalf("default EfUpper = %d, want 1", got)
 	}
 	w := bigWorld(t)
 	path := filepath.Join(t.TempDir(), "g.hnsw")
