@@ -383,15 +383,15 @@ func scaleQueryTexts(b testing.TB) []string {
 	return out
 }
 
+// fillWriters is how many contacts and companies fillScaleStore writes at once.
+const fillWriters = 128
+
 // fillScaleStore writes n contacts and their employers into a bbolt store in dir. The
 // demo world gives the people (names in the company's language, emails on the company's
 // pattern, phones, LinkedIn, start dates, remote staff abroad) and the employers
 // (country, state, size, industry); half of the people keep the world's title, skills
 // and summary, the other half take a profile of the embedder's corpus, so titles range
 // over many functions, ranks and four languages instead of the world's ~70 roles.
-// fillWriters is how many contacts and companies fillScaleStore writes at once.
-const fillWriters = 128
-
 func fillScaleStore(ctx context.Context, dir string, n int) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err

@@ -113,7 +113,7 @@ type Index struct {
 	halfOnly bool       // no codes (SetCodes): searches read the half-precision rows only
 	huge     *hugeSpans // what vecs, codes and links0 advised into huge pages (huge.go)
 	// Long exact scans split into parts (scan.go inParts): at most scanCores of them (0:
-	// GOMAXPROCS), each of at least scanPart units of work (0: the constant scanPart).
+	// GOMAXPROCS), each of at least scanPart units of work (0: defaultScanPart).
 	// Tests set both to split small scans.
 	scanCores, scanPart int
 
@@ -164,7 +164,7 @@ func (x *Index) SetEfUpper(ef int) {
 }
 
 // SetScanSplit makes long exact scans split into at most cores parts (0: GOMAXPROCS; 1:
-// never split) of at least part units of work each (0: the default, scan.go scanPart). For
+// never split) of at least part units of work each (0: scan.go defaultScanPart). For
 // tests, and for benchmarks that compare split and whole scans.
 func (x *Index) SetScanSplit(cores, part int) {
 	x.mu.Lock()
@@ -707,18 +707,19 @@ func (x *Index) estimate(allow func(int64) bool) int {
 func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool, allowID func(int64) bool) []vector.Hit {
 	cur := x.entry
 	curDist := x.dist(q, cur)
-	for l := x.maxLevel; l > 1; l-- {
+	wide := x.cfg.EfUpper > 1 && x.maxLevel >= 1 // layer 1 searched EfUpper wide
+	greedyTo := 1
+	if wide {
+		greedyTo = 2
+	}
+	for l := x.maxLevel; l >= greedyTo; l-- {
 		cur, curDist = x.greedy(q, cur, curDist, l)
 	}
 	vis := x.getVisited()
 	defer x.visited.Put(vis)
 	eps := []cand{{curDist, cur}}
-	switch {
-	case x.maxLevel >= 1 && x.cfg.EfUpper > 1:
+	if wide {
 		eps = x.searchLayer(q, eps, x.cfg.EfUpper, 1, nil, vis, false)
-	case x.maxLevel >= 1:
-		cur, curDist = x.greedy(q, cur, curDist, 1)
-		eps = []cand{{curDist, cur}}
 	}
 	w := x.searchLayer(q, eps, max(x.cfg.EfSearch, k), 0, admit, vis, !x.halfOnly)
 	top := vector.NewTopK(k)

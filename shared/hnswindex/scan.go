@@ -210,8 +210,8 @@ func (x *Index) scoreIDs(q []float32, k int, list []int64, allow func(int64) boo
 // (inParts).
 func (x *Index) exactScan(ctx context.Context, q []float32, k int, admit func(uint32) bool, allowID func(int64) bool) ([]vector.Hit, error) {
 	expect := x.estimate(func(id int64) bool { n, ok := x.byID.get(id); return ok && admit(n) })
-	return x.inParts(len(x.ids), x.nodeScanWork(expect), k, func(lo, hi int) ([]vector.Hit, error) {
-		return x.exactScanRange(ctx, q, k, expect*(hi-lo)/max(len(x.ids), 1), lo, hi, admit, allowID)
+	return x.nodesInParts(k, expect, func(lo, hi, expect int) ([]vector.Hit, error) {
+		return x.exactScanRange(ctx, q, k, expect, lo, hi, admit, allowID)
 	})
 }
 
@@ -236,9 +236,8 @@ func (x *Index) exactScanRange(ctx context.Context, q []float32, k, expect, lo, 
 // exactScanAllow is exactScan for a predicate alone, with the predicate called directly: at
 // a million vectors the scan is a million calls, and one closure layer less is a third off.
 func (x *Index) exactScanAllow(ctx context.Context, q []float32, k int, allow func(int64) bool) ([]vector.Hit, error) {
-	expect := x.estimate(allow)
-	return x.inParts(len(x.ids), x.nodeScanWork(expect), k, func(lo, hi int) ([]vector.Hit, error) {
-		return x.exactScanAllowRange(ctx, q, k, expect*(hi-lo)/max(len(x.ids), 1), lo, hi, allow)
+	return x.nodesInParts(k, x.estimate(allow), func(lo, hi, expect int) ([]vector.Hit, error) {
+		return x.exactScanAllowRange(ctx, q, k, expect, lo, hi, allow)
 	})
 }
 
@@ -268,14 +267,21 @@ func (x *Index) exactScanAllowRange(ctx context.Context, q []float32, k, expect,
 // which orders ties by id as every scan does, so the answer does not depend on the split.
 // Predicates are called from every part's goroutine (vector.Filter allows it).
 
-// scanPart is how much work (a row read, or twenty predicate calls) a part should hold at
-// least: below it a goroutine's start and the merge cost more than the wait they save.
-const scanPart = 4096
+// defaultScanPart is how much work (a row read, or twenty predicate calls) a part should
+// hold at least: below it a goroutine's start and the merge cost more than the wait they
+// save.
+const defaultScanPart = 4096
 
-// nodeScanWork is the work of a scan over every node that admits about expect of them: a
+// nodesInParts runs a scan over every node, about expect of which it admits, in parts
+// (inParts); each part's scan gets its node range and its share of expect. The work is a
 // row read for each admitted node and a predicate call, a twentieth of a row, for each node
 // (plan's cost model).
-func (x *Index) nodeScanWork(expect int) int { return expect + len(x.ids)/20 }
+func (x *Index) nodesInParts(k, expect int, scan func(lo, hi, expect int) ([]vector.Hit, error)) ([]vector.Hit, error) {
+	n := len(x.ids)
+	return x.inParts(n, expect+n/20, k, func(lo, hi int) ([]vector.Hit, error) {
+		return scan(lo, hi, expect*(hi-lo)/max(n, 1))
+	})
+}
 
 // parts is how many parts a scan of the given work runs in.
 func (x *Index) parts(work int) int {
@@ -285,7 +291,7 @@ func (x *Index) parts(work int) int {
 	}
 	part := x.scanPart
 	if part <= 0 {
-		part = scanPart
+		part = defaultScanPart
 	}
 	return max(1, min(cores, work/part))
 }

@@ -14,19 +14,16 @@ import (
 // ThreadCPU is the CPU time of the calling OS thread. Benchmarks on this shared machine
 // lock their goroutine to its thread (runtime.LockOSThread) and report it next to wall
 // time: it is what an operation costs whatever else runs.
-func ThreadCPU() time.Duration {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		return 0
-	}
-	return time.Duration(ts.Nano())
-}
+func ThreadCPU() time.Duration { return cpuClock(unix.CLOCK_THREAD_CPUTIME_ID) }
 
 // ProcessCPU is the CPU time of every thread of the process: a search that runs part of its
 // work on another goroutine (hnswindex splits long exact scans) costs it all.
-func ProcessCPU() time.Duration {
+func ProcessCPU() time.Duration { return cpuClock(unix.CLOCK_PROCESS_CPUTIME_ID) }
+
+// cpuClock reads a CPU-time clock; 0 where the system has none.
+func cpuClock(id int32) time.Duration {
 	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts); err != nil {
+	if err := unix.ClockGettime(id, &ts); err != nil {
 		return 0
 	}
 	return time.Duration(ts.Nano())
