@@ -13,8 +13,8 @@ import (
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 )
 
 func newService(t *testing.T, opts ...account.Option) (*account.Service, string) {

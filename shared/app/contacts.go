@@ -14,11 +14,11 @@ import (
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactsearch"
+	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
 	"github.com/firmoapi/firmo/shared/embed"
 	"github.com/firmoapi/firmo/shared/embed/openaiembed"
 	"github.com/firmoapi/firmo/shared/embed/ppmiembed"
 	"github.com/firmoapi/firmo/shared/kv"
-	"github.com/firmoapi/firmo/shared/osindex"
 	"github.com/firmoapi/firmo/shared/query"
 	"github.com/firmoapi/firmo/shared/world"
 )

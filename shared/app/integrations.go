@@ -5,17 +5,17 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/bravesearch"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/llm"
-	"github.com/firmoapi/firmo/shared/nativesearch"
 	"github.com/firmoapi/firmo/shared/secret"
-	"github.com/firmoapi/firmo/shared/serpersearch"
 	"github.com/firmoapi/firmo/shared/websearch"
+	"github.com/firmoapi/firmo/shared/websearch/bravesearch"
+	"github.com/firmoapi/firmo/shared/websearch/nativesearch"
+	"github.com/firmoapi/firmo/shared/websearch/serpersearch"
 )
 
 // providerTimeout bounds one call to an LLM or search provider.

@@ -14,13 +14,13 @@ import (
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/billing"
-	"github.com/firmoapi/firmo/shared/bleveindex"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/namematch"
-	"github.com/firmoapi/firmo/shared/osmatch"
+	"github.com/firmoapi/firmo/shared/namematch/bleveindex"
+	"github.com/firmoapi/firmo/shared/namematch/osmatch"
 	"github.com/firmoapi/firmo/shared/task"
 )
 
@@ -37,7 +37,7 @@ type nameParts struct {
 // NameIndexDir is the embedded candidate index under the data directory.
 const NameIndexDir = "names.bleve"
 
-// buildNames wires matching. The candidate index is OpenSearch (shared/osmatch,
+// buildNames wires matching. The candidate index is OpenSearch (shared/namematch/osmatch,
 // index FIRMO_OPENSEARCH_NAMES_INDEX) whenever cluster is set, on AWS and locally (a
 // developer pointing `firmo serve` at a cluster); otherwise the embedded bleve index
 // under the data directory locally, and none on AWS, where matching answers 503 and bulk

@@ -23,7 +23,7 @@ import (
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/contact"
-	"github.com/firmoapi/firmo/shared/dynamokv"
+	"github.com/firmoapi/firmo/shared/kv/dynamokv"
 	"github.com/firmoapi/firmo/shared/testkit"
 )
 
@@ -33,7 +33,7 @@ import (
 // document sorted by one field with search_after. It is NOT OpenSearch and proves nothing
 // about queries or relevance: it shows that the AWS composition reaches the cluster
 // (with SigV4-signed requests) and maps its failures to 503. The adapters' request
-// bodies are checked on golden JSON in shared/osmatch and shared/osindex, and their
+// bodies are checked on golden JSON in shared/namematch/osmatch and shared/contactsearch/osindex, and their
 // suites run against a real cluster when OPENSEARCH_URL is set.
 type fakeOpenSearch struct {
 	mu       sync.Mutex

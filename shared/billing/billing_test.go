@@ -15,9 +15,9 @@ import (
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/billing"
-	"github.com/firmoapi/firmo/shared/boltkv"
-	"github.com/firmoapi/firmo/shared/dynamokv"
 	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
+	"github.com/firmoapi/firmo/shared/kv/dynamokv"
 	"github.com/firmoapi/firmo/shared/testkit"
 )
 

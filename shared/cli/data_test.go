@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/app"
-	"github.com/firmoapi/firmo/shared/bleveindex"
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/namematch"
+	"github.com/firmoapi/firmo/shared/namematch/bleveindex"
 	"github.com/firmoapi/firmo/shared/world"
 )
 

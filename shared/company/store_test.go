@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/company/companytest"
-	"github.com/firmoapi/firmo/shared/dynamokv"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
+	"github.com/firmoapi/firmo/shared/kv/dynamokv"
 	"github.com/firmoapi/firmo/shared/testkit"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/boltkv"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 )
 
 func newStore(t *testing.T) *Store {

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/embed/ppmiembed"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/testkit"
 	"github.com/firmoapi/firmo/shared/vector"
 	"github.com/firmoapi/firmo/shared/world"

@@ -14,7 +14,7 @@ import (
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/llm"
-	"github.com/firmoapi/firmo/shared/openaillm"
+	"github.com/firmoapi/firmo/shared/llm/openaillm"
 )
 
 // chatDouble speaks the OpenAI chat-completions wire format: it answers every request

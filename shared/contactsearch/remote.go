@@ -9,12 +9,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/osindex"
+	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
 	"github.com/firmoapi/firmo/shared/vector"
 )
 
 // RemoteIndex is a contact index kept outside the process, OpenSearch k-NN
-// (shared/osindex) on AWS, in place of the in-memory HNSW graph. It holds one document
+// (shared/contactsearch/osindex) on AWS, in place of the in-memory HNSW graph. It holds one document
 // per contact: the filter fields, the vector and a fingerprint of both.
 //
 // With a remote index:

@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/contact"
+	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
 	"github.com/firmoapi/firmo/shared/embed"
 	"github.com/firmoapi/firmo/shared/embed/ppmiembed"
-	"github.com/firmoapi/firmo/shared/osindex"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/vector"
 )
 

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/dnsmx"
@@ -21,6 +20,7 @@ import (
 	"github.com/firmoapi/firmo/shared/extract"
 	"github.com/firmoapi/firmo/shared/geo"
 	"github.com/firmoapi/firmo/shared/industry"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/query"
 	"github.com/firmoapi/firmo/shared/title"
 	"github.com/firmoapi/firmo/shared/vector"

@@ -17,12 +17,12 @@ import (
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/billing"
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/emailfind"
 	"github.com/firmoapi/firmo/shared/httpapi"
-	"github.com/firmoapi/firmo/shared/memqueue"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/smtpverify"
 	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/task/memqueue"
 	"github.com/firmoapi/firmo/shared/testkit"
 )
 

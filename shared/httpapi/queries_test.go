@@ -17,12 +17,12 @@ import (
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/billing"
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/kv"
-	"github.com/firmoapi/firmo/shared/memlimit"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/query"
 	"github.com/firmoapi/firmo/shared/ratelimit"
+	"github.com/firmoapi/firmo/shared/ratelimit/memlimit"
 )
 
 // qworld is a server with the saved-query, usage and test routes on one bolt store.

@@ -7,11 +7,11 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/firmoapi/firmo/shared/anthropicllm"
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/llm"
-	"github.com/firmoapi/firmo/shared/openaillm"
-	"github.com/firmoapi/firmo/shared/typedllm"
+	"github.com/firmoapi/firmo/shared/llm/anthropicllm"
+	"github.com/firmoapi/firmo/shared/llm/openaillm"
+	"github.com/firmoapi/firmo/shared/llm/typedllm"
 )
 
 // Adapters is the Connector that builds the real provider adapters.

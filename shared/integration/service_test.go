@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/integration"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/llm"
 	"github.com/firmoapi/firmo/shared/secret"
 )

@@ -16,12 +16,12 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/account"
-	"github.com/firmoapi/firmo/shared/bleveindex"
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/company"
-	"github.com/firmoapi/firmo/shared/memqueue"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/namematch"
+	"github.com/firmoapi/firmo/shared/namematch/bleveindex"
 	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/task/memqueue"
 	"github.com/firmoapi/firmo/shared/testkit"
 	"github.com/firmoapi/firmo/shared/world"
 )

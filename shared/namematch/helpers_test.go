@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/bleveindex"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/namematch"
+	"github.com/firmoapi/firmo/shared/namematch/bleveindex"
 	"github.com/firmoapi/firmo/shared/world"
 )
 

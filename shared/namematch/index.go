@@ -14,8 +14,8 @@ import (
 )
 
 // Index is the candidate index port: a full-text index over company names and
-// alternate names with exact-value location fields. Embedded: shared/bleveindex (bleve);
-// AWS: shared/osmatch (OpenSearch). The contract suite is namematchtest.Run.
+// alternate names with exact-value location fields. Embedded: shared/namematch/bleveindex (bleve);
+// AWS: shared/namematch/osmatch (OpenSearch). The contract suite is namematchtest.Run.
 //
 // Search errors mean the backend could not answer (the matcher retries, then answers
 // 503); an index that answers with no hits is not an error.

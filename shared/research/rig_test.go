@@ -17,13 +17,13 @@ import (
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/billing"
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/integration"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/llm"
-	"github.com/firmoapi/firmo/shared/memqueue"
-	"github.com/firmoapi/firmo/shared/openaillm"
+	"github.com/firmoapi/firmo/shared/llm/openaillm"
 	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/task/memqueue"
 	"github.com/firmoapi/firmo/shared/websearch"
 )
 

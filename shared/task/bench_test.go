@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/kv"
-	"github.com/firmoapi/firmo/shared/memqueue"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/task/memqueue"
 	"github.com/firmoapi/firmo/shared/task/tasktest"
 )
 

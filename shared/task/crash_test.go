@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/app"
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/task"
 	"github.com/firmoapi/firmo/shared/task/tasktest"
 )

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/dynamokv"
 	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/kv/dynamokv"
 	"github.com/firmoapi/firmo/shared/task"
 	"github.com/firmoapi/firmo/shared/task/tasktest"
 	"github.com/firmoapi/firmo/shared/testkit"

@@ -13,10 +13,10 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/kv"
-	"github.com/firmoapi/firmo/shared/memqueue"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/task/memqueue"
 	"github.com/firmoapi/firmo/shared/task/tasktest"
 )
 

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/boltkv"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/secret"
 	"github.com/firmoapi/firmo/shared/websearch"
 )

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/emailfind"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 )
 
 func TestContactRows(t *testing.T) {

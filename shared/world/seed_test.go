@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/dnsmx"
 	"github.com/firmoapi/firmo/shared/extract"
 	"github.com/firmoapi/firmo/shared/industry"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/world"
 )
 

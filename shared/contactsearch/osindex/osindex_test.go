@@ -15,7 +15,7 @@ import (
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/osindex"
+	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
 	"github.com/firmoapi/firmo/shared/testkit"
 	"github.com/firmoapi/firmo/shared/vector"
 )

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/firmoapi/firmo/shared/boltkv"
 	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/kv/kvtest"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/firmoapi/firmo/shared/osindex"
+	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
 )
 
 func TestScanBodyGolden(t *testing.T) {

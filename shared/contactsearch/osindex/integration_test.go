@@ -11,7 +11,7 @@ import (
 	"github.com/opensearch-project/opensearch-go/v4"
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
-	"github.com/firmoapi/firmo/shared/osindex"
+	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
 	"github.com/firmoapi/firmo/shared/vector"
 	"github.com/firmoapi/firmo/shared/vector/vectortest"
 )

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/boltkv"
-	"github.com/firmoapi/firmo/shared/dynamokv"
 	"github.com/firmoapi/firmo/shared/kv"
-	"github.com/firmoapi/firmo/shared/kvlimit"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
+	"github.com/firmoapi/firmo/shared/kv/dynamokv"
 	"github.com/firmoapi/firmo/shared/ratelimit"
+	"github.com/firmoapi/firmo/shared/ratelimit/kvlimit"
 	"github.com/firmoapi/firmo/shared/ratelimit/ratelimittest"
 	"github.com/firmoapi/firmo/shared/testkit"
 )

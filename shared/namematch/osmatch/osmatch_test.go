@@ -23,7 +23,7 @@ import (
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/namematch"
 	"github.com/firmoapi/firmo/shared/namematch/namematchtest"
-	"github.com/firmoapi/firmo/shared/osmatch"
+	"github.com/firmoapi/firmo/shared/namematch/osmatch"
 	"github.com/firmoapi/firmo/shared/testkit"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/memqueue"
 	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/task/memqueue"
 )
 
 // fakeSteps records the step calls of each task.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/memqueue"
 	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/task/memqueue"
 )
 
 // recorder is a handler that records what it handled and how many ran at once per lane.

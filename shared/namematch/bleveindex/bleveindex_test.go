@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/firmoapi/firmo/shared/bleveindex"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/namematch"
+	"github.com/firmoapi/firmo/shared/namematch/bleveindex"
 	"github.com/firmoapi/firmo/shared/namematch/namematchtest"
 )
 

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/memlimit"
 	"github.com/firmoapi/firmo/shared/ratelimit"
+	"github.com/firmoapi/firmo/shared/ratelimit/memlimit"
 	"github.com/firmoapi/firmo/shared/ratelimit/ratelimittest"
 )
 

@@ -12,8 +12,8 @@ import (
 	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/sfnflow"
 	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/task/sfnflow"
 	"github.com/firmoapi/firmo/shared/testkit"
 )
 
