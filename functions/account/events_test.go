@@ -16,6 +16,8 @@ import (
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/accountapp"
+	"github.com/firmoapi/firmo/shared/app/localbackend"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/openapi"
 )
@@ -104,7 +106,7 @@ func TestSampleEvents(t *testing.T) {
 		tc := eventCases[name]
 		t.Run(name, func(t *testing.T) {
 			req := readEvent(t, filepath.Join(eventsDir, name))
-			resp, err := newApp(t).HTTPProxy("account")(context.Background(), req)
+			resp, err := newApp(t).HTTPProxy()(context.Background(), req)
 			if err != nil {
 				t.Fatalf("proxy: %v", err)
 			}
@@ -149,23 +151,29 @@ func TestEveryEventFileIsChecked(t *testing.T) {
 	}
 }
 
-// newApp builds the local composition with the demo organisation keyed by eventKey.
-func newApp(t *testing.T) *app.App {
+// newApp composes the account family alone, as this function does, on the embedded
+// backend, with the demo organisation keyed by eventKey.
+func newApp(t *testing.T) *app.Core {
 	t.Helper()
-	env := map[string]string{"FIRMO_DATA_DIR": t.TempDir(), "FIRMO_DEMO_API_KEY": eventKey}
+	env := map[string]string{"FIRMO_DATA_DIR": t.TempDir()}
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	b, err := localbackend.New(cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { a.Close() })
-	if _, err := a.EnsureDemo(context.Background()); err != nil {
+	core, err := app.Build(context.Background(), cfg, log, b, accountapp.Composer{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return a
+	t.Cleanup(func() { core.Close() })
+	if _, err := core.Accounts.EnsureDemo(context.Background(), eventKey); err != nil {
+		t.Fatal(err)
+	}
+	return core
 }
 
 // readEvent decodes a sample event strictly and checks that it looks like what API

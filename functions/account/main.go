@@ -1,5 +1,5 @@
-// Command account is the Lambda of the account family (account, keys, sign-in, health,
-// API reference) behind API Gateway.
+// Command account is the Lambda of the account family (account, keys, sign-in, usage,
+// health, API reference) behind API Gateway. It composes that family alone.
 package main
 
 import (
@@ -10,12 +10,13 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/accountapp"
 )
 
 func main() {
-	a, err := app.FromEnv(context.Background(), os.Getenv)
+	core, err := app.FromEnv(context.Background(), os.Getenv, accountapp.Composer{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(a.HTTPProxy("account"))
+	lambda.Start(core.HTTPProxy())
 }

@@ -1,5 +1,6 @@
 // Command company is the Lambda of the company family (profile, certificate history,
-// score) behind API Gateway.
+// score, extraction, industries, name matching) behind API Gateway. It composes that
+// family alone.
 package main
 
 import (
@@ -10,12 +11,13 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/companyapp"
 )
 
 func main() {
-	a, err := app.FromEnv(context.Background(), os.Getenv)
+	core, err := app.FromEnv(context.Background(), os.Getenv, &companyapp.Composer{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(a.HTTPProxy("company"))
+	lambda.Start(core.HTTPProxy())
 }

@@ -1,5 +1,5 @@
 // Command contacts is the Lambda of the contacts family (contact search, count, lookup,
-// legacy list) behind API Gateway.
+// legacy list) behind API Gateway. It composes that family alone.
 package main
 
 import (
@@ -10,12 +10,13 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/contactsapp"
 )
 
 func main() {
-	a, err := app.FromEnv(context.Background(), os.Getenv)
+	core, err := app.FromEnv(context.Background(), os.Getenv, &contactsapp.Composer{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(a.HTTPProxy("contacts"))
+	lambda.Start(core.HTTPProxy())
 }

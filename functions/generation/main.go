@@ -1,5 +1,5 @@
-// Command generation is the Lambda of the generation family (task status and cancel)
-// behind API Gateway.
+// Command generation is the Lambda of the generation family (batch research, models,
+// task status and cancel) behind API Gateway. It composes that family alone.
 package main
 
 import (
@@ -10,12 +10,13 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/generationapp"
 )
 
 func main() {
-	a, err := app.FromEnv(context.Background(), os.Getenv)
+	core, err := app.FromEnv(context.Background(), os.Getenv, &generationapp.Composer{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(a.HTTPProxy("generation"))
+	lambda.Start(core.HTTPProxy())
 }

@@ -1,5 +1,5 @@
 // Command integrations is the Lambda of the integrations family (LLM integrations and
-// web search providers) behind API Gateway.
+// web search providers) behind API Gateway. It composes that family alone.
 package main
 
 import (
@@ -10,12 +10,13 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/integrationsapp"
 )
 
 func main() {
-	a, err := app.FromEnv(context.Background(), os.Getenv)
+	core, err := app.FromEnv(context.Background(), os.Getenv, integrationsapp.Composer{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(a.HTTPProxy("integrations"))
+	lambda.Start(core.HTTPProxy())
 }

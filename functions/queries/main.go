@@ -1,5 +1,5 @@
 // Command queries is the Lambda of the saved-query family (list, exclusion lists,
-// rename and tag, delete) behind API Gateway.
+// rename and tag, delete) behind API Gateway. It composes that family alone.
 package main
 
 import (
@@ -10,12 +10,13 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/queriesapp"
 )
 
 func main() {
-	a, err := app.FromEnv(context.Background(), os.Getenv)
+	core, err := app.FromEnv(context.Background(), os.Getenv, queriesapp.Composer{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(a.HTTPProxy("queries"))
+	lambda.Start(core.HTTPProxy())
 }

@@ -1,7 +1,7 @@
 // Command scheduler is the Lambda an EventBridge schedule invokes to run the scheduled
 // reprocessing of company data (rescoring, refreshing stale derived fields), in pages
 // that resume where the previous invocation stopped, and then the company-name index
-// sync when an OpenSearch cluster is configured.
+// sync when an OpenSearch cluster is configured. It composes the company family.
 package main
 
 import (
@@ -9,18 +9,15 @@ import (
 	"log"
 	"os"
 
-	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/companyapp"
 )
 
 func main() {
-	a, err := app.FromEnv(context.Background(), os.Getenv)
+	handle, err := companyapp.Scheduler(context.Background(), os.Getenv)
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(func(ctx context.Context, _ events.EventBridgeEvent) (app.ScheduleReport, error) {
-		return a.HandleSchedule(ctx)
-	})
+	lambda.Start(handle)
 }

@@ -1,6 +1,7 @@
 // Command steps is the Lambda every Task state of statemachines/task.asl.json invokes:
 // prepare, enqueue, check, finalize and fail, per the contract in
-// statemachines/README.md.
+// statemachines/README.md. The steps read and write task state only, so it composes
+// no endpoint family (a message's provider lane matters to the embedded queue alone).
 package main
 
 import (
@@ -14,9 +15,9 @@ import (
 )
 
 func main() {
-	a, err := app.FromEnv(context.Background(), os.Getenv)
+	core, err := app.FromEnv(context.Background(), os.Getenv)
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(a.HandleStep)
+	lambda.Start(core.HandleStep)
 }

@@ -1,6 +1,7 @@
 // Command worker is the Lambda the task queue's SQS event source invokes: it answers
 // each record of the batch with the task engine and reports the ones to deliver again
-// (ReportBatchItemFailures).
+// (ReportBatchItemFailures). It composes the families whose task kinds it runs: email
+// (email_find), generation (gen_process, gen_process_personas) and company (bulk match).
 package main
 
 import (
@@ -11,12 +12,15 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/companyapp"
+	"github.com/firmoapi/firmo/shared/app/emailapp"
+	"github.com/firmoapi/firmo/shared/app/generationapp"
 )
 
 func main() {
-	a, err := app.FromEnv(context.Background(), os.Getenv)
+	core, err := app.FromEnv(context.Background(), os.Getenv, &emailapp.Composer{}, &generationapp.Composer{}, &companyapp.Composer{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(a.HandleSQS)
+	lambda.Start(core.HandleSQS)
 }

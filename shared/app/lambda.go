@@ -6,13 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/firmoapi/firmo/shared/apperr"
-	"github.com/firmoapi/firmo/shared/company"
-	"github.com/firmoapi/firmo/shared/namematch"
 	"github.com/firmoapi/firmo/shared/task"
 )
 
@@ -21,26 +18,13 @@ import (
 // They turn events into engine calls and engine errors into what SQS and Step
 // Functions act on; the engine itself never sees an events.* type.
 
-// lambdaTaskOptions bound a record's work well within the worker's 300 s timeout
-// (template.yaml): three attempts of at most 75 s with at most 10 s between them is
-// about 245 s. Further retries are SQS redeliveries (visibility timeout 1,800 s, six
-// times the function timeout as AWS advises), then the DLQ; a record whose messages
-// are lost or dead-lettered is enqueued again by the workflow's progress check after
-// StallAfter (15 minutes by default) and answered with an error cell in the end.
-func lambdaTaskOptions() task.Options {
-	return task.Options{
-		RecordTimeout: 75 * time.Second,
-		Retry:         task.RetryPolicy{Attempts: 3, Base: time.Second, Max: 10 * time.Second},
-	}
-}
-
 // HandleSQS is functions/worker's handler: it runs Engine.Handle for each message of
 // the batch at once (a batch is at most the event source's batch size) and names the
 // messages to deliver again in BatchItemFailures (the event source mapping has
 // FunctionResponseTypes: [ReportBatchItemFailures]); the others are deleted. A body
 // that is not a task message is reported too, so it ends in the DLQ, where the alarm
 // shows it, rather than vanish.
-func (a *App) HandleSQS(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+func (c *Core) HandleSQS(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 	failed := make([]bool, len(ev.Records))
 	var wg sync.WaitGroup
 	for i, rec := range ev.Records {
@@ -49,12 +33,12 @@ func (a *App) HandleSQS(ctx context.Context, ev events.SQSEvent) (events.SQSEven
 			defer wg.Done()
 			var m task.Message
 			if err := json.Unmarshal([]byte(rec.Body), &m); err != nil || m.TaskID == "" || m.OrgID == "" {
-				a.Log.Error("task message unreadable; left for the DLQ", "message_id", rec.MessageId, "err", err)
+				c.Log.Error("task message unreadable; left for the DLQ", "message_id", rec.MessageId, "err", err)
 				failed[i] = true
 				return
 			}
-			if err := a.Tasks.Handle(ctx, m); err != nil {
-				a.Log.Warn("task record not handled; left for redelivery", "message_id", rec.MessageId, "task", m.Ref.String(), "key", m.Key, "err", err)
+			if err := c.Tasks.Handle(ctx, m); err != nil {
+				c.Log.Warn("task record not handled; left for redelivery", "message_id", rec.MessageId, "task", m.Ref.String(), "key", m.Key, "err", err)
 				failed[i] = true
 			}
 		}()
@@ -102,45 +86,45 @@ var workflowFailed = task.TaskError{Code: "workflow_failed", Message: "The task 
 
 // HandleStep is functions/steps' handler: it decodes the step's typed input, runs the
 // engine's step and returns its typed output, with errors named for Retry and Catch.
-func (a *App) HandleStep(ctx context.Context, raw json.RawMessage) (any, error) {
+func (c *Core) HandleStep(ctx context.Context, raw json.RawMessage) (any, error) {
 	var req StepRequest
 	if err := json.Unmarshal(raw, &req); err != nil {
 		return nil, &PermanentError{Msg: "step payload is not a JSON object: " + err.Error()}
 	}
-	out, err := a.step(ctx, req, raw)
+	out, err := c.step(ctx, req, raw)
 	if err != nil {
 		return nil, stepError(req.Step, err)
 	}
 	return out, nil
 }
 
-func (a *App) step(ctx context.Context, req StepRequest, raw json.RawMessage) (any, error) {
+func (c *Core) step(ctx context.Context, req StepRequest, raw json.RawMessage) (any, error) {
 	switch req.Step {
 	case "prepare":
 		in, err := decodeStep[task.PrepareInput](raw)
 		if err != nil {
 			return nil, err
 		}
-		return a.Tasks.Prepare(ctx, in)
+		return c.Tasks.Prepare(ctx, in)
 	case "enqueue":
 		in, err := decodeStep[task.EnqueueInput](raw)
 		if err != nil {
 			return nil, err
 		}
-		return a.Tasks.EnqueueChunk(ctx, in)
+		return c.Tasks.EnqueueChunk(ctx, in)
 	case "check":
 		in, err := decodeStep[task.CheckInput](raw)
 		if err != nil {
 			return nil, err
 		}
-		return a.Tasks.CheckProgress(ctx, in)
+		return c.Tasks.CheckProgress(ctx, in)
 	case "finalize":
 		in, err := decodeStep[task.FinalizeInput](raw)
 		if err != nil {
 			return nil, err
 		}
 		in.Error = nil // only the fail step fails a task
-		return a.Tasks.Finalize(ctx, in)
+		return c.Tasks.Finalize(ctx, in)
 	case "fail":
 		in, err := decodeStep[task.FinalizeInput](raw)
 		if err != nil {
@@ -150,10 +134,10 @@ func (a *App) step(ctx context.Context, req StepRequest, raw json.RawMessage) (a
 		if req.Failure != nil {
 			failure = *req.Failure
 		}
-		a.Log.Error("task workflow failed", "task", in.Ref.String(), "error", failure.Error, "cause", failure.Cause)
+		c.Log.Error("task workflow failed", "task", in.Ref.String(), "error", failure.Error, "cause", failure.Cause)
 		te := workflowFailed
 		in.GiveUp, in.Error = false, &te
-		return a.Tasks.Finalize(ctx, in)
+		return c.Tasks.Finalize(ctx, in)
 	default:
 		return nil, fmt.Errorf("unknown step %q: %w", req.Step, apperr.ErrInvalid)
 	}
@@ -186,55 +170,4 @@ func stepError(step string, err error) error {
 		return &TransientError{Msg: msg}
 	}
 	return err
-}
-
-// ScheduleReport is what one scheduler invocation did: the reprocessing pass and, when
-// a name index is configured, the company-name index sync that follows it.
-type ScheduleReport struct {
-	Reprocess company.JobReport     `json:"reprocess"`
-	Names     *namematch.SyncReport `json:"names,omitempty"`
-}
-
-// nameSyncShare is the part of an invocation's remaining time kept for the name-index
-// sync (at most nameSyncMax), so reprocessing cannot starve it.
-const (
-	nameSyncShare = 3
-	nameSyncMax   = 5 * time.Minute
-)
-
-// HandleSchedule is functions/scheduler's handler: it continues the reprocessing pass
-// (ReprocessOnce), then syncs the company-name index with the company table so
-// matching follows what reprocessing and ingests changed. Both stop well before the
-// Lambda's deadline: reprocessing leaves a third of the remaining time (at most 5
-// minutes) to the sync, and the sync keeps reprocessMargin; a sync cut short has written
-// whole batches, and the next tick compares fingerprints again and finishes the work.
-// Without a name index (AWS without FIRMO_OPENSEARCH_URL) only reprocessing runs.
-func (a *App) HandleSchedule(ctx context.Context) (ScheduleReport, error) {
-	reprocessCtx := ctx
-	if dl, ok := ctx.Deadline(); ok && a.names.wired {
-		keep := min(time.Until(dl)/nameSyncShare, nameSyncMax)
-		var cancel context.CancelFunc
-		reprocessCtx, cancel = context.WithDeadline(ctx, dl.Add(-keep))
-		defer cancel()
-	}
-	var out ScheduleReport
-	rep, err := a.ReprocessOnce(reprocessCtx)
-	out.Reprocess = rep
-	if err != nil && ctx.Err() != nil {
-		return out, err
-	}
-	if !a.names.wired {
-		return out, err
-	}
-	syncCtx := ctx
-	if dl, ok := ctx.Deadline(); ok {
-		var cancel context.CancelFunc
-		syncCtx, cancel = context.WithDeadline(ctx, dl.Add(-reprocessMargin))
-		defer cancel()
-	}
-	start := time.Now()
-	names, serr := a.SyncNames(syncCtx)
-	out.Names = &names
-	a.Log.Info("company-name index sync", "companies", names.Companies, "indexed", names.Indexed, "deleted", names.Deleted, "took", time.Since(start).Round(time.Millisecond).String(), "err", serr)
-	return out, errors.Join(err, serr)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/task"
 	"github.com/firmoapi/firmo/shared/task/tasktest"
 )
@@ -19,10 +20,10 @@ const TestTaskKind = "test_echo"
 // registerTestKinds adds TestTaskKind. With FIRMO_TEST_RUN_LOG set, each run first
 // appends its record key to that file, so a test counts runs across worker processes
 // (and runs cut short by a kill).
-func (a *App) registerTestKinds() error {
-	return a.Tasks.Kinds().Register(task.Kind{
+func registerTestKinds(c *Core) error {
+	return c.Tasks.Kinds().Register(task.Kind{
 		Name:      TestTaskKind,
-		Processor: &delayedEcho{echo: &tasktest.Echo{}, runLog: a.Config.AWS.TestRunLog},
+		Processor: &delayedEcho{echo: &tasktest.Echo{}, runLog: c.Config.AWS.TestRunLog},
 		Columns:   tasktest.Columns,
 	})
 }
@@ -38,12 +39,12 @@ func (d *delayedEcho) Process(ctx context.Context, rec task.Record) (task.Result
 	if d.runLog != "" {
 		f, err := os.OpenFile(d.runLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
-			return task.Result{}, task.Retryable(fmt.Errorf("run log: %w", err), 0)
+			return task.Result{}, apperr.Retryable(fmt.Errorf("run log: %w", err), 0)
 		}
 		_, err = fmt.Fprintln(f, rec.Key) // one short O_APPEND write: whole lines across processes
 		f.Close()
 		if err != nil {
-			return task.Result{}, task.Retryable(fmt.Errorf("run log: %w", err), 0)
+			return task.Result{}, apperr.Retryable(fmt.Errorf("run log: %w", err), 0)
 		}
 	}
 	var p struct {

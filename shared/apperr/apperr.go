@@ -2,7 +2,9 @@
 // and the single table that maps them to HTTP statuses and error codes.
 //
 // Domain code wraps a kind with context (fmt.Errorf("get task %s: %w", id, apperr.ErrNotFound))
-// or builds a richer *Error with a field name and a client-facing message.
+// or builds a richer *Error with a field name and a client-facing message. A transient
+// failure is marked with Retryable; every retrier (the task engine, the Step Functions
+// steps) asks IsRetryable and RetryAfter, so adapters need not know who retries them.
 package apperr
 
 import (
@@ -35,25 +37,47 @@ var (
 )
 
 type kindInfo struct {
+	kind   *Kind
 	status int
 	code   string
 }
 
-// table is the one mapping from kind to HTTP status and default error code.
-var table = map[*Kind]kindInfo{
-	ErrInvalid:         {http.StatusUnprocessableEntity, "validation_error"},
-	ErrBadRequest:      {http.StatusBadRequest, "bad_request"},
-	ErrUnauthorized:    {http.StatusUnauthorized, "unauthorized"},
-	ErrPaymentRequired: {http.StatusPaymentRequired, "insufficient_credits"},
-	ErrForbidden:       {http.StatusForbidden, "forbidden"},
-	ErrPlanRequired:    {http.StatusForbidden, "plan_required"},
-	ErrNotFound:        {http.StatusNotFound, "not_found"},
-	ErrMethod:          {http.StatusMethodNotAllowed, "method_not_allowed"},
-	ErrConflict:        {http.StatusConflict, "conflict"},
-	ErrTooLarge:        {http.StatusRequestEntityTooLarge, "payload_too_large"},
-	ErrRateLimited:     {http.StatusTooManyRequests, "rate_limited"},
-	ErrUnavailable:     {http.StatusServiceUnavailable, "service_unavailable"},
-	ErrInternal:        {http.StatusInternalServerError, "internal_error"},
+// table is the one mapping from kind to HTTP status and default error code. It is
+// ordered: when an error wraps several kinds (fmt.Errorf("%w: %w", ...), errors.Join,
+// Retryable), the first row it matches decides the answer, so the answer never
+// depends on map order. Server-side failures come first, most severe first, because
+// they make whatever else the chain says untrustworthy: a bug (500), a dependency
+// down (503; every Retryable error matches it), throttling (429). Then who the caller
+// is (401), what they may do (403 role, 403 plan, 402 credits), the request's shape
+// (405, 413, 422, 400), and last the state of the resource (404, 409).
+var table = []kindInfo{
+	{ErrInternal, http.StatusInternalServerError, "internal_error"},
+	{ErrUnavailable, http.StatusServiceUnavailable, "service_unavailable"},
+	{ErrRateLimited, http.StatusTooManyRequests, "rate_limited"},
+	{ErrUnauthorized, http.StatusUnauthorized, "unauthorized"},
+	{ErrForbidden, http.StatusForbidden, "forbidden"},
+	{ErrPlanRequired, http.StatusForbidden, "plan_required"},
+	{ErrPaymentRequired, http.StatusPaymentRequired, "insufficient_credits"},
+	{ErrMethod, http.StatusMethodNotAllowed, "method_not_allowed"},
+	{ErrTooLarge, http.StatusRequestEntityTooLarge, "payload_too_large"},
+	{ErrInvalid, http.StatusUnprocessableEntity, "validation_error"},
+	{ErrBadRequest, http.StatusBadRequest, "bad_request"},
+	{ErrNotFound, http.StatusNotFound, "not_found"},
+	{ErrConflict, http.StatusConflict, "conflict"},
+}
+
+// internal is the answer to an error of no known kind.
+var internal = kindInfo{ErrInternal, http.StatusInternalServerError, "internal_error"}
+
+// infoOf returns k's row; a kind missing from the table (a zero &Kind{} built
+// elsewhere) is answered as internal rather than with status 0.
+func infoOf(k *Kind) kindInfo {
+	for _, info := range table {
+		if info.kind == k {
+			return info
+		}
+	}
+	return internal
 }
 
 // Error is a client-facing error: a kind plus an optional specific code, message,
@@ -105,32 +129,34 @@ type Response struct {
 }
 
 // Describe maps any error to its HTTP answer through the one table. Errors that carry
-// no kind are internal: their text is never shown to the client.
+// no kind are internal: their text is never shown to the client. An *Error anywhere
+// in the chain is its author's deliberate answer and wins over bare kinds; otherwise
+// the first row of the table the error matches decides. RetryAfter is the hint the
+// error carries (see RetryAfter), whichever way the status was found.
 func Describe(err error) Response {
 	var e *Error
 	if errors.As(err, &e) && e.Kind != nil {
-		info := table[e.Kind]
+		info := infoOf(e.Kind)
 		code := info.code
 		if e.Code != "" {
 			code = e.Code
 		}
 		msg := e.Message
 		if msg == "" {
-			msg = defaultMessage(e.Kind)
+			msg = defaultMessage(info.kind)
 		}
-		return Response{Status: info.status, Code: code, Message: msg, Field: e.Field, RetryAfter: e.RetryAfter, Internal: info.status >= 500 && e.Message == ""}
+		return Response{Status: info.status, Code: code, Message: msg, Field: e.Field, RetryAfter: RetryAfter(err), Internal: info.status >= 500 && e.Message == ""}
 	}
-	for kind, info := range table {
-		if errors.Is(err, kind) {
-			if info.status >= 500 {
-				return Response{Status: info.status, Code: info.code, Message: defaultMessage(kind), Internal: true}
-			}
-			// A bare wrapped sentinel: its wrapping context is written for developers,
-			// so show the kind's generic sentence rather than internal detail.
-			return Response{Status: info.status, Code: info.code, Message: defaultMessage(kind)}
+	info := internal
+	for _, row := range table {
+		if errors.Is(err, row.kind) {
+			info = row
+			break
 		}
 	}
-	return Response{Status: http.StatusInternalServerError, Code: "internal_error", Message: defaultMessage(ErrInternal), Internal: true}
+	// A bare wrapped sentinel's text is written for developers (and a 5xx's may hold
+	// internal detail), so the client gets the kind's generic sentence.
+	return Response{Status: info.status, Code: info.code, Message: defaultMessage(info.kind), RetryAfter: RetryAfter(err), Internal: info.status >= 500}
 }
 
 // Status returns the HTTP status for err.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/allapp"
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/config"
 )
@@ -104,12 +105,12 @@ func load(env Env) (config.Config, *slog.Logger, error) {
 
 // openApp loads the configuration and opens the app the command works on (the caller
 // closes it).
-func openApp(ctx context.Context, env Env) (*app.App, config.Config, error) {
+func openApp(ctx context.Context, env Env) (*allapp.App, config.Config, error) {
 	cfg, log, err := load(env)
 	if err != nil {
 		return nil, cfg, err
 	}
-	a, err := app.New(ctx, cfg, log)
+	a, err := allapp.New(ctx, cfg, log)
 	return a, cfg, err
 }
 
@@ -129,7 +130,7 @@ func serve(ctx context.Context, env Env) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	a, err := app.NewLocal(ctx, cfg, log)
+	a, err := allapp.NewLocal(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -185,9 +186,9 @@ func printBanner(w io.Writer, addr, dataDir string, d account.Demo) {
 		host = "localhost:" + host[strings.LastIndex(host, ":")+1:]
 	}
 	fmt.Fprintf(w, "Firmo is serving on http://%s (data in %s)\n", host, dataDir)
-	fmt.Fprintf(w, "Demo organisation %q (plan %s). Demo API key (also in %s/%s):\n\n    %s\n\n", d.Org.Name, d.Org.Plan, dataDir, app.DemoKeyFile, d.Key)
+	fmt.Fprintf(w, "Demo organisation %q (plan %s). Demo API key (also in %s/%s):\n\n    %s\n\n", d.Org.Name, d.Org.Plan, dataDir, allapp.DemoKeyFile, d.Key)
 	if d.AdminPassword != "" {
-		fmt.Fprintf(w, "Admin app sign-in: %s, password in %s/%s\n", account.DemoAdminEmail, dataDir, app.DemoPasswordFile)
+		fmt.Fprintf(w, "Admin app sign-in: %s, password in %s/%s\n", account.DemoAdminEmail, dataDir, allapp.DemoPasswordFile)
 	}
 	fmt.Fprintf(w, "Try: curl -H 'x-service-key: %s' http://%s/v1/account\nAPI reference: http://%s/docs\n", d.Key, host, host)
 }
@@ -218,7 +219,7 @@ func keys(ctx context.Context, env Env) error {
 	return fmt.Errorf("%w: unknown keys command %q", errUsage, env.Args[1])
 }
 
-func keysCreate(ctx context.Context, env Env, a *app.App) error {
+func keysCreate(ctx context.Context, env Env, a *allapp.App) error {
 	fs := flag.NewFlagSet("keys create", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	orgName := fs.String("org", "", "organisation name (created if needed)")

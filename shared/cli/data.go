@@ -9,7 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/allapp"
+	"github.com/firmoapi/firmo/shared/app/companyapp"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/contact"
@@ -23,7 +24,7 @@ func seed(ctx context.Context, env Env) error {
 	fs.SetOutput(env.Stderr)
 	companies := fs.Int("companies", 2000, "number of companies")
 	contacts := fs.Int("contacts", 0, "reserved; every company gets about 20 contacts")
-	seedValue := fs.Uint64("seed", app.DefaultWorldSeed, "random seed: the same seed and date give byte-identical data")
+	seedValue := fs.Uint64("seed", companyapp.DefaultWorldSeed, "random seed: the same seed and date give byte-identical data")
 	asOf := fs.String("as-of", "", "the world's date, YYYY-MM-DD (default: today, UTC)")
 	out := fs.String("out", "", "write the world as ingest files into this directory instead of the store")
 	if err := fs.Parse(env.Args[1:]); err != nil {
@@ -86,7 +87,7 @@ func seed(ctx context.Context, env Env) error {
 // OpenSearch cluster, at once), instead of after the background sync of its start.
 // App.SyncNames reports no progress while it runs: the bar shows the companies read
 // once the pass ends.
-func syncNames(ctx context.Context, env Env, a *app.App, cfg config.Config) error {
+func syncNames(ctx context.Context, env Env, a *allapp.App, cfg config.Config) error {
 	if cfg.Backend != config.BackendLocal && !cfg.OpenSearch.Enabled() {
 		// AWS without FIRMO_OPENSEARCH_URL has no name index (shared/app/match.go).
 		fmt.Fprintln(env.Stderr, "note: company-name index not synced: this deployment has none (FIRMO_OPENSEARCH_URL is unset)")
@@ -106,13 +107,13 @@ func syncNames(ctx context.Context, env Env, a *app.App, cfg config.Config) erro
 }
 
 // seedContacts stores the world's contacts (about 20 per company).
-func seedContacts(ctx context.Context, env Env, a *app.App, opts world.Options) (int, error) {
+func seedContacts(ctx context.Context, env Env, a *allapp.App, opts world.Options) (int, error) {
 	bar := progress.New(env.Stderr, "seeding contacts", int64(opts.Companies))
 	defer bar.Done()
 	return a.SeedContacts(ctx, opts, func() { bar.Add(1) })
 }
 
-func seedWorld(ctx context.Context, env Env, a *app.App, opts world.Options, load company.LoadOptions) (world.SeedReport, error) {
+func seedWorld(ctx context.Context, env Env, a *allapp.App, opts world.Options, load company.LoadOptions) (world.SeedReport, error) {
 	bar := progress.New(env.Stderr, "seeding demo world", int64(opts.Companies))
 	defer bar.Done()
 	return a.SeedWorld(ctx, opts, load, func() { bar.Add(1) })
@@ -120,7 +121,7 @@ func seedWorld(ctx context.Context, env Env, a *app.App, opts world.Options, loa
 
 // seedOnFirstStart gives `firmo serve` its demo world the first time it runs on an
 // empty store (FIRMO_SEED_COMPANIES companies; 0 turns it off).
-func seedOnFirstStart(ctx context.Context, env Env, a *app.App, cfg config.Config) error {
+func seedOnFirstStart(ctx context.Context, env Env, a *allapp.App, cfg config.Config) error {
 	if cfg.SeedCompanies == 0 {
 		return nil
 	}
@@ -128,7 +129,7 @@ func seedOnFirstStart(ctx context.Context, env Env, a *app.App, cfg config.Confi
 	if err != nil || !empty {
 		return err
 	}
-	opts := world.Options{Seed: app.DefaultWorldSeed, Companies: cfg.SeedCompanies, AsOf: time.Now()}.Normalized()
+	opts := world.Options{Seed: companyapp.DefaultWorldSeed, Companies: cfg.SeedCompanies, AsOf: time.Now()}.Normalized()
 	fmt.Fprintf(env.Stderr, "First start: seeding a demo world of %d companies (firmo seed makes others).\n", opts.Companies)
 	start := time.Now()
 	// Text-derived fields (description, language, keywords, industries) are filled in by
@@ -250,7 +251,7 @@ const contactsNote = "note: contact search serves from a snapshot: a firmo serve
 
 // ingestContacts runs `firmo ingest contacts FILE` (CSV with a header row or JSON Lines;
 // columns in the README).
-func ingestContacts(ctx context.Context, env Env, a *app.App, file io.Reader, format, path string, size int64) error {
+func ingestContacts(ctx context.Context, env Env, a *allapp.App, file io.Reader, format, path string, size int64) error {
 	opts := contact.IngestOptions{Size: size, Name: path, Progress: func(label string, total int64) company.Progress {
 		return progress.New(env.Stderr, label, total)
 	}}

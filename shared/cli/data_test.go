@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/companyapp"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/namematch"
@@ -102,7 +102,7 @@ func TestSeedSyncsNameIndex(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "company-name index: 20 companies") {
 		t.Fatalf("seed = %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	ix, err := bleveindex.Open(filepath.Join(data, app.NameIndexDir))
+	ix, err := bleveindex.Open(filepath.Join(data, companyapp.NameIndexDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func matchIn(t *testing.T, dataDir, name, country, domain string) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	ix, err := bleveindex.Open(filepath.Join(dataDir, app.NameIndexDir))
+	ix, err := bleveindex.Open(filepath.Join(dataDir, companyapp.NameIndexDir))
 	if err != nil {
 		t.Fatal(err)
 	}

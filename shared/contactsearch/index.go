@@ -128,7 +128,7 @@ func (s *Service) build(ctx context.Context, prev *snapshot) (*snapshot, error) 
 		}
 		cursor = next
 	}
-	known := map[string][]emailfind.Known{}
+	learner := emailfind.NewLearner()
 	err := s.contacts.List(ctx, func(r contact.Raw) error {
 		c := contact.Derive(r)
 		co := sn.companies[r.Domain]
@@ -160,19 +160,14 @@ func (s *Service) build(ctx context.Context, prev *snapshot) (*snapshot, error) 
 		e.text = embedText(c)
 		sn.byID[c.PersonaID] = len(sn.entries)
 		sn.entries = append(sn.entries, e)
-		if r.Email != "" {
-			first, last, _ := strings.Cut(r.Name, " ")
-			known[r.Domain] = append(known[r.Domain], emailfind.Known{First: first, Last: last, Email: r.Email})
-		}
+		learner.Add(r.Domain, r.Name, r.Email)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	for d, ks := range known {
-		if p, ok := emailfind.InferPattern(ks); ok {
-			sn.companies[d].Pattern = &p
-		}
+	for d, p := range learner.Patterns() {
+		sn.companies[d].Pattern = &p
 	}
 	// Entries sorted by persona id, so filter-mode results come in a stable order.
 	sort.Slice(sn.entries, func(i, j int) bool { return sn.entries[i].C.PersonaID < sn.entries[j].C.PersonaID })

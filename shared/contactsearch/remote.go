@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
 	"github.com/firmoapi/firmo/shared/vector"
 )
 
@@ -23,20 +22,56 @@ import (
 //     of a process (a Lambda's cold start) reads what the index holds (Stored) and reuses
 //     the stored vectors of unchanged contacts instead of embedding them again;
 //   - filters are still evaluated on the in-memory snapshot; a similarity search over the
-//     filtered candidates runs in the index as k-NN with the candidates as a terms filter,
+//     filtered candidates runs in the index as k-NN with the candidates as its filter,
 //     except when the candidates are few (vector.UseExact: candidates x dims <= 2M) or
-//     more than osindex.MaxTermsIDs (a terms filter's limit): those are scanned exactly in
-//     memory over the snapshot's vectors. A search over every contact is plain k-NN.
+//     more than MaxCandidates: those are scanned exactly in memory over the snapshot's
+//     vectors. A search over every contact is plain k-NN.
 type RemoteIndex interface {
 	Dims() int
+	// MaxCandidates is the most ids a Search's Filter.IDs may carry (OpenSearch: the
+	// terms filter's index.max_terms_count).
+	MaxCandidates() int
 	EnsureIndex(ctx context.Context) error
 	Stored(ctx context.Context, fn func(id int64, fp string, vec []float32) error) error
-	Put(ctx context.Context, docs []osindex.Document) error
+	Put(ctx context.Context, docs []Document) error
 	Remove(ctx context.Context, ids []int64) error
 	Search(ctx context.Context, query []float32, k int, f vector.Filter) ([]vector.Hit, error)
 }
 
-var _ RemoteIndex = (*osindex.Index)(nil)
+// Document is one contact as a RemoteIndex holds it: the fields contact search filters
+// on, the vector and the fingerprint. The index stores every field; how it names them is
+// the adapter's business.
+//
+// The JSON form (Vector and FP left out) is what fingerprint hashes, so renaming a JSON
+// name changes every fingerprint and makes the next refresh embed and rewrite every
+// contact.
+type Document struct {
+	PersonaID      int64     `json:"persona_id"`
+	Domain         string    `json:"domain,omitempty"`
+	Name           string    `json:"name,omitempty"`
+	Title          string    `json:"title,omitempty"`
+	Department     string    `json:"department,omitempty"`
+	Seniority      string    `json:"seniority,omitempty"`
+	Country        string    `json:"country,omitempty"`
+	State          string    `json:"state,omitempty"`
+	Skills         []string  `json:"skills,omitempty"`
+	Summary        string    `json:"summary,omitempty"`
+	HasEmail       bool      `json:"has_email"`
+	EmailValidated bool      `json:"email_validated"`
+	HasPhone       bool      `json:"has_phone"`
+	HasMobile      bool      `json:"has_mobile"`
+	HasLinkedIn    bool      `json:"has_linkedin"`
+	Connections    int       `json:"connections"`
+	JobStartDate   string    `json:"jobstart_date,omitempty"` // YYYY-MM-DD or empty
+	Industry       []string  `json:"industry,omitempty"`
+	Employees      string    `json:"employees,omitempty"`
+	CompanyCountry string    `json:"company_country,omitempty"`
+	CompanyState   string    `json:"company_state,omitempty"`
+	Vector         []float32 `json:"-"` // the contact's embedding
+	// FP is the writer's fingerprint of the document (stored, not searched): contact
+	// search compares it to decide which documents a refresh rewrites.
+	FP string `json:"-"`
+}
 
 // remoteBatch bounds one bulk write (about 2 MB of JSON with 384-dim vectors).
 const remoteBatch = 500
@@ -54,9 +89,9 @@ type remoteState struct {
 }
 
 // remoteDoc is the index document of a snapshot entry (its vector set by the caller).
-func remoteDoc(e entry) osindex.Document {
+func remoteDoc(e entry) Document {
 	c := e.C
-	d := osindex.Document{
+	d := Document{
 		PersonaID: c.PersonaID, Domain: c.Domain, Name: c.Name, Title: c.Title, Department: c.Department,
 		Seniority: c.Seniority, Country: c.Country, State: e.PersonState, Skills: c.Skills,
 		HasEmail: c.Email != nil, EmailValidated: c.EmailValidated, HasPhone: len(c.Phone) > 0,
@@ -82,8 +117,7 @@ func remoteDoc(e entry) osindex.Document {
 
 // fingerprint identifies a document's content and the embedded text, so a change of
 // either rewrites it (and a changed text is embedded again).
-func fingerprint(d osindex.Document, text string, dims int) string {
-	d.Vector, d.FP = nil, ""
+func fingerprint(d Document, text string, dims int) string {
 	raw, _ := json.Marshal(d) // a struct of plain fields: cannot fail
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\n%s\n", dims, text)
@@ -105,7 +139,7 @@ func (s *Service) syncRemote(ctx context.Context, sn *snapshot, prev *snapshot) 
 		r.ready = true
 	}
 	dims := s.embedder.Dims()
-	docs := make([]osindex.Document, len(sn.entries))
+	docs := make([]Document, len(sn.entries))
 	fps := make(map[int64]string, len(sn.entries))
 	for i, e := range sn.entries {
 		docs[i] = remoteDoc(e)
@@ -127,7 +161,7 @@ func (s *Service) syncRemote(ctx context.Context, sn *snapshot, prev *snapshot) 
 		return err
 	}
 	r.held = nil // unknown until every write below succeeded
-	var batch []osindex.Document
+	var batch []Document
 	for i := range docs {
 		if held[docs[i].PersonaID] == docs[i].FP {
 			continue
@@ -208,7 +242,7 @@ func (s *Service) nearest(ctx context.Context, sn *snapshot, q []float32, k int,
 		}
 		f = vector.Filter{IDs: ids}
 	}
-	switch remoteWay(f.IDs, len(sn.entries), len(q)) {
+	switch remoteWay(f.IDs, len(sn.entries), len(q), s.remote.index.MaxCandidates()) {
 	case wayExact:
 		return sn.exact(ctx, q, k, f.IDs)
 	case wayKNN:
@@ -236,13 +270,13 @@ const (
 	wayExact                        // exact scan of the candidates' vectors in memory
 )
 
-// remoteWay picks the way for candidates ids (nil: every contact) out of total: see
-// RemoteIndex.
-func remoteWay(ids []int64, total, dims int) searchWay {
+// remoteWay picks the way for candidates ids (nil: every contact) out of total, with an
+// index that filters by at most maxIDs ids: see RemoteIndex.
+func remoteWay(ids []int64, total, dims, maxIDs int) searchWay {
 	switch {
 	case ids == nil || len(ids) == total:
 		return wayKNN
-	case len(ids) > osindex.MaxTermsIDs || vector.UseExact(len(ids), dims):
+	case len(ids) > maxIDs || vector.UseExact(len(ids), dims):
 		return wayExact
 	}
 	return wayKNNFiltered

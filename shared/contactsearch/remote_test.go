@@ -9,7 +9,6 @@ import (
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/contact"
-	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
 	"github.com/firmoapi/firmo/shared/embed"
 	"github.com/firmoapi/firmo/shared/embed/ppmiembed"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
@@ -21,7 +20,7 @@ import (
 // osindex's golden and live suites.
 type memRemote struct {
 	mu       sync.Mutex
-	docs     map[int64]osindex.Document
+	docs     map[int64]Document
 	exact    *vector.Exact
 	ensured  int
 	stored   int   // Stored calls
@@ -32,10 +31,16 @@ type memRemote struct {
 }
 
 func newMemRemote(dims int) *memRemote {
-	return &memRemote{docs: map[int64]osindex.Document{}, exact: vector.NewExact(dims)}
+	return &memRemote{docs: map[int64]Document{}, exact: vector.NewExact(dims)}
 }
 
 func (m *memRemote) Dims() int { return m.exact.Dims() }
+
+// MaxCandidates is OpenSearch's default terms limit, so searches take the ways they take
+// against osindex.
+func (m *memRemote) MaxCandidates() int { return testMaxCandidates }
+
+const testMaxCandidates = 65_536
 
 func (m *memRemote) EnsureIndex(context.Context) error {
 	m.mu.Lock()
@@ -47,7 +52,7 @@ func (m *memRemote) EnsureIndex(context.Context) error {
 func (m *memRemote) Stored(_ context.Context, fn func(int64, string, []float32) error) error {
 	m.mu.Lock()
 	m.stored++
-	docs := make([]osindex.Document, 0, len(m.docs))
+	docs := make([]Document, 0, len(m.docs))
 	for _, d := range m.docs {
 		docs = append(docs, d)
 	}
@@ -60,7 +65,7 @@ func (m *memRemote) Stored(_ context.Context, fn func(int64, string, []float32) 
 	return nil
 }
 
-func (m *memRemote) Put(ctx context.Context, docs []osindex.Document) error {
+func (m *memRemote) Put(ctx context.Context, docs []Document) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.failPuts > 0 {
@@ -157,9 +162,9 @@ func TestRemoteSyncWritesOnlyChanges(t *testing.T) {
 	emb := &countingEmbedder{Embedder: ppmiembed.New()}
 	mem := newMemRemote(emb.Dims())
 	// A document of a contact that no longer exists, left by an earlier deployment.
-	stale := osindex.Document{PersonaID: 987654321, FP: "old", Vector: make([]float32, emb.Dims())}
+	stale := Document{PersonaID: 987654321, FP: "old", Vector: make([]float32, emb.Dims())}
 	stale.Vector[0] = 1
-	if err := mem.Put(ctx, []osindex.Document{stale}); err != nil {
+	if err := mem.Put(ctx, []Document{stale}); err != nil {
 		t.Fatal(err)
 	}
 	mark := len(mem.written)
@@ -353,12 +358,12 @@ func TestRemoteWay(t *testing.T) {
 		{"every contact", ids(10), 10, wayKNN},
 		{"small set (5,208 x 384 <= 2M)", ids(5208), 1_000_000, wayExact},
 		{"medium set", ids(5209), 1_000_000, wayKNNFiltered},
-		{"at the terms limit", ids(osindex.MaxTermsIDs), 1_000_000, wayKNNFiltered},
-		{"past the terms limit", ids(osindex.MaxTermsIDs + 1), 1_000_000, wayExact},
+		{"at the terms limit", ids(testMaxCandidates), 1_000_000, wayKNNFiltered},
+		{"past the terms limit", ids(testMaxCandidates + 1), 1_000_000, wayExact},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := remoteWay(c.ids, c.total, 384); got != c.want {
+			if got := remoteWay(c.ids, c.total, 384, testMaxCandidates); got != c.want {
 				t.Errorf("got %d, want %d", got, c.want)
 			}
 		})

@@ -552,7 +552,7 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 	}
 	if res.Result != nil {
 		if jerr, err := s.charge(ctx, rec, params, res.Result.Email); err != nil {
-			return task.Result{}, task.Retryable(err, 0)
+			return task.Result{}, apperr.Retryable(err, 0)
 		} else if jerr != nil {
 			return task.Result{Row: map[string]any{column: nil, "error": jerr}}, nil
 		}

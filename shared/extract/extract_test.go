@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/extract"
+	"github.com/firmoapi/firmo/shared/extract/langid"
 )
 
 // One extractor for the whole test binary, as a server shares one.
@@ -110,6 +112,14 @@ func TestLanguageAccuracy(t *testing.T) {
 	}
 }
 
+// TestLanguagesMatchDetector keeps extract's table of languages, which adds the
+// ISO 639-1 codes of <html lang> hints, in step with what the detector answers.
+func TestLanguagesMatchDetector(t *testing.T) {
+	if got, want := extract.Languages(), langid.Languages(); !slices.Equal(got, want) {
+		t.Errorf("extract.Languages() = %v, langid answers %v", got, want)
+	}
+}
+
 func TestLanguageUndetermined(t *testing.T) {
 	for _, text := range []string{"", "   ", "12345 67 89", "東京都渋谷区の会社です。私たちはソフトウェアを作っています。"} {
 		if got := extractor().Language(text); got != extract.Undetermined {
@@ -198,7 +208,9 @@ func TestConcurrentUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := extract.New() // a fresh one, so the lazy build itself races
+	// A fresh one; the models are shared by the process, and langid's own tests race
+	// their first decoding.
+	e := extract.New()
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for i := 0; i < 8; i++ {
@@ -275,7 +287,7 @@ func cpuTime(b *testing.B) time.Duration {
 }
 
 // BenchmarkDetectorStartup measures what the first extraction of a fresh process
-// pays: loading the language models (lingua keeps them process-wide, so the probe
+// pays: loading the language models (langid keeps them process-wide, so the probe
 // runs in a child process each time) and the memory the process then holds.
 func BenchmarkDetectorStartup(b *testing.B) {
 	var loadMS, rssMB, heapMB float64

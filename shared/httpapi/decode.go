@@ -32,10 +32,11 @@ func DecodeJSON(r *http.Request, dst any) error {
 		}
 		return apperr.Invalid("body", "the request body could not be read")
 	}
-	return decodeBytes(body, dst)
+	return DecodeBytes(body, dst)
 }
 
-func decodeBytes(body []byte, dst any) error {
+// DecodeBytes decodes body strictly into dst, as DecodeJSON does for a request body.
+func DecodeBytes(body []byte, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return apperr.Invalid("body", "a JSON object body is required")
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/emailfind"
 	"github.com/firmoapi/firmo/shared/httpapi"
+	"github.com/firmoapi/firmo/shared/httpapi/emailhttp"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/smtpverify"
 	"github.com/firmoapi/firmo/shared/task"
@@ -62,8 +63,8 @@ func newEWorld(t *testing.T) *eworld {
 	}
 	q.Run(eng)
 	flow.Run(eng)
-	s := httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), w.accounts, 8<<20)
-	s.Add(httpapi.EmailRoutes(svc)...)
+	s := httpapi.NewServer(httpapi.Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: w.accounts, MaxBody: 8 << 20})
+	s.Add(emailhttp.EmailRoutes(svc)...)
 	w.srv = httptest.NewServer(s.Handler())
 	t.Cleanup(func() {
 		w.srv.Close()

@@ -22,6 +22,7 @@ import (
 	"github.com/firmoapi/firmo/shared/extract"
 	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/httpapi"
+	"github.com/firmoapi/firmo/shared/httpapi/companyhttp"
 )
 
 // planAuth authenticates the key "<plan>-key" as an organisation on that plan.
@@ -63,7 +64,7 @@ func (r reply) errField(key string) string {
 
 func serve(t *testing.T, routes []httpapi.Route) *httptest.Server {
 	t.Helper()
-	s := httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), planAuth{}, 1<<20)
+	s := httpapi.NewServer(httpapi.Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: planAuth{}, MaxBody: 1 << 20})
 	s.Add(routes...)
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
@@ -158,7 +159,7 @@ func TestExtractLive(t *testing.T) {
 		MaxBytes:   1 << 20,
 		Timeout:    500 * time.Millisecond,
 	})
-	srv := serve(t, httpapi.ExtractRoutes(client, sharedExtractor(), nil))
+	srv := serve(t, companyhttp.ExtractRoutes(client, sharedExtractor(), nil))
 
 	ok := call(t, srv, "starter-key", "url="+url.QueryEscape(site.URL+"/moved"))
 	if ok.status != 200 || ok.body["language"] != "deu" || !strings.Contains(ok.body["text"].(string), "Lumora ist die Buchhaltungssoftware") {
@@ -214,7 +215,7 @@ func TestExtractLive(t *testing.T) {
 }
 
 func TestExtractValidation(t *testing.T) {
-	srv := serve(t, httpapi.ExtractRoutes(&fakeFetcher{}, sharedExtractor(), nil))
+	srv := serve(t, companyhttp.ExtractRoutes(&fakeFetcher{}, sharedExtractor(), nil))
 	tests := []struct {
 		query, field string
 	}{
@@ -280,7 +281,7 @@ func TestExtractDomain(t *testing.T) {
 	const live = `<html><body><p>Nous fabriquons des meubles en bois massif dans notre atelier de Bretagne depuis quarante ans.</p></body></html>`
 	f := &fakeFetcher{page: live}
 	home := &homepages{pages: map[string]string{"example.co.uk": cached}}
-	srv := serve(t, httpapi.ExtractRoutes(f, sharedExtractor(), home))
+	srv := serve(t, companyhttp.ExtractRoutes(f, sharedExtractor(), home))
 
 	got := call(t, srv, "enterprise-key", "domain="+url.QueryEscape("https://WWW.Shop.Example.co.uk/about"))
 	if got.status != 200 || got.body["language"] != "nld" || !strings.Contains(got.body["text"].(string), "woningcorporaties") {
@@ -307,7 +308,7 @@ func TestExtractDomain(t *testing.T) {
 
 	// No cache configured: always live.
 	f.urls = nil
-	srv = serve(t, httpapi.ExtractRoutes(f, sharedExtractor(), nil))
+	srv = serve(t, companyhttp.ExtractRoutes(f, sharedExtractor(), nil))
 	if got = call(t, srv, "starter-key", "domain=example.co.uk"); got.status != 200 || strings.Join(f.urls, ",") != "https://example.co.uk/" {
 		t.Fatalf("no cache = %d %s, fetched %v", got.status, got.raw, f.urls)
 	}

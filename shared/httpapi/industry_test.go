@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/firmoapi/firmo/shared/httpapi"
+	"github.com/firmoapi/firmo/shared/httpapi/companyhttp"
 	"github.com/firmoapi/firmo/shared/industry"
 )
 
@@ -26,12 +26,12 @@ func getIndustries(t *testing.T, url, key string) (int, []byte) {
 }
 
 func TestIndustries(t *testing.T) {
-	srv := serve(t, httpapi.IndustryRoutes())
+	srv := serve(t, companyhttp.IndustryRoutes())
 	status, raw := getIndustries(t, srv.URL+"/v1/industries", "FREE-key")
 	if status != 200 {
 		t.Fatalf("status %d: %s", status, raw)
 	}
-	var got httpapi.IndustriesView
+	var got companyhttp.IndustriesView
 	if err := json.Unmarshal(raw, &got); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestIndustries(t *testing.T) {
 			continue
 		}
 		for j, s := range in.SubIndustries {
-			if s != (httpapi.SubIndustry{Value: tax[i].Subs[j].Value, Label: tax[i].Subs[j].Label}) || !industry.ValidSub(s.Value) {
+			if s != (companyhttp.SubIndustry{Value: tax[i].Subs[j].Value, Label: tax[i].Subs[j].Label}) || !industry.ValidSub(s.Value) {
 				t.Errorf("sub %s/%d = %+v", in.Value, j, s)
 			}
 			subs++

@@ -21,6 +21,8 @@ import (
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/httpapi"
+	"github.com/firmoapi/firmo/shared/httpapi/companyhttp"
+	"github.com/firmoapi/firmo/shared/httpapi/generationhttp"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/namematch"
 	"github.com/firmoapi/firmo/shared/namematch/bleveindex"
@@ -97,9 +99,9 @@ func newMatchServer(t *testing.T, down bool) *qworld {
 	}
 	q.Run(eng)
 	flow.Run(eng)
-	s := httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), w.accounts, 2<<20)
-	s.Add(httpapi.MatchRoutes(m, bulk, w.billing)...)
-	s.Add(httpapi.GenerationRoutes(eng)...)
+	s := httpapi.NewServer(httpapi.Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: w.accounts, MaxBody: 2 << 20})
+	s.Add(companyhttp.MatchRoutes(m, bulk, w.billing)...)
+	s.Add(generationhttp.GenerationRoutes(eng)...)
 	w.srv = httptest.NewServer(s.Handler())
 	t.Cleanup(func() {
 		w.srv.Close()

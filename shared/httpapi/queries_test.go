@@ -18,6 +18,8 @@ import (
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/httpapi"
+	"github.com/firmoapi/firmo/shared/httpapi/accounthttp"
+	"github.com/firmoapi/firmo/shared/httpapi/queryhttp"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/query"
@@ -42,12 +44,12 @@ func newQWorld(t *testing.T, extra ...httpapi.Route) *qworld {
 		t.Fatal(err)
 	}
 	w := &qworld{t: t, store: store, accounts: account.New(store), billing: billing.New(store), queries: query.New(store)}
-	s := httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), w.accounts, 8<<20)
+	s := httpapi.NewServer(httpapi.Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: w.accounts, MaxBody: 8 << 20})
 	// A frozen limiter clock keeps one counting window for the whole test.
 	frozen := time.Now()
 	s.UseRateLimits(memlimit.New(func() time.Time { return frozen }))
-	s.Add(httpapi.QueryRoutes(w.queries)...)
-	s.Add(httpapi.UsageRoutes(w.billing, time.Now)...)
+	s.Add(queryhttp.QueryRoutes(w.queries)...)
+	s.Add(accounthttp.UsageRoutes(w.billing, time.Now)...)
 	s.Add(extra...)
 	w.srv = httptest.NewServer(s.Handler())
 	t.Cleanup(func() { w.srv.Close(); store.Close() })
@@ -444,9 +446,9 @@ func TestRateLimiterDownLetsRequestsThrough(t *testing.T) {
 	}
 	defer store.Close()
 	accounts := account.New(store)
-	s := httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), accounts, 1<<20)
+	s := httpapi.NewServer(httpapi.Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: accounts, MaxBody: 1 << 20})
 	s.UseRateLimits(downLimiter{})
-	s.Add(httpapi.QueryRoutes(query.New(store))...)
+	s.Add(queryhttp.QueryRoutes(query.New(store))...)
 	ctx := context.Background()
 	org, _, _ := accounts.EnsureOrg(ctx, "Acme", account.PlanStarter)
 	u, _ := accounts.CreateUser(ctx, org.ID, "a@acme.test", account.RoleAdmin, "")

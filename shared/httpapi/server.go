@@ -34,11 +34,32 @@ const (
 // error shape; it writes the response itself on success.
 type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
 
+// Family names an endpoint family: the routes one Lambda function serves on AWS
+// (template.yaml's <Family>Function) and one composer builds (shared/app/<family>app).
+type Family string
+
+// The endpoint families. A new family is added here, in Families, and in every place
+// README.md's "Adding an endpoint family" lists.
+const (
+	FamilyAccount      Family = "account"
+	FamilyGeneration   Family = "generation"
+	FamilyIntegrations Family = "integrations"
+	FamilyQueries      Family = "queries"
+	FamilyEmail        Family = "email"
+	FamilyContacts     Family = "contacts"
+	FamilyCompany      Family = "company"
+)
+
+// Families lists every endpoint family.
+func Families() []Family {
+	return []Family{FamilyAccount, FamilyGeneration, FamilyIntegrations, FamilyQueries, FamilyEmail, FamilyContacts, FamilyCompany}
+}
+
 // Route is one endpoint: a method and a Go 1.22 path pattern in an endpoint family.
 type Route struct {
 	Method string
 	Path   string
-	Family string // the Lambda function serving it: account, contacts, company, ...
+	Family Family // the Lambda function serving it
 	Auth   Auth
 	Handle HandlerFunc
 	// RateLimit is the route's base limit in requests per minute on the FREE plan (the
@@ -64,13 +85,26 @@ type Server struct {
 	log     *slog.Logger
 	auth    Authenticator
 	maxBody int64
+	known   []string // every route pattern of every family (see Deps.Known)
 	routes  []Route
 	limiter ratelimit.Limiter // nil: no rate limits (see UseRateLimits)
 }
 
-// NewServer makes a Server. maxBody bounds every request body.
-func NewServer(log *slog.Logger, auth Authenticator, maxBody int64) *Server {
-	return &Server{log: log, auth: auth, maxBody: maxBody}
+// Deps are what a Server needs.
+type Deps struct {
+	Log     *slog.Logger
+	Auth    Authenticator
+	MaxBody int64 // bounds every request body
+	// Known lists the patterns ("GET /v1/score") of every endpoint of the API, served
+	// here or not, so a server composed of some families still tells a wrong method
+	// (405) from an unknown path (404). The composition passes the API reference's
+	// operations.
+	Known []string
+}
+
+// NewServer makes a Server.
+func NewServer(d Deps) *Server {
+	return &Server{log: d.Log, auth: d.Auth, maxBody: d.MaxBody, known: d.Known}
 }
 
 // Add registers routes. A duplicate pattern panics at start-up, as ServeMux does.
@@ -88,23 +122,23 @@ func (s *Server) Routes() []Route {
 	return out
 }
 
-// Families lists the family names that have routes.
-func (s *Server) Families() []string {
-	seen := map[string]bool{}
-	var out []string
+// Families lists the families that have routes.
+func (s *Server) Families() []Family {
+	seen := map[Family]bool{}
+	var out []Family
 	for _, r := range s.routes {
 		if !seen[r.Family] {
 			seen[r.Family] = true
 			out = append(out, r.Family)
 		}
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
 
 // Handler serves the routes of the given families, or of all families when none is given.
-func (s *Server) Handler(families ...string) http.Handler {
-	want := map[string]bool{}
+func (s *Server) Handler(families ...Family) http.Handler {
+	want := map[Family]bool{}
 	for _, f := range families {
 		want[f] = true
 	}
@@ -112,11 +146,18 @@ func (s *Server) Handler(families ...string) http.Handler {
 	// every knows all routes of all families, so a function serving one family (and
 	// API Gateway's catch-all route) still tells a wrong method (405) from an unknown path.
 	every := http.NewServeMux()
+	known := map[string]bool{}
 	for _, rt := range s.routes {
 		if len(want) == 0 || want[rt.Family] {
 			mux.Handle(rt.Pattern(), s.endpoint(rt))
 		}
-		every.Handle(rt.Pattern(), http.NotFoundHandler())
+		known[rt.Pattern()] = true
+	}
+	for _, p := range s.known {
+		known[p] = true
+	}
+	for p := range known {
+		every.Handle(p, http.NotFoundHandler())
 	}
 	var h http.Handler = s.unmatched(mux, every)
 	h = s.limitBody(h)

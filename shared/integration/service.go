@@ -39,7 +39,8 @@ type Conn struct {
 	BaseURL  string
 }
 
-// Connector builds adapters for a connection. Adapters implements it.
+// Connector builds adapters for a connection; llmconnect.Connector (shared/llm/llmconnect)
+// implements it with the vendors' SDKs, which the domain therefore does not link.
 type Connector interface {
 	Client(c Conn) (llm.Client, error)
 	Judge(c Conn) (llm.Judge, error)

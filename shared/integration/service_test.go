@@ -19,6 +19,7 @@ import (
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/llm"
+	"github.com/firmoapi/firmo/shared/llm/llmconnect"
 	"github.com/firmoapi/firmo/shared/secret"
 )
 
@@ -69,7 +70,7 @@ func setup(t *testing.T) fixture {
 	base, _ := vendor(t)
 	client := llm.GuardedHTTPClient([]string{"127.0.0.1"}, 10*time.Second)
 	urls := fetch.New(fetch.Options{AllowHosts: []string{"127.0.0.1"}, Resolver: publicDNS{}})
-	svc := integration.New(store, box, urls, integration.Adapters{HTTP: client, OpenAIBaseURL: base})
+	svc := integration.New(store, box, urls, llmconnect.Connector{HTTP: client, OpenAIBaseURL: base})
 	return fixture{svc: svc, path: path, base: base}
 }
 

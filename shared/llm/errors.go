@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/apperr"
 )
 
 // VendorError is what an adapter knows about a failed call.
@@ -22,7 +22,9 @@ type VendorError struct {
 // Classify turns a vendor failure into the port's error kinds: 401/403 are ErrAuth
 // (not retryable); out of credit or quota (OpenAI's 429 insufficient_quota, 402, and
 // Anthropic's "credit balance is too low") is ErrOutOfCredits; other 429s, 5xx and
-// Anthropic's 529 overloaded are task.Retryable; 404 is ErrBadModel.
+// Anthropic's 529 overloaded are apperr.Retryable (with the vendor's Retry-After), so
+// whoever retries them (the task engine) needs no knowledge of LLM vendors; 404 is
+// ErrBadModel.
 func Classify(provider string, e VendorError) error {
 	msg := strings.TrimSpace(e.Message)
 	if len(msg) > 300 {
@@ -42,11 +44,11 @@ func Classify(provider string, e VendorError) error {
 		// provided: sk-...abcd"): leave it out so no response or log shows it.
 		return fmt.Errorf("%w (%s answered HTTP %d)", ErrAuth, provider, e.Status)
 	case e.Status == http.StatusTooManyRequests:
-		return task.Retryable(fmt.Errorf("%w (%s)", ErrRateLimited, detail), e.RetryAfter)
+		return apperr.Retryable(fmt.Errorf("%w (%s)", ErrRateLimited, detail), e.RetryAfter)
 	case e.Status == http.StatusNotFound:
 		return fmt.Errorf("%w (%s)", ErrBadModel, detail)
 	case e.Status >= 500 || e.Status == 408 || e.Status == 0:
-		return task.Retryable(fmt.Errorf("%w (%s)", ErrProvider, detail), e.RetryAfter)
+		return apperr.Retryable(fmt.Errorf("%w (%s)", ErrProvider, detail), e.RetryAfter)
 	default:
 		return fmt.Errorf("%w (%s)", ErrProvider, detail)
 	}

@@ -70,7 +70,7 @@ type Judge interface {
 	Judge(ctx context.Context, req JudgeRequest) (Judgment, error)
 }
 
-// Error kinds of the adapters. Rate limits are returned as task.Retryable errors
+// Error kinds of the adapters. Rate limits are returned as apperr.Retryable errors
 // wrapping ErrRateLimited so the task engine retries them.
 var (
 	ErrOutOfCredits = errors.New("llm provider: out of credits or quota")

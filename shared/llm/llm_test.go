@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/apperr"
 )
 
 func TestPriceOfLongestPrefix(t *testing.T) {
@@ -63,8 +63,11 @@ func TestClassify(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			err := Classify("x", c.e)
-			if !errors.Is(err, c.want) || task.IsRetryable(err) != c.retryable {
+			if !errors.Is(err, c.want) || apperr.IsRetryable(err) != c.retryable {
 				t.Fatalf("got %v", err)
+			}
+			if got := apperr.RetryAfter(err); got != c.e.RetryAfter {
+				t.Fatalf("RetryAfter = %v, want the vendor's %v", got, c.e.RetryAfter)
 			}
 			if c.name == "auth" && contains(err.Error(), "wxyz") {
 				t.Fatalf("auth error echoes the key: %v", err)

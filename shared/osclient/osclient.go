@@ -5,11 +5,14 @@
 package osclient
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"time"
+
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/opensearch-project/opensearch-go/v4"
@@ -86,4 +89,21 @@ func transport() *http.Transport {
 		IdleConnTimeout:       90 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}
+}
+
+// Open is the client of the cluster cfg names, or nil when none is configured. awsCfg
+// is the AWS composition's SDK configuration; locally (nil) it is loaded only when
+// SigV4 needs the credential chain. No request is made here.
+func Open(ctx context.Context, cfg config.OpenSearch, awsCfg *aws.Config) (*opensearchapi.Client, error) {
+	if !cfg.Enabled() {
+		return nil, nil
+	}
+	if awsCfg == nil && cfg.Auth == config.OpenSearchSigV4 {
+		loaded, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(cfg.Region))
+		if err != nil {
+			return nil, fmt.Errorf("load AWS configuration for OpenSearch signing: %w", err)
+		}
+		awsCfg = &loaded
+	}
+	return New(cfg, awsCfg)
 }

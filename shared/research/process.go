@@ -104,16 +104,16 @@ func (s *Service) generate(ctx context.Context, org string, prm params, contextT
 }
 
 // llmFailure turns a failed call into the record's error: retryable ones stay
-// retryable, and the cell shows a short reason, never the provider's own text.
+// retryable with the provider's hint, and the cell shows a short reason, never the
+// provider's own text.
 func (s *Service) llmFailure(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	s.d.Log.Warn("batch research: LLM call failed", "err", err)
 	clean := fmt.Errorf("LLM call failed: %s", cellReason(err))
-	var r *task.RetryableError
-	if errors.As(err, &r) {
-		return task.Retryable(clean, r.After)
+	if apperr.IsRetryable(err) {
+		return apperr.Retryable(clean, apperr.RetryAfter(err))
 	}
 	return clean
 }

@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/billing"
+	"github.com/firmoapi/firmo/shared/llm"
 	"github.com/firmoapi/firmo/shared/task"
 	"github.com/firmoapi/firmo/shared/websearch"
 )
@@ -444,5 +447,41 @@ func TestValidation(t *testing.T) {
 				t.Errorf("got %+v, want 422 on %s", d, tc.field)
 			}
 		})
+	}
+}
+
+// TestLLMFailureKeepsRetryability: a failed LLM call becomes the record's error with a
+// short cell reason; a retryable failure stays retryable with the provider's hint, so
+// the engine retries it, and any other failure answers the record at once.
+func TestLLMFailureKeepsRetryability(t *testing.T) {
+	s := &Service{d: Deps{Log: slog.New(slog.DiscardHandler)}}
+	tests := []struct {
+		name          string
+		err           error
+		wantText      string
+		wantRetryable bool
+		wantAfter     time.Duration
+	}{
+		{"rate limited with hint", llm.Classify("openai", llm.VendorError{Status: 429, Message: "slow down sk-abc", RetryAfter: 4 * time.Second}),
+			"LLM call failed: the provider's rate limit was exceeded", true, 4 * time.Second},
+		{"overloaded", llm.Classify("anthropic", llm.VendorError{Status: 529}), "LLM call failed: the provider call failed", true, 0},
+		{"bad key", llm.Classify("openai", llm.VendorError{Status: 401}), "LLM call failed: the provider refused the api_key", false, 0},
+		{"bad request", llm.Classify("openai", llm.VendorError{Status: 400, Message: "max_tokens"}), "LLM call failed: the provider call failed", false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := s.llmFailure(context.Background(), tt.err)
+			if got.Error() != tt.wantText {
+				t.Errorf("text = %q, want %q (never the provider's own)", got.Error(), tt.wantText)
+			}
+			if apperr.IsRetryable(got) != tt.wantRetryable || apperr.RetryAfter(got) != tt.wantAfter {
+				t.Errorf("retryable %v after %v, want %v after %v", apperr.IsRetryable(got), apperr.RetryAfter(got), tt.wantRetryable, tt.wantAfter)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got := s.llmFailure(ctx, llm.Classify("openai", llm.VendorError{Status: 500})); !errors.Is(got, context.Canceled) {
+		t.Errorf("cancelled call: %v, want the context's error so the record is redone", got)
 	}
 }

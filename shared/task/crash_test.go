@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/allapp"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
@@ -51,7 +52,7 @@ func crashHelper(mode string) int {
 		return 1
 	}
 	ctx := context.Background()
-	a, err := app.NewLocal(ctx, cfg, app.NewLogger(cfg, os.Stderr))
+	a, err := allapp.NewLocal(ctx, cfg, app.NewLogger(cfg, os.Stderr))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

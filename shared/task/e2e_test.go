@@ -14,7 +14,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/account/accounttest"
-	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/allapp"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/task"
 	"github.com/firmoapi/firmo/shared/task/tasktest"
@@ -22,14 +22,14 @@ import (
 
 // localApp builds the embedded composition as `firmo serve` does, with test kinds
 // registered before the task workers start.
-func localApp(t *testing.T, dataDir string, kinds ...task.Kind) *app.App {
+func localApp(t *testing.T, dataDir string, kinds ...task.Kind) *allapp.App {
 	t.Helper()
 	env := map[string]string{"FIRMO_DATA_DIR": dataDir}
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := app.NewLocal(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a, err := allapp.NewLocal(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestEndToEndOverHTTP(t *testing.T) {
 	}
 }
 
-func otherOrgKey(t *testing.T, a *app.App) string {
+func otherOrgKey(t *testing.T, a *allapp.App) string {
 	t.Helper()
 	return accounttest.OrgKey(t, a.Accounts, "Other Org", account.PlanEnterprise, "someone@other.example", account.RoleAdmin)
 }

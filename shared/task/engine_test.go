@@ -201,6 +201,36 @@ func TestEndToEnd(t *testing.T) {
 	}
 }
 
+// TestRetriesWhatApperrCallsRetryable: the engine retries what apperr.IsRetryable
+// accepts, not only apperr.Retryable errors: a bare ErrUnavailable from a storage
+// adapter is retried too, while any other error answers the record at once.
+func TestRetriesWhatApperrCallsRetryable(t *testing.T) {
+	echo := &tasktest.Echo{}
+	r := newRig(t, echo, rigOptions{})
+	keys := []string{"down2:a", "down9:a", "flaky1:a", "fail:a"}
+	var records []task.Input
+	for _, k := range keys {
+		records = append(records, task.Input{Key: k})
+	}
+	v := r.wait(t, r.submit(t, records))
+	for _, tc := range []struct {
+		key, wantEcho string
+		runs          int
+	}{
+		{"down2:a", "down2:a", 3},                        // two outages, then an answer
+		{"down9:a", "Error: store down: unavailable", 4}, // retries exhausted after 4 attempts
+		{"flaky1:a", "flaky1:a", 2},
+		{"fail:a", "Error: no answer for fail:a", 1},
+	} {
+		t.Run(tc.key, func(t *testing.T) {
+			row := decodeRow(t, v.Results[tc.key])
+			if row["echo"] != tc.wantEcho || echo.RunsOf(tc.key) != tc.runs {
+				t.Fatalf("row %v after %d runs; want echo %q after %d", row, echo.RunsOf(tc.key), tc.wantEcho, tc.runs)
+			}
+		})
+	}
+}
+
 func sameSet(a, b []string) bool {
 	if len(a) != len(b) {
 		return false

@@ -87,7 +87,7 @@ func (e *Engine) answer(ctx context.Context, t Task, m Message) (rowDoc, error) 
 		if perr == nil {
 			return e.resultRow(t, m, attempt, res), nil
 		}
-		if !IsRetryable(perr) || attempt >= e.opts.Retry.Attempts {
+		if !apperr.IsRetryable(perr) || attempt >= e.opts.Retry.Attempts {
 			e.opts.Log.Debug("record failed", "task", m.Ref.String(), "key", m.Key, "attempts", attempt, "err", perr)
 			return e.errorRow(t, m, attempt, reason(perr)), nil
 		}
@@ -110,7 +110,7 @@ func (e *Engine) call(ctx context.Context, p Processor, rec Record, timeout time
 	}()
 	res, err = p.Process(actx, rec)
 	if err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
-		err = Retryable(fmt.Errorf("timed out after %s", timeout), 0)
+		err = apperr.Retryable(fmt.Errorf("timed out after %s", timeout), 0)
 	}
 	return res, err
 }
@@ -124,9 +124,8 @@ func (e *Engine) backoff(attempt int, err error) time.Duration {
 		d = p.Max
 	}
 	d = d/2 + rand.N(d/2+1)
-	var r *RetryableError
-	if errors.As(err, &r) && r.After > d {
-		d = min(r.After, p.Max)
+	if after := apperr.RetryAfter(err); after > d {
+		d = min(after, p.Max)
 	}
 	return d
 }
@@ -178,12 +177,9 @@ func (e *Engine) errorRow(t Task, m Message, attempts int, why string) rowDoc {
 	return rowDoc{Key: m.Key, Index: m.Index, Cells: cells, Failed: true, Attempts: attempts, At: e.opts.Now().UnixMilli()}
 }
 
-// reason is the client-facing text of a processor error.
+// reason is the client-facing text of a processor error. apperr.Retryable leaves the
+// text as it was, so a retried error reads the same as a plain one.
 func reason(err error) string {
-	var r *RetryableError
-	if errors.As(err, &r) {
-		err = r.Err
-	}
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.Message != "" {
 		return ae.Message

@@ -3,7 +3,6 @@ package task
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -16,8 +15,11 @@ type Processor interface {
 	// Provider names the outside service Process calls ("openai", "smtp", ...): the
 	// engine limits how many records of one provider run at once. "" means none.
 	Provider() string
-	// Process answers one record. A *RetryableError is retried with backoff; any other
-	// error becomes an "Error: <reason>" cell in every result column of the record.
+	// Process answers one record. An error that apperr.IsRetryable accepts (one marked
+	// with apperr.Retryable, an apperr.ErrUnavailable, ErrRateLimited or ErrConflict,
+	// a deadline) is retried with backoff, waiting at least apperr.RetryAfter; any
+	// other error, or the last retryable one, becomes an "Error: <reason>" cell in
+	// every result column of the record.
 	Process(ctx context.Context, rec Record) (Result, error)
 }
 
@@ -66,25 +68,6 @@ type SearchUsage struct {
 	QueriesExecuted  int     `json:"queries_executed"`
 	QueriesSucceeded int     `json:"queries_succeeded"`
 	CostUSD          float64 `json:"est_cost_usd"`
-}
-
-// RetryableError marks a failure worth retrying (rate limit, timeout, 5xx). After is
-// the provider's hint (Retry-After), zero when it gave none.
-type RetryableError struct {
-	Err   error
-	After time.Duration
-}
-
-func (e *RetryableError) Error() string { return "retryable: " + e.Err.Error() }
-func (e *RetryableError) Unwrap() error { return e.Err }
-
-// Retryable wraps err as retryable.
-func Retryable(err error, after time.Duration) error { return &RetryableError{Err: err, After: after} }
-
-// IsRetryable reports whether err asks to be retried.
-func IsRetryable(err error) bool {
-	var r *RetryableError
-	return errors.As(err, &r)
 }
 
 // Kind is one sort of task: a name, its processor and its default result columns.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/firmoapi/firmo/shared/apperr"
 )
 
 func TestWarningsDeduplicatedRecentBounded(t *testing.T) {
@@ -112,11 +114,13 @@ func TestBackoff(t *testing.T) {
 		err      error
 		min, max time.Duration
 	}{
-		{1, Retryable(errors.New("x"), 0), 50 * time.Millisecond, 100 * time.Millisecond},
-		{3, Retryable(errors.New("x"), 0), 200 * time.Millisecond, 400 * time.Millisecond},
-		{9, Retryable(errors.New("x"), 0), 500 * time.Millisecond, time.Second},
-		{1, Retryable(errors.New("x"), 700*time.Millisecond), 700 * time.Millisecond, 700 * time.Millisecond},
-		{1, Retryable(errors.New("x"), time.Hour), time.Second, time.Second},
+		{1, apperr.Retryable(errors.New("x"), 0), 50 * time.Millisecond, 100 * time.Millisecond},
+		{3, apperr.Retryable(errors.New("x"), 0), 200 * time.Millisecond, 400 * time.Millisecond},
+		{9, apperr.Retryable(errors.New("x"), 0), 500 * time.Millisecond, time.Second},
+		{1, apperr.Retryable(errors.New("x"), 700*time.Millisecond), 700 * time.Millisecond, 700 * time.Millisecond},
+		{1, apperr.Retryable(errors.New("x"), time.Hour), time.Second, time.Second},
+		{1, &apperr.Error{Kind: apperr.ErrUnavailable, RetryAfter: 700 * time.Millisecond}, 700 * time.Millisecond, 700 * time.Millisecond},
+		{1, fmt.Errorf("put: %w", apperr.ErrConflict), 50 * time.Millisecond, 100 * time.Millisecond},
 	} {
 		for range 20 {
 			if d := e.backoff(tc.attempt, tc.err); d < tc.min || d > tc.max {

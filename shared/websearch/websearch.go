@@ -10,7 +10,10 @@ package websearch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
+
+	"github.com/firmoapi/firmo/shared/apperr"
 )
 
 // Result is one search hit.
@@ -54,8 +57,10 @@ var (
 	ErrCircuitOpen = errors.New("search provider: circuit breaker open")
 	// ErrAuth: the provider refused the api key.
 	ErrAuth = errors.New("search provider: authentication failed")
-	// ErrUnavailable: a transient failure (timeouts, 5xx, rate limits).
-	ErrUnavailable = errors.New("search provider: unavailable")
+	// ErrUnavailable: a transient failure (timeouts, 5xx, rate limits). It wraps
+	// apperr.ErrUnavailable, so retriers (apperr.IsRetryable) and the HTTP layer (503)
+	// read it like any other dependency outage.
+	ErrUnavailable = fmt.Errorf("search provider: %w", apperr.ErrUnavailable)
 )
 
 // CodeNoProvider is the 400 code when no search provider is available.

@@ -157,3 +157,32 @@ func TestCreateValidation(t *testing.T) {
 		})
 	}
 }
+
+// TestClassifyRetryable: transient failures are retryable for every retrier
+// (apperr.IsRetryable) and keep their own sentinel and text; refusals that a retry
+// cannot fix are not.
+func TestClassifyRetryable(t *testing.T) {
+	tests := []struct {
+		name      string
+		status    int
+		body      string
+		want      error
+		retryable bool
+	}{
+		{"rate limited", 429, "slow down", websearch.ErrUnavailable, true},
+		{"server error", 503, "oops", websearch.ErrUnavailable, true},
+		{"bad key", 401, "no", websearch.ErrAuth, false},
+		{"out of credits", 402, "top up", websearch.ErrOutOfCredits, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := websearch.Classify("brave", tt.status, tt.body)
+			if !errors.Is(err, tt.want) || apperr.IsRetryable(err) != tt.retryable {
+				t.Fatalf("Classify = %v (retryable %v), want %v (retryable %v)", err, apperr.IsRetryable(err), tt.want, tt.retryable)
+			}
+		})
+	}
+	if got := websearch.ErrUnavailable.Error(); got != "search provider: unavailable" {
+		t.Errorf("ErrUnavailable text = %q, want it unchanged", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/opensearch-project/opensearch-go/v4"
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
+	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
 	"github.com/firmoapi/firmo/shared/vector"
 	"github.com/firmoapi/firmo/shared/vector/vectortest"
@@ -62,10 +63,10 @@ func TestIntegrationContactFilters(t *testing.T) {
 	ctx := context.Background()
 	ix := liveIndex(t, c, vectortest.Dims)
 	data := vectortest.Clustered(300, vectortest.Dims, 5, 31)
-	docs := make([]osindex.Document, len(data))
+	docs := make([]contactsearch.Document, len(data))
 	countries := []string{"DE", "FR", "US"}
 	for i, v := range data {
-		docs[i] = osindex.Document{
+		docs[i] = contactsearch.Document{
 			PersonaID: int64(i), Country: countries[i%3], Seniority: []string{"vp", "manager"}[i%2],
 			HasEmail: i%5 != 0, Connections: i * 10, JobStartDate: fmt.Sprintf("20%02d-01-01", 10+i%14),
 			Skills: []string{"Go", "Kubernetes"}[i%2:], Vector: v,
@@ -80,7 +81,7 @@ func TestIntegrationContactFilters(t *testing.T) {
 		Bools:  map[string]bool{"has_email": true},
 		Ranges: []osindex.Range{{Field: "connections", GTE: 400}, {Field: "jobstart_date", GTE: "2015-01-01"}},
 	}
-	match := func(d osindex.Document) bool {
+	match := func(d contactsearch.Document) bool {
 		return d.Country != "US" && d.Seniority != "manager" && d.HasEmail && d.Connections >= 400 && d.JobStartDate >= "2015-01-01"
 	}
 	want := map[int64]bool{}

@@ -1,6 +1,7 @@
-// Package osindex is the OpenSearch k-NN adapter of the vector.Index port, and the contact
-// document index behind contact search on AWS: one document per contact with the fields
-// contact search filters on and a knn_vector (HNSW) of its embedding.
+// Package osindex is the OpenSearch k-NN adapter of the vector.Index port and of
+// contactsearch.RemoteIndex, the contact document index behind contact search on AWS: one
+// document per contact with the fields contact search filters on and a knn_vector (HNSW)
+// of its embedding.
 //
 // Writes go through the _bulk API; similarity searches are knn queries whose filter sits
 // inside the knn clause (efficient filtering), built by KNNQuery; filter-only searches are
@@ -19,6 +20,7 @@ import (
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/osclient"
 	"github.com/firmoapi/firmo/shared/vector"
 )
@@ -69,8 +71,12 @@ func (c Config) withDefaults() Config {
 // MaxK is the most hits one OpenSearch search returns (index.max_result_window).
 const MaxK = 10_000
 
-// Document is one contact as indexed. Empty optional fields are left out.
-type Document struct {
+// document is the wire form of a contactsearch.Document: its JSON names are the index's
+// field names (query.go's mapping). Empty optional fields are left out.
+//
+// It has exactly contactsearch.Document's fields, so toDocument is a conversion and a
+// field added there without a wire name here fails to compile.
+type document struct {
 	PersonaID      int64     `json:"persona_id"`
 	Domain         string    `json:"domain,omitempty"`
 	Name           string    `json:"name,omitempty"`
@@ -87,16 +93,16 @@ type Document struct {
 	HasMobile      bool      `json:"has_mobile"`
 	HasLinkedIn    bool      `json:"has_linkedin"`
 	Connections    int       `json:"connections"`
-	JobStartDate   string    `json:"jobstart_date,omitempty"` // YYYY-MM-DD
+	JobStartDate   string    `json:"jobstart_date,omitempty"` // yyyy-MM-dd
 	Industry       []string  `json:"industry,omitempty"`
 	Employees      string    `json:"employees,omitempty"`
 	CompanyCountry string    `json:"company_country,omitempty"`
 	CompanyState   string    `json:"company_state,omitempty"`
 	Vector         []float32 `json:"contact_vector,omitempty"`
-	// FP is the writer's fingerprint of the document (stored, not searched): contact
-	// search compares it to decide which documents a refresh rewrites.
-	FP string `json:"fp,omitempty"`
+	FP             string    `json:"fp,omitempty"`
 }
+
+func toDocument(d contactsearch.Document) document { return document(d) }
 
 // MaxTermsIDs is the most persona ids one terms filter may carry (OpenSearch's default
 // index.max_terms_count); a larger candidate set must be searched another way.
@@ -108,7 +114,10 @@ type Index struct {
 	cfg Config
 }
 
-var _ vector.Index = (*Index)(nil)
+var (
+	_ vector.Index              = (*Index)(nil)
+	_ contactsearch.RemoteIndex = (*Index)(nil)
+)
 
 // New returns the adapter over client. Call EnsureIndex once before use.
 func New(client *opensearchapi.Client, cfg Config) *Index {
@@ -121,6 +130,10 @@ func (x *Index) Config() Config { return x.cfg }
 
 // Dims implements vector.Index.
 func (x *Index) Dims() int { return x.cfg.Dims }
+
+// MaxCandidates implements contactsearch.RemoteIndex: a candidate set becomes one terms
+// filter.
+func (x *Index) MaxCandidates() int { return MaxTermsIDs }
 
 // EnsureIndex creates the index with its mapping unless it exists.
 func (x *Index) EnsureIndex(ctx context.Context) error { return x.ix.Create(ctx, x.cfg.Mapping()) }
@@ -156,9 +169,10 @@ func BulkBody(index string, ops []BulkOp) ([]byte, error) {
 
 // Put indexes whole contact documents in one _bulk request, normalizing their vectors.
 // Callers batch (a few thousand documents or ~10 MB per call).
-func (x *Index) Put(ctx context.Context, docs []Document) error {
+func (x *Index) Put(ctx context.Context, docs []contactsearch.Document) error {
 	ops := make([]BulkOp, 0, len(docs))
-	for _, d := range docs {
+	for _, cd := range docs {
+		d := toDocument(cd)
 		if d.Vector != nil {
 			v, err := vector.Check(d.Vector, x.cfg.Dims)
 			if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
 	"github.com/firmoapi/firmo/shared/testkit"
 	"github.com/firmoapi/firmo/shared/vector"
@@ -92,13 +93,13 @@ func TestQueryGolden(t *testing.T) {
 
 func TestBulkGolden(t *testing.T) {
 	body, err := osindex.BulkBody("contacts", []osindex.BulkOp{
-		{Action: "index", ID: 42, Source: osindex.Document{
+		{Action: "index", ID: 42, Source: osindex.Wire(contactsearch.Document{
 			PersonaID: 42, Domain: "acme.de", Name: "Anna Schmidt", Title: "Leiterin Softwareentwicklung",
 			Department: "Technology", Seniority: "director", Country: "DE", State: "DE-BE",
 			Skills: []string{"Go", "Kubernetes"}, HasEmail: true, HasPhone: true, HasMobile: true,
 			Connections: 812, JobStartDate: "2021-04-01", Industry: []string{"SAAS"}, Employees: "51-200",
 			CompanyCountry: "DE", CompanyState: "DE-BE", Vector: short,
-		}},
+		})},
 		{Action: "update", ID: 7, Source: map[string]any{"doc": map[string]any{"persona_id": 7, "contact_vector": short}, "doc_as_upsert": true}},
 		{Action: "delete", ID: 9},
 	})

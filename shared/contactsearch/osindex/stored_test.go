@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
 )
 
@@ -74,5 +75,47 @@ func TestRemoveIsOneBulk(t *testing.T) {
 	}
 	if got := strings.Count(fake.bodies[0], `"delete"`); got != 3 {
 		t.Fatalf("bulk body has %d deletes, want 3: %s", got, fake.bodies[0])
+	}
+}
+
+// TestPutWritesEveryMappedField puts a contact document with every field set and checks
+// the _bulk source names exactly the mapped fields: the mapping is strict, so a wire
+// name it lacks would fail the whole batch.
+func TestPutWritesEveryMappedField(t *testing.T) {
+	fake := &fakeCluster{}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	ix := osindex.New(newClient(t, srv.URL), osindex.Config{Dims: 2})
+	doc := contactsearch.Document{
+		PersonaID: 42, Domain: "acme.de", Name: "Anna Schmidt", Title: "CTO", Department: "Technology",
+		Seniority: "c_suite", Country: "DE", State: "DE-BE", Skills: []string{"Go"}, Summary: "Builds things.",
+		HasEmail: true, EmailValidated: true, HasPhone: true, HasMobile: true, HasLinkedIn: true,
+		Connections: 500, JobStartDate: "2021-04-01", Industry: []string{"SAAS"}, Employees: "51-200",
+		CompanyCountry: "DE", CompanyState: "DE-BE", Vector: []float32{3, 4}, FP: "abc",
+	}
+	if err := ix.Put(context.Background(), []contactsearch.Document{doc}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(fake.bodies[0]), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("bulk body has %d lines, want 2: %s", len(lines), fake.bodies[0])
+	}
+	var src map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(lines[1]), &src); err != nil {
+		t.Fatal(err)
+	}
+	props := ix.Config().Mapping()["mappings"].(map[string]any)["properties"].(map[string]any)
+	for name := range props {
+		if _, ok := src[name]; !ok {
+			t.Errorf("mapped field %q not written", name)
+		}
+	}
+	for name := range src {
+		if _, ok := props[name]; !ok {
+			t.Errorf("written field %q is not mapped", name)
+		}
+	}
+	if got := string(src[osindex.VectorField]); got != "[0.6,0.8]" {
+		t.Errorf("vector = %s, want it normalized to [0.6,0.8]", got)
 	}
 }

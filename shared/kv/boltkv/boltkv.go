@@ -357,3 +357,14 @@ func (s *Store) Delete(ctx context.Context, key kv.Key, cond kv.Cond) error {
 		return b.Delete(ck)
 	})
 }
+
+// DeferSync turns off the fsync of each transaction until synced is called, which
+// turns it back on and syncs once: for a bulk load that is repeatable, so a crash
+// midway loses nothing that rerunning it does not restore.
+func (s *Store) DeferSync() (synced func() error) {
+	s.db.NoSync = true
+	return func() error {
+		s.db.NoSync = false
+		return s.db.Sync()
+	}
+}

@@ -17,7 +17,6 @@ import (
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/llm"
-	"github.com/firmoapi/firmo/shared/task"
 )
 
 // DefaultMaxTokens bounds a completion when the request gives no limit (the Messages
@@ -136,5 +135,5 @@ func classify(err error) error {
 	if errors.As(err, &guard) && guard.Code == fetch.CodeRefused {
 		return fmt.Errorf("%w (anthropic: %s)", llm.ErrProvider, guard.Message)
 	}
-	return task.Retryable(fmt.Errorf("%w (anthropic: %v)", llm.ErrProvider, err), 0)
+	return apperr.Retryable(fmt.Errorf("%w (anthropic: %v)", llm.ErrProvider, err), 0)
 }

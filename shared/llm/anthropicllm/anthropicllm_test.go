@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/llm"
-	"github.com/firmoapi/firmo/shared/task"
 )
 
 // server speaks Anthropic's Messages wire format and records what it was sent.
@@ -121,8 +121,8 @@ func TestErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := &server{status: c.status, reply: c.body}
 			_, err := client(t, s).Complete(context.Background(), llm.Request{Model: "claude-3-5-haiku-latest", Prompt: "p"})
-			if !errors.Is(err, c.want) || task.IsRetryable(err) != c.retryable {
-				t.Fatalf("err = %v (retryable %v), want %v (retryable %v)", err, task.IsRetryable(err), c.want, c.retryable)
+			if !errors.Is(err, c.want) || apperr.IsRetryable(err) != c.retryable {
+				t.Fatalf("err = %v (retryable %v), want %v (retryable %v)", err, apperr.IsRetryable(err), c.want, c.retryable)
 			}
 		})
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/llm"
-	"github.com/firmoapi/firmo/shared/task"
 )
 
 // DefaultMaxTokens bounds a completion when the request gives no limit.
@@ -143,5 +142,5 @@ func (c *Client) classify(err error) error {
 	if errors.As(err, &guard) && guard.Code == fetch.CodeRefused {
 		return fmt.Errorf("%w (%s: %s)", llm.ErrProvider, c.provider, guard.Message)
 	}
-	return task.Retryable(fmt.Errorf("%w (%s: %v)", llm.ErrProvider, c.provider, err), 0)
+	return apperr.Retryable(fmt.Errorf("%w (%s: %v)", llm.ErrProvider, c.provider, err), 0)
 }

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/llm"
-	"github.com/firmoapi/firmo/shared/task"
 )
 
 // server speaks OpenAI's chat completions wire format and records what it was sent.
@@ -164,12 +164,11 @@ func TestErrors(t *testing.T) {
 			if !errors.Is(err, c.want) {
 				t.Fatalf("err = %v, want %v", err, c.want)
 			}
-			if got := task.IsRetryable(err); got != c.retryable {
+			if got := apperr.IsRetryable(err); got != c.retryable {
 				t.Fatalf("retryable = %v, want %v", got, c.retryable)
 			}
-			var re *task.RetryableError
-			if c.name == "rate limit" && (!errors.As(err, &re) || re.After != 7*time.Second) {
-				t.Fatalf("Retry-After not carried: %v", err)
+			if c.name == "rate limit" && apperr.RetryAfter(err) != 7*time.Second {
+				t.Fatalf("Retry-After not carried: %v (hint %v)", err, apperr.RetryAfter(err))
 			}
 			if strings.Contains(err.Error(), "1234") {
 				t.Fatalf("error shows part of the key: %v", err)
@@ -193,7 +192,7 @@ func TestModelsAndGuard(t *testing.T) {
 	strict := New(Options{Provider: "custom", APIKey: "k", BaseURL: base, HTTPClient: llm.GuardedHTTPClient(nil, 5*time.Second)})
 	n := len(s.bodies)
 	_, err = strict.Complete(context.Background(), llm.Request{Model: "m", Prompt: "p"})
-	if err == nil || !strings.Contains(err.Error(), "refusing to connect") || task.IsRetryable(err) {
+	if err == nil || !strings.Contains(err.Error(), "refusing to connect") || apperr.IsRetryable(err) {
 		t.Fatalf("err = %v, want a non-retryable refusal", err)
 	}
 	if len(s.bodies) != n {

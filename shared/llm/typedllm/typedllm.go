@@ -48,7 +48,6 @@ import (
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/llm"
-	"github.com/firmoapi/firmo/shared/task"
 )
 
 // MaxOptions bounds the options of a fixed set or scale (one letter each).
@@ -272,5 +271,5 @@ func classify(err error) error {
 	if errors.As(err, &guard) && guard.Code == fetch.CodeRefused {
 		return fmt.Errorf("%w (typed: %s)", llm.ErrProvider, guard.Message)
 	}
-	return task.Retryable(fmt.Errorf("%w (typed: %v)", llm.ErrProvider, err), 0)
+	return apperr.Retryable(fmt.Errorf("%w (typed: %v)", llm.ErrProvider, err), 0)
 }

@@ -2,7 +2,9 @@
 // how often each record ran and how many ran at once, and behaves by key prefix.
 //
 //	"fail:..."     fails without retry: the row holds "Error: <reason>"
-//	"flaky<N>:..." fails with a retryable error on its first N attempts (N = 1..9)
+//	"flaky<N>:..." fails with apperr.Retryable on its first N attempts (N = 1..9)
+//	"down<N>:..."  fails with a bare apperr.ErrUnavailable on its first N attempts, as a
+//	               storage adapter reports an outage (N = 1..9)
 //	"warn:..."     answers with the warning "warned <key>" and the shared warning "shared warning"
 //	"panic:..."    panics (the engine answers the record with an error)
 //	anything else  answers {"echo": key, "attempt": n, "index": i} after Delay
@@ -19,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/task"
 )
 
@@ -91,7 +94,11 @@ func behave(rec task.Record) (task.Result, error) {
 		panic("tasktest: panic for " + key)
 	case strings.HasPrefix(key, "flaky") && len(key) > 6 && key[6] == ':':
 		if n := int(key[5] - '0'); rec.Attempt <= n {
-			return task.Result{}, task.Retryable(errors.New("provider busy"), time.Millisecond)
+			return task.Result{}, apperr.Retryable(errors.New("provider busy"), time.Millisecond)
+		}
+	case strings.HasPrefix(key, "down") && len(key) > 5 && key[5] == ':':
+		if n := int(key[4] - '0'); rec.Attempt <= n {
+			return task.Result{}, fmt.Errorf("store down: %w", apperr.ErrUnavailable)
 		}
 	}
 	tokens := int64(10)

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/websearch"
 )
 
@@ -24,7 +25,8 @@ type ErrorCase struct {
 // HTTPErrors runs cases against the Searcher newSearcher makes for a test server's
 // base URL, and the failures every adapter shares: a server that is gone and a 200
 // that is not JSON are websearch.ErrUnavailable, and a cancelled request returns the
-// context's error.
+// context's error. An error is retryable (apperr.IsRetryable) exactly when it is
+// websearch.ErrUnavailable.
 func HTTPErrors(t *testing.T, newSearcher func(baseURL string) websearch.Searcher, cases []ErrorCase) {
 	answer := func(status int, body string) *httptest.Server {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -40,6 +42,9 @@ func HTTPErrors(t *testing.T, newSearcher func(baseURL string) websearch.Searche
 			if !errors.Is(err, c.Want) {
 				t.Fatalf("err = %v, want %v", err, c.Want)
 			}
+			if got, want := apperr.IsRetryable(err), errors.Is(c.Want, websearch.ErrUnavailable); got != want {
+				t.Fatalf("apperr.IsRetryable(%v) = %v, want %v", err, got, want)
+			}
 		})
 	}
 	t.Run("undecodable", func(t *testing.T) {
@@ -52,8 +57,8 @@ func HTTPErrors(t *testing.T, newSearcher func(baseURL string) websearch.Searche
 		srv := answer(http.StatusOK, "{}")
 		srv.Close()
 		_, err := newSearcher(srv.URL).Search(context.Background(), "q", 3)
-		if !errors.Is(err, websearch.ErrUnavailable) {
-			t.Fatalf("err = %v, want ErrUnavailable", err)
+		if !errors.Is(err, websearch.ErrUnavailable) || !apperr.IsRetryable(err) {
+			t.Fatalf("err = %v, want a retryable ErrUnavailable", err)
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {

@@ -1,0 +1,191 @@
+// Package allapp is the composition of every endpoint family in one process: the
+// `firmo` binary (functions/local) serves it on the embedded backend, and tests build
+// it on either backend. Lambdas never import it: each composes its own family.
+package allapp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/firmoapi/firmo/shared/account"
+	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/accountapp"
+	"github.com/firmoapi/firmo/shared/app/companyapp"
+	"github.com/firmoapi/firmo/shared/app/contactsapp"
+	"github.com/firmoapi/firmo/shared/app/emailapp"
+	"github.com/firmoapi/firmo/shared/app/generationapp"
+	"github.com/firmoapi/firmo/shared/app/integrationsapp"
+	"github.com/firmoapi/firmo/shared/app/localbackend"
+	"github.com/firmoapi/firmo/shared/app/queriesapp"
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/config"
+	"github.com/firmoapi/firmo/shared/contact"
+	"github.com/firmoapi/firmo/shared/contactsearch"
+	"github.com/firmoapi/firmo/shared/emailfind"
+	"github.com/firmoapi/firmo/shared/integration"
+	"github.com/firmoapi/firmo/shared/namematch"
+	"github.com/firmoapi/firmo/shared/namematch/bleveindex"
+	"github.com/firmoapi/firmo/shared/query"
+	"github.com/firmoapi/firmo/shared/research"
+	"github.com/firmoapi/firmo/shared/websearch"
+	"github.com/firmoapi/firmo/shared/world"
+)
+
+// App is every family composed on one core, with the services the command line and
+// tests reach for.
+type App struct {
+	*app.Core
+	*companyapp.Composer // seeding, reprocessing, name-index sync, the scheduler's job
+
+	Companies       *company.Service
+	Contacts        *contact.Store
+	ContactSearch   *contactsearch.Service
+	Emails          *emailfind.Service
+	Integrations    *integration.Service
+	SearchProviders *websearch.Service
+	Queries         *query.Service
+	Research        *research.Service
+
+	contacts *contactsapp.Composer
+}
+
+// New builds the composition the configuration selects.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	if cfg.Backend == config.BackendAWS {
+		return NewAWS(ctx, cfg, log)
+	}
+	return NewLocal(ctx, cfg, log)
+}
+
+// NewLocal builds every family on the embedded backend under cfg.DataDir, with the
+// embedded company-name index.
+func NewLocal(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	b, err := localbackend.New(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	return compose(ctx, cfg, log, b, openBleve)
+}
+
+// NewAWS builds every family on AWS services (or their local stand-ins).
+func NewAWS(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	b, err := app.AWSBackend(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return compose(ctx, cfg, log, b, nil)
+}
+
+func compose(ctx context.Context, cfg config.Config, log *slog.Logger, b app.Backend, names companyapp.OpenNameIndex) (*App, error) {
+	a := &App{Composer: &companyapp.Composer{NameIndex: names}, contacts: &contactsapp.Composer{}}
+	email, gen := &emailapp.Composer{}, &generationapp.Composer{}
+	core, err := app.Build(ctx, cfg, log, b, accountapp.Composer{}, queriesapp.Composer{}, integrationsapp.Composer{},
+		a.Composer, a.contacts, email, gen)
+	if err != nil {
+		return nil, err
+	}
+	providers, err := integrationsapp.Build(core) // built by the integrations family above
+	if err != nil {
+		core.Close()
+		return nil, err
+	}
+	a.Core = core
+	a.Companies = a.Composer.Pipeline().Service
+	a.Contacts, a.ContactSearch = a.contacts.Store, a.contacts.Search
+	a.Emails, a.Research = email.Service, gen.Research
+	a.Integrations, a.SearchProviders = providers.Integrations, providers.SearchProviders
+	a.Queries = queriesapp.Service(core)
+	return a, nil
+}
+
+// Families are the composers of every endpoint family, in the order New composes
+// them, for tests that check each family's wiring.
+func Families() []app.Composer {
+	return []app.Composer{accountapp.Composer{}, queriesapp.Composer{}, integrationsapp.Composer{},
+		&companyapp.Composer{}, &contactsapp.Composer{}, &emailapp.Composer{}, &generationapp.Composer{}}
+}
+
+// openBleve opens the embedded company-name index.
+func openBleve(dir string) (namematch.Index, io.Closer, error) {
+	ix, err := bleveindex.Open(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ix, ix, nil
+}
+
+// SeedContacts stores the demo world's contacts.
+func (a *App) SeedContacts(ctx context.Context, opts world.Options, onCompany func()) (int, error) {
+	return a.contacts.SeedContacts(ctx, opts, onCompany)
+}
+
+// DemoKeyFile is where a local server keeps the demo API key (mode 0600).
+const DemoKeyFile = "demo-api-key"
+
+// DemoPasswordFile is where a local server keeps the demo admin's password (mode 0600).
+const DemoPasswordFile = "demo-admin-password"
+
+// EnsureDemo makes sure the demo organisation and its key exist (local composition):
+// FIRMO_DEMO_API_KEY wins, then the key saved by an earlier start, else a new key.
+// The key is written to <data dir>/demo-api-key.
+func (a *App) EnsureDemo(ctx context.Context) (account.Demo, error) {
+	want := a.Core.Config.DemoAPIKey
+	keyPath := filepath.Join(a.Core.Config.DataDir, DemoKeyFile)
+	if want == "" {
+		if b, err := os.ReadFile(keyPath); err == nil {
+			want = string(trimSpace(b))
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return account.Demo{}, fmt.Errorf("read %s: %w", keyPath, err)
+		}
+	}
+	d, err := a.Accounts.EnsureDemo(ctx, want)
+	if err != nil {
+		return account.Demo{}, err
+	}
+	if err := writeSecretFile(keyPath, d.Key); err != nil {
+		return account.Demo{}, err
+	}
+	if d.AdminPassword != "" {
+		if err := writeSecretFile(filepath.Join(a.Core.Config.DataDir, DemoPasswordFile), d.AdminPassword); err != nil {
+			return account.Demo{}, err
+		}
+	}
+	return d, nil
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// writeSecretFile writes atomically with mode 0600 and fsyncs, so a crash leaves the
+// old or the new content, never a torn file.
+func writeSecretFile(path, content string) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := f.WriteString(content + "\n"); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("rename %s: %w", path, err)
+	}
+	return os.Chmod(path, 0o600)
+}

@@ -1,0 +1,110 @@
+// Package contactsapp composes the contacts family: contact search (discover, count,
+// lookup, the legacy list) over the contact store, with the embedder and vector index
+// the configuration chooses, and icp_prompt read with the organisation's LLM
+// integration.
+package contactsapp
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/integrationsapp"
+	"github.com/firmoapi/firmo/shared/app/queriesapp"
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/config"
+	"github.com/firmoapi/firmo/shared/contact"
+	"github.com/firmoapi/firmo/shared/contactsearch"
+	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
+	"github.com/firmoapi/firmo/shared/embed"
+	"github.com/firmoapi/firmo/shared/embed/openaiembed"
+	"github.com/firmoapi/firmo/shared/embed/ppmiembed"
+	"github.com/firmoapi/firmo/shared/httpapi"
+	"github.com/firmoapi/firmo/shared/httpapi/contacthttp"
+	"github.com/firmoapi/firmo/shared/integration"
+	"github.com/firmoapi/firmo/shared/osclient"
+	"github.com/firmoapi/firmo/shared/world"
+)
+
+// Composer builds the contacts family. After Compose, Store and Search are set.
+type Composer struct {
+	Store  *contact.Store
+	Search *contactsearch.Service
+}
+
+// Family names the family.
+func (*Composer) Family() httpapi.Family { return httpapi.FamilyContacts }
+
+var _ app.Composer = (*Composer)(nil)
+
+// Compose builds contact search: the contact store on the core's kv store, the
+// embedder FIRMO_EMBEDDER chooses (built in by default: no network, trained lazily on
+// the first search), the built-in word space widening summary terms whatever the
+// embedder, icp_prompt read with the organisation's default LLM integration, and the
+// vector index: the OpenSearch k-NN index FIRMO_OPENSEARCH_CONTACTS_INDEX when a cluster
+// is configured (created at first use, with the embedder's dims), else the in-memory
+// HNSW graph, persisted under the data dir locally.
+func (f *Composer) Compose(ctx context.Context, c *app.Core) error {
+	cfg := c.Config
+	cluster, err := osclient.Open(ctx, cfg.OpenSearch, c.AWS)
+	if err != nil {
+		return err
+	}
+	providers, err := integrationsapp.Build(c)
+	if err != nil {
+		return err
+	}
+	words := ppmiembed.New()
+	emb, err := contactEmbedder(cfg.Embedder, words)
+	if err != nil {
+		return err
+	}
+	queries := queriesapp.Service(c)
+	f.Store = contact.NewStore(c.Store)
+	deps := contactsearch.Deps{Contacts: f.Store, Companies: company.NewKVStore(c.Store), Embedder: emb,
+		Scopes: queries, Saver: queries, Biller: c.Billing, Prompts: promptReader(providers.Integrations, c.Log), Thesaurus: words}
+	switch {
+	case cluster != nil:
+		deps.Remote = osindex.New(cluster, osindex.Config{Index: cfg.OpenSearch.ContactsIndex, Dims: emb.Dims()})
+	case cfg.Backend == config.BackendLocal:
+		deps.Dir = filepath.Join(cfg.DataDir, "vectors")
+	}
+	f.Search = contactsearch.New(deps)
+	c.Server.Add(contacthttp.ContactRoutes(f.Search)...)
+	return nil
+}
+
+// promptReader lets contact search read icp_prompt with the organisation's default LLM
+// integration, resolved by the same integration service batch research uses. An
+// organisation without one, or a call that fails or takes longer than
+// contactsearch.DefaultPromptTimeout, gets the rule-based parser's reading; the call
+// runs on the organisation's own key and charges no credits (as batch research).
+func promptReader(integrations *integration.Service, log *slog.Logger) contactsearch.PromptExtractor {
+	return contactsearch.NewLLMPrompts(integrations, contactsearch.DefaultPromptTimeout, log)
+}
+
+// contactEmbedder is the embedder FIRMO_EMBEDDER chooses: builtin, or an
+// OpenAI-compatible endpoint. That endpoint is the operator's setting, not a user's URL,
+// so it is called with a plain client with a timeout rather than the guarded fetch
+// client (a self-hosted model often sits on a private network). The API key is sent as
+// a bearer token and never logged.
+func contactEmbedder(cfg config.Embedder, builtin embed.Embedder) (embed.Embedder, error) {
+	if cfg.Kind != config.EmbedderOpenAI {
+		return builtin, nil
+	}
+	e, err := openaiembed.New(openaiembed.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
+		Dims: cfg.Dims, SendDimensions: cfg.SendDimensions}, &http.Client{Timeout: 60 * time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("FIRMO_EMBEDDER=openai: %w", err)
+	}
+	return e, nil
+}
+
+// SeedContacts stores the demo world's contacts (world.ContactRows of every company).
+func (f *Composer) SeedContacts(ctx context.Context, opts world.Options, onCompany func()) (int, error) {
+	return world.SeedContacts(ctx, f.Store, world.New(opts), onCompany)
+}

@@ -1,0 +1,80 @@
+// Package generationapp composes the generation family: batch research
+// (/v1/gen/process and /v1/gen/process-personas, task kinds gen_process and
+// gen_process_personas) with the organisations' LLM integrations and search providers,
+// the model list, and the status and cancel endpoints of every task.
+package generationapp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/companyapp"
+	"github.com/firmoapi/firmo/shared/app/integrationsapp"
+	"github.com/firmoapi/firmo/shared/contact"
+	"github.com/firmoapi/firmo/shared/httpapi"
+	"github.com/firmoapi/firmo/shared/httpapi/generationhttp"
+	"github.com/firmoapi/firmo/shared/research"
+)
+
+// Composer builds the generation family. After Compose, Research is set.
+type Composer struct {
+	Research *research.Service
+}
+
+// Family names the family.
+func (*Composer) Family() httpapi.Family { return httpapi.FamilyGeneration }
+
+var _ app.Composer = (*Composer)(nil)
+
+// Compose registers the research kinds on the task engine and adds the family's
+// routes. Company profiles and pages come from the company pipeline (pages without
+// text are extracted on the way), persona records from the contact store.
+func (f *Composer) Compose(_ context.Context, c *app.Core) error {
+	providers, err := integrationsapp.Build(c)
+	if err != nil {
+		return err
+	}
+	companies, err := companyapp.Build(c)
+	if err != nil {
+		return err
+	}
+	svc, err := research.New(research.Deps{Tasks: c.Tasks, Integrations: providers.Integrations, Searchers: providers.SearchProviders,
+		Companies: research.CompanyData{Svc: companies.Service}, Contacts: contactData{contact.NewStore(c.Store)}, Billing: c.Billing, Orgs: c.Accounts, Log: c.Log})
+	if err != nil {
+		return err
+	}
+	f.Research = svc
+	c.Server.Add(generationhttp.GenerationRoutes(c.Tasks)...)
+	c.Server.Add(generationhttp.ProcessRoutes(svc)...)
+	c.Server.Add(generationhttp.ModelRoutes(providers.Integrations)...)
+	return nil
+}
+
+// contactData serves /gen/process-personas records from the contact store. Contacts
+// are shared reference data, so the organisation does not scope them.
+type contactData struct{ store *contact.Store }
+
+func (c contactData) Contact(ctx context.Context, _ string, personaID int64) (research.Contact, error) {
+	r, err := c.store.Get(ctx, personaID)
+	if err != nil {
+		return research.Contact{}, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Name: %s\nTitle: %s\nCompany domain: %s\n", r.Name, r.Title, r.Domain)
+	if r.Country != "" {
+		fmt.Fprintf(&b, "Location: %s %s\n", r.Country, r.State)
+	}
+	if len(r.Skills) > 0 {
+		fmt.Fprintf(&b, "Skills: %s\n", strings.Join(r.Skills, ", "))
+	}
+	if r.JobstartDate != "" {
+		fmt.Fprintf(&b, "In current role since: %s\n", r.JobstartDate)
+	}
+	if r.Summary != "" {
+		fmt.Fprintf(&b, "Summary: %s\n", r.Summary)
+	}
+	return research.Contact{PersonaID: r.PersonaID, Name: r.Name, Title: r.Title, LinkedInURL: r.LinkedinURL,
+		Summary: r.Summary, Profile: b.String(), Domain: r.Domain}, nil
+}
