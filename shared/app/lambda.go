@@ -165,8 +165,7 @@ func stepError(step string, err error) error {
 	switch {
 	case errors.Is(err, apperr.ErrNotFound), errors.Is(err, apperr.ErrInvalid):
 		return &PermanentError{Msg: msg}
-	case errors.Is(err, apperr.ErrUnavailable), errors.Is(err, apperr.ErrConflict),
-		errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+	case apperr.IsRetryable(err), errors.Is(err, context.Canceled):
 		return &TransientError{Msg: msg}
 	}
 	return err

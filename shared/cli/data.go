@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/app/allapp"
-	"github.com/firmoapi/firmo/shared/app/companyapp"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/contact"
@@ -24,7 +23,7 @@ func seed(ctx context.Context, env Env) error {
 	fs.SetOutput(env.Stderr)
 	companies := fs.Int("companies", 2000, "number of companies")
 	contacts := fs.Int("contacts", 0, "reserved; every company gets about 20 contacts")
-	seedValue := fs.Uint64("seed", companyapp.DefaultWorldSeed, "random seed: the same seed and date give byte-identical data")
+	seedValue := fs.Uint64("seed", allapp.DefaultWorldSeed, "random seed: the same seed and date give byte-identical data")
 	asOf := fs.String("as-of", "", "the world's date, YYYY-MM-DD (default: today, UTC)")
 	out := fs.String("out", "", "write the world as ingest files into this directory instead of the store")
 	if err := fs.Parse(env.Args[1:]); err != nil {
@@ -129,7 +128,7 @@ func seedOnFirstStart(ctx context.Context, env Env, a *allapp.App, cfg config.Co
 	if err != nil || !empty {
 		return err
 	}
-	opts := world.Options{Seed: companyapp.DefaultWorldSeed, Companies: cfg.SeedCompanies, AsOf: time.Now()}.Normalized()
+	opts := world.Options{Seed: allapp.DefaultWorldSeed, Companies: cfg.SeedCompanies, AsOf: time.Now()}.Normalized()
 	fmt.Fprintf(env.Stderr, "First start: seeding a demo world of %d companies (firmo seed makes others).\n", opts.Companies)
 	start := time.Now()
 	// Text-derived fields (description, language, keywords, industries) are filled in by

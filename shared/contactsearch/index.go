@@ -15,7 +15,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/contact"
-	"github.com/firmoapi/firmo/shared/emailfind"
+	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/geo"
 	"github.com/firmoapi/firmo/shared/hnswindex"
 	"github.com/firmoapi/firmo/shared/vector"
@@ -32,7 +32,7 @@ type companyInfo struct {
 	Country        string
 	StateCode      string // full ISO 3166-2 code, "" when unknown
 	StateName      string
-	Pattern        *emailfind.Pattern
+	Pattern        *emailpattern.Pattern
 	signal         signalDoc // what the icp_prompt company search reads (signals.go)
 }
 
@@ -128,7 +128,7 @@ func (s *Service) build(ctx context.Context, prev *snapshot) (*snapshot, error) 
 		}
 		cursor = next
 	}
-	learner := emailfind.NewLearner()
+	learner := emailpattern.NewLearner()
 	err := s.contacts.List(ctx, func(r contact.Raw) error {
 		c := contact.Derive(r)
 		co := sn.companies[r.Domain]

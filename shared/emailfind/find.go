@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/smtpverify"
 )
 
@@ -47,11 +48,11 @@ type Result struct {
 
 // Found is the verified address.
 type Found struct {
-	Email    string `json:"email"`
-	Pattern  string `json:"pattern"`   // the template that built it, e.g. "{first}.{last}"
-	Tier     Tier   `json:"tier"`      // where the pattern came from: known_pattern, company_pattern, common_pattern
-	SMTPCode int    `json:"smtp_code"` // the reply to RCPT TO, 250 or 251
-	Valid    bool   `json:"valid"`     // accepted by a domain that is not catch-all: always true when found
+	Email    string            `json:"email"`
+	Pattern  string            `json:"pattern"`   // the template that built it, e.g. "{first}.{last}"
+	Tier     emailpattern.Tier `json:"tier"`      // where the pattern came from: known_pattern, company_pattern, common_pattern
+	SMTPCode int               `json:"smtp_code"` // the reply to RCPT TO, 250 or 251
+	Valid    bool              `json:"valid"`     // accepted by a domain that is not catch-all: always true when found
 }
 
 // Checker verifies local parts of a domain over SMTP; smtpverify.Verifier implements it.
@@ -62,7 +63,7 @@ type Checker interface {
 // PatternSource gives a company's address pattern inferred from its known contacts
 // (InferPattern over the contact index).
 type PatternSource interface {
-	CompanyPattern(ctx context.Context, domain string) (Pattern, bool, error)
+	CompanyPattern(ctx context.Context, domain string) (emailpattern.Pattern, bool, error)
 }
 
 // Finder finds one person's address: it builds the candidates and verifies them.
@@ -103,25 +104,25 @@ func (f *Finder) Find(ctx context.Context, req Request, round Round) (res Result
 	ctx, cancel := context.WithTimeout(ctx, f.Budget(round))
 	defer cancel()
 
-	p := Person{First: req.FirstName, Last: req.LastName, Domain: req.Domain}
+	p := emailpattern.Person{First: req.FirstName, Last: req.LastName, Domain: req.Domain}
 	if req.KnownPattern != "" {
-		if t, err := ParseTemplate("known_pattern", req.KnownPattern); err == nil {
+		if t, err := emailpattern.ParseTemplate("known_pattern", req.KnownPattern); err == nil {
 			p.Known = t
 		}
 	}
 	if f.patterns != nil {
 		// A failing contact index costs the company tier, not the whole find.
 		if cp, ok, err := f.patterns.CompanyPattern(ctx, req.Domain); err == nil && ok {
-			if t, err := ParseTemplate("company_pattern", cp.Template); err == nil {
+			if t, err := emailpattern.ParseTemplate("company_pattern", cp.Template); err == nil {
 				p.Company = t
 			}
 		}
 	}
-	depth, opt := Verify, smtpverify.Options{Probes: 1}
+	depth, opt := emailpattern.Verify, smtpverify.Options{Probes: 1}
 	if round == RoundEscalate {
-		depth, opt = Escalate, smtpverify.Options{Probes: 2, FreshProbe: true}
+		depth, opt = emailpattern.Escalate, smtpverify.Options{Probes: 2, FreshProbe: true}
 	}
-	cands, err := Candidates(p, depth)
+	cands, err := emailpattern.Candidates(p, depth)
 	if err != nil {
 		res.Status = string(smtpverify.Error)
 		return res

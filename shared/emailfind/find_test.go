@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/smtpverify"
 )
 
@@ -66,11 +67,11 @@ func (f *fakeChecker) lastCall() checkCall {
 	return f.calls[len(f.calls)-1]
 }
 
-type fixedPatterns map[string]Pattern
+type fixedPatterns map[string]emailpattern.Pattern
 
-func (p fixedPatterns) CompanyPattern(_ context.Context, domain string) (Pattern, bool, error) {
+func (p fixedPatterns) CompanyPattern(_ context.Context, domain string) (emailpattern.Pattern, bool, error) {
 	if domain == "broken.com" {
-		return Pattern{}, false, errors.New("index down")
+		return emailpattern.Pattern{}, false, errors.New("index down")
 	}
 	pat, ok := p[domain]
 	return pat, ok, nil
@@ -91,11 +92,11 @@ func TestFind(t *testing.T) {
 		want Result
 	}{
 		{"common pattern found", Request{FirstName: "Jane", LastName: "Doe", Domain: "acme.com"},
-			Result{Status: "found", Result: &Found{Email: "jdoe@acme.com", Pattern: "{f}{last}", Tier: TierCommon, SMTPCode: 250, Valid: true}}},
+			Result{Status: "found", Result: &Found{Email: "jdoe@acme.com", Pattern: "{f}{last}", Tier: emailpattern.TierCommon, SMTPCode: 250, Valid: true}}},
 		{"known pattern found first", Request{FirstName: "Jane", LastName: "Doe", Domain: "acme.com", KnownPattern: "{last}.{first}"},
-			Result{Status: "found", Result: &Found{Email: "doe.jane@acme.com", Pattern: "{last}.{first}", Tier: TierKnown, SMTPCode: 250, Valid: true}}},
+			Result{Status: "found", Result: &Found{Email: "doe.jane@acme.com", Pattern: "{last}.{first}", Tier: emailpattern.TierKnown, SMTPCode: 250, Valid: true}}},
 		{"company pattern found", Request{FirstName: "Jane", LastName: "Doe", Domain: "beta.com"},
-			Result{Status: "found", Result: &Found{Email: "j.doe@beta.com", Pattern: "{f}.{last}", Tier: TierCompany, SMTPCode: 250, Valid: true}}},
+			Result{Status: "found", Result: &Found{Email: "j.doe@beta.com", Pattern: "{f}.{last}", Tier: emailpattern.TierCompany, SMTPCode: 250, Valid: true}}},
 		{"not found", Request{FirstName: "John", LastName: "Roe", Domain: "acme.com"}, Result{Status: "not_found"}},
 		{"catch-all without pattern", Request{FirstName: "Jane", LastName: "Doe", Domain: "wild.com"}, Result{Status: "catch_all", IsCatchAll: true}},
 		{"catch-all with known pattern", Request{FirstName: "Jane", LastName: "Doe", Domain: "wild.com", KnownPattern: "flast"}, Result{Status: "catch_all_pattern", IsCatchAll: true}},

@@ -18,6 +18,7 @@ import (
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/domain"
+	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/task"
 )
@@ -138,7 +139,7 @@ func CheckRequest(field string, r Request) (Request, error) {
 			return Request{}, apperr.Invalid(field+f.name, "%s is required", f.name)
 		case utf8.RuneCountInString(f.v) > maxNameRunes:
 			return Request{}, apperr.Invalid(field+f.name, "%s must be at most %d characters", f.name, maxNameRunes)
-		case Fold(f.v) == "":
+		case emailpattern.Fold(f.v) == "":
 			return Request{}, apperr.Invalid(field+f.name, "%s %q has no Latin letters or digits to build an address from", f.name, f.v)
 		}
 	}
@@ -154,7 +155,7 @@ func CheckRequest(field string, r Request) (Request, error) {
 		if utf8.RuneCountInString(kp) > maxPatternRunes {
 			return Request{}, apperr.Invalid(field+"known_pattern", "known_pattern must be at most %d characters", maxPatternRunes)
 		}
-		t, err := ParseTemplate(field+"known_pattern", kp)
+		t, err := emailpattern.ParseTemplate(field+"known_pattern", kp)
 		if err != nil {
 			return Request{}, err
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/smtpverify"
 	"github.com/firmoapi/firmo/shared/testkit"
 )
@@ -45,11 +46,11 @@ func TestJobsAgainstPostfix(t *testing.T) {
 	}
 	want := []struct {
 		status, email string
-		tier          Tier
+		tier          emailpattern.Tier
 	}{
-		{"found", "jane.doe@strict.example.com", TierCommon},
-		{"found", "mary.berg@strict.example.com", TierKnown},
-		{"found", "jurgen.gross@strict.example.com", TierCommon},
+		{"found", "jane.doe@strict.example.com", emailpattern.TierCommon},
+		{"found", "mary.berg@strict.example.com", emailpattern.TierKnown},
+		{"found", "jurgen.gross@strict.example.com", emailpattern.TierCommon},
 		{"not_found", "", ""},
 		{"catch_all", "", ""},
 		{"catch_all_pattern", "", ""},

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/contact"
-	"github.com/firmoapi/firmo/shared/emailfind"
+	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 )
 
@@ -24,7 +24,7 @@ func TestContactRows(t *testing.T) {
 		if len(rows) == 0 || len(rows) > MaxContactsPerCompany {
 			t.Fatalf("%s: %d contacts", c.Domain, len(rows))
 		}
-		var known []emailfind.Known
+		var known []emailpattern.Known
 		for _, row := range rows {
 			raw, err := contact.Validate(row)
 			if err != nil {
@@ -46,12 +46,12 @@ func TestContactRows(t *testing.T) {
 			}
 			if raw.Email != "" {
 				first, last := splitName(raw.Name)
-				known = append(known, emailfind.Known{First: first, Last: last, Email: raw.Email})
+				known = append(known, emailpattern.Known{First: first, Last: last, Email: raw.Email})
 			}
 			total++
 		}
 		if len(known) >= 2 {
-			if _, ok := emailfind.InferPattern(known); ok {
+			if _, ok := emailpattern.InferPattern(known); ok {
 				patterned++
 			}
 		}

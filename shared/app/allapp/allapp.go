@@ -33,7 +33,6 @@ import (
 	"github.com/firmoapi/firmo/shared/query"
 	"github.com/firmoapi/firmo/shared/research"
 	"github.com/firmoapi/firmo/shared/websearch"
-	"github.com/firmoapi/firmo/shared/world"
 )
 
 // App is every family composed on one core, with the services the command line and
@@ -100,6 +99,10 @@ func compose(ctx context.Context, cfg config.Config, log *slog.Logger, b app.Bac
 	a.Emails, a.Research = email.Service, gen.Research
 	a.Integrations, a.SearchProviders = providers.Integrations, providers.SearchProviders
 	a.Queries = queriesapp.Service(core)
+	if err := a.loadWorldZone(ctx); err != nil {
+		core.Close()
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -117,11 +120,6 @@ func openBleve(dir string) (namematch.Index, io.Closer, error) {
 		return nil, nil, err
 	}
 	return ix, ix, nil
-}
-
-// SeedContacts stores the demo world's contacts.
-func (a *App) SeedContacts(ctx context.Context, opts world.Options, onCompany func()) (int, error) {
-	return a.contacts.SeedContacts(ctx, opts, onCompany)
 }
 
 // DemoKeyFile is where a local server keeps the demo API key (mode 0600).

@@ -277,4 +277,3 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		t.Fatalf("/docs = %d", page.status)
 	}
 }
-

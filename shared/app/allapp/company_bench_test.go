@@ -16,7 +16,6 @@ import (
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/app/allapp"
-	"github.com/firmoapi/firmo/shared/app/companyapp"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/world"
@@ -55,7 +54,7 @@ func lookupServer(b *testing.B) (*lookupFixture, error) {
 			return err
 		}
 		ctx := context.Background()
-		opts := world.Options{Seed: companyapp.DefaultWorldSeed, Companies: 2000, AsOf: time.Now()}.Normalized()
+		opts := world.Options{Seed: allapp.DefaultWorldSeed, Companies: 2000, AsOf: time.Now()}.Normalized()
 		b.Cleanup(func() { a.Close() })
 		if _, err := a.SeedWorld(ctx, opts, company.LoadOptions{}, nil); err != nil {
 			return err

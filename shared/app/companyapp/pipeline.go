@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"time"
 
 	"github.com/firmoapi/firmo/shared/app"
@@ -13,17 +12,19 @@ import (
 	"github.com/firmoapi/firmo/shared/dnsmx"
 	"github.com/firmoapi/firmo/shared/extract"
 	"github.com/firmoapi/firmo/shared/industry"
-	"github.com/firmoapi/firmo/shared/world"
 )
 
 // Pipeline is the company service and, locally, the demo world's DNS zone that the
 // pipeline asks for MX records of the world's domains.
 type Pipeline struct {
 	Service *company.Service
+	// WorldZone is the zone of the in-process DNS server the local composition asks
+	// first for MX records, holding the demo world's domains once it is seeded (see
+	// shared/app/allapp); nil on AWS.
+	WorldZone *dnsmx.MapZone
 	// Extractor is the pipeline's page extractor, shared with /v1/extract so the
 	// language models load once.
 	Extractor *extract.Extractor
-	zone      *dnsmx.MapZone // nil on AWS
 }
 
 type pipelineKey struct{}
@@ -37,7 +38,7 @@ func Build(c *app.Core) (*Pipeline, error) {
 // mxTimeout bounds one MX question.
 const mxTimeout = 2 * time.Second
 
-// buildCompanies wires the company pipeline: shared/extract reads pages, shared/industry
+// buildPipeline wires the company pipeline: shared/extract reads pages, shared/industry
 // classifies their text, MX lookups go
 // first to the demo world's in-process DNS server (local composition only; it refuses
 // names outside the world, which then go on) and then to FIRMO_DNS_RESOLVER or the
@@ -47,8 +48,8 @@ func buildPipeline(c *app.Core) (*Pipeline, error) {
 	parts := &Pipeline{}
 	var servers []string
 	if cfg.Backend == config.BackendLocal {
-		parts.zone = &dnsmx.MapZone{}
-		srv, err := dnsmx.Serve("127.0.0.1:0", parts.zone)
+		parts.WorldZone = &dnsmx.MapZone{}
+		srv, err := dnsmx.Serve("127.0.0.1:0", parts.WorldZone)
 		if err != nil {
 			return nil, fmt.Errorf("demo world DNS server: %w", err)
 		}
@@ -63,15 +64,6 @@ func buildPipeline(c *app.Core) (*Pipeline, error) {
 	parts.Extractor = extract.New()
 	d := company.NewDeriver(pageExtractor{parts.Extractor}, textClassifier{industry.New()}, dnsmx.New(servers, mxTimeout), time.Now)
 	parts.Service = company.NewService(company.NewKVStore(c.Store), d)
-	if parts.zone != nil {
-		opts, ok, err := world.Stored(context.Background(), parts.Service.Store())
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			parts.zone.Set(world.New(opts).Zone())
-		}
-	}
 	return parts, nil
 }
 
@@ -88,46 +80,6 @@ type textClassifier struct{ c *industry.Classifier }
 
 func (t textClassifier) Classify(text, lang string) company.Classification {
 	return company.Classification(t.c.Classify(text, lang))
-}
-
-// deferredSyncer is a store that can write without syncing each transaction and sync
-// once at the end (shared/kv/boltkv).
-type deferredSyncer interface {
-	DeferSync() (synced func() error)
-}
-
-// DefaultWorldSeed is the seed of the world `firmo serve` makes on first start.
-const DefaultWorldSeed = 1
-
-// SeedWorld generates a demo world and loads it into the company store (local
-// composition: the world's domains then resolve through its DNS server). On the
-// embedded store the load runs with fsync off and syncs once at the end: a seed is
-// repeatable, so a crash mid-way loses nothing that rerunning it does not restore.
-// onCompany is called after each company. load.DeferText leaves the text-derived
-// fields to the reprocessing job (firmo serve's first start).
-func (f *Composer) SeedWorld(ctx context.Context, opts world.Options, load company.LoadOptions, onCompany func()) (world.SeedReport, error) {
-	w := world.New(opts)
-	if f.pipeline.zone != nil {
-		f.pipeline.zone.Set(w.Zone())
-	}
-	// A bulk load allocates a lot of short-lived garbage; collecting less often saves a
-	// fifth of the time for a bounded, temporary amount of memory.
-	defer debug.SetGCPercent(debug.SetGCPercent(200))
-	if b, ok := f.core.Store.(deferredSyncer); ok {
-		synced := b.DeferSync()
-		defer func() {
-			if err := synced(); err != nil {
-				f.core.Log.Error("sync after seeding", "err", err)
-			}
-		}()
-	}
-	return world.Seed(ctx, f.pipeline.Service, w, load, onCompany)
-}
-
-// WorldSeeded reports whether a demo world was seeded into the store.
-func (f *Composer) WorldSeeded(ctx context.Context) (bool, error) {
-	_, ok, err := world.Stored(ctx, f.pipeline.Service.Store())
-	return ok, err
 }
 
 // StartReprocessing runs the company reprocessing job (company.Service.Reprocess) now
@@ -174,14 +126,4 @@ func (f *Composer) ReprocessOnce(ctx context.Context) (company.JobReport, error)
 	rep, err := f.pipeline.Service.Reprocess(ctx, company.JobOptions{})
 	f.core.Log.Info("company reprocessing", "visited", rep.Visited, "rescored", rep.Rescored, "refreshed", rep.Refreshed, "failed", rep.Failed, "complete", rep.Complete, "idle", rep.Idle)
 	return rep, err
-}
-
-// CompaniesEmpty reports whether the store holds no company yet (no world seeded, no
-// company ingested): `firmo serve` then seeds the demo world.
-func (f *Composer) CompaniesEmpty(ctx context.Context) (bool, error) {
-	if seeded, err := f.WorldSeeded(ctx); err != nil || seeded {
-		return false, err
-	}
-	recs, _, err := f.pipeline.Service.Store().List(ctx, "", 1)
-	return len(recs) == 0, err
 }

@@ -27,7 +27,6 @@ import (
 	"github.com/firmoapi/firmo/shared/httpapi/contacthttp"
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/osclient"
-	"github.com/firmoapi/firmo/shared/world"
 )
 
 // Composer builds the contacts family. After Compose, Store and Search are set.
@@ -102,9 +101,4 @@ func contactEmbedder(cfg config.Embedder, builtin embed.Embedder) (embed.Embedde
 		return nil, fmt.Errorf("FIRMO_EMBEDDER=openai: %w", err)
 	}
 	return e, nil
-}
-
-// SeedContacts stores the demo world's contacts (world.ContactRows of every company).
-func (f *Composer) SeedContacts(ctx context.Context, opts world.Options, onCompany func()) (int, error) {
-	return world.SeedContacts(ctx, f.Store, world.New(opts), onCompany)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/emailfind"
+	"github.com/firmoapi/firmo/shared/emailpattern"
 )
 
 // patternsTTL is how long learned patterns are trusted before the contacts are read
@@ -14,7 +15,7 @@ import (
 const patternsTTL = 10 * time.Minute
 
 // learnedPatterns is the finder's PatternSource: each company's address pattern,
-// learned (emailfind.InferPattern) from the contacts with an address at its domain.
+// learned (emailpattern.InferPattern) from the contacts with an address at its domain.
 // The contacts are read on first use, not at start-up, once for all concurrent
 // callers, and again after patternsTTL. It needs the contact store alone, not contact
 // search's index, so the email function links no embedder or vector index.
@@ -23,7 +24,7 @@ type learnedPatterns struct {
 	now      func() time.Time
 
 	mu      sync.Mutex
-	byDom   map[string]emailfind.Pattern
+	byDom   map[string]emailpattern.Pattern
 	learned time.Time
 }
 
@@ -34,13 +35,13 @@ func newLearnedPatterns(cs *contact.Store) *learnedPatterns {
 }
 
 // CompanyPattern returns the pattern learned for domain, if any.
-func (l *learnedPatterns) CompanyPattern(ctx context.Context, domain string) (emailfind.Pattern, bool, error) {
+func (l *learnedPatterns) CompanyPattern(ctx context.Context, domain string) (emailpattern.Pattern, bool, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.byDom == nil || l.now().Sub(l.learned) > patternsTTL {
 		byDom, err := l.learn(ctx)
 		if err != nil {
-			return emailfind.Pattern{}, false, err
+			return emailpattern.Pattern{}, false, err
 		}
 		l.byDom, l.learned = byDom, l.now()
 	}
@@ -48,8 +49,8 @@ func (l *learnedPatterns) CompanyPattern(ctx context.Context, domain string) (em
 	return p, ok, nil
 }
 
-func (l *learnedPatterns) learn(ctx context.Context) (map[string]emailfind.Pattern, error) {
-	learner := emailfind.NewLearner()
+func (l *learnedPatterns) learn(ctx context.Context) (map[string]emailpattern.Pattern, error) {
+	learner := emailpattern.NewLearner()
 	err := l.contacts.List(ctx, func(r contact.Raw) error {
 		learner.Add(r.Domain, r.Name, r.Email)
 		return nil

@@ -19,7 +19,10 @@ package langid
 
 //go:generate go run ./internal/gen -out models.bin
 
-import "slices"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // The languages, in the column order of models.bin.
 const (
@@ -83,7 +86,7 @@ const minRunes = 3
 func runeCount(ws []string) int {
 	n := 0
 	for _, w := range ws {
-		n += len([]rune(w))
+		n += utf8.RuneCountInString(w)
 	}
 	return n
 }

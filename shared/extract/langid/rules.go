@@ -140,7 +140,7 @@ func wordVerdict(w string) lang {
 }
 
 // scripts are the alphabets lingua's second rule tells apart, in its order.
-var scripts = []*unicode.RangeTable{
+var scripts = [...]*unicode.RangeTable{
 	unicode.Arabic, unicode.Armenian, unicode.Bengali, unicode.Cyrillic,
 	unicode.Devanagari, unicode.Georgian, unicode.Greek, unicode.Gujarati,
 	unicode.Gurmukhi, unicode.Han, unicode.Hangul, unicode.Hebrew,
@@ -166,24 +166,25 @@ func candidates(ws []string) langSet {
 // script found counts as many words. Where Latin ties another script for the most,
 // lingua picks either at random; Latin is taken here, which keeps an answer possible.
 func dominantScript(ws []string) int {
-	counts := make([]int, len(scripts))
+	var counts [len(scripts)]int
 	for _, w := range ws {
 		if s := wordScript(w); s >= 0 {
 			counts[s]++
 		}
 	}
-	top, found, distinct := -1, 0, map[int]bool{}
+	top, found, uneven := -1, 0, false
 	for s, n := range counts {
 		if n == 0 {
 			continue
 		}
-		found++
-		distinct[n] = true
+		if found++; top >= 0 && n != counts[top] {
+			uneven = true
+		}
 		if top < 0 || n > counts[top] || (n == counts[top] && scripts[s] == unicode.Latin) {
 			top = s
 		}
 	}
-	if found > 1 && len(distinct) == 1 {
+	if found > 1 && !uneven {
 		return -1
 	}
 	return top

@@ -1,4 +1,4 @@
-package emailfind
+package emailpattern
 
 import (
 	"strings"
