@@ -161,11 +161,7 @@ func newApp(t *testing.T) *app.Core {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	b, err := localbackend.New(cfg, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	core, err := app.Build(context.Background(), cfg, log, b, accountapp.Composer{})
+	core, err := localbackend.Build(context.Background(), cfg, log, accountapp.Composer{})
 	if err != nil {
 		t.Fatal(err)
 	}

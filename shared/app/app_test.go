@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/app/accountapp"
 	"github.com/firmoapi/firmo/shared/app/localbackend"
 	"github.com/firmoapi/firmo/shared/config"
@@ -23,11 +22,7 @@ func TestFamilyKnowsOtherFamiliesMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	b, err := localbackend.New(cfg, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	core, err := app.Build(context.Background(), cfg, log, b, accountapp.Composer{})
+	core, err := localbackend.Build(context.Background(), cfg, log, accountapp.Composer{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/app/allapp"
 	"github.com/firmoapi/firmo/shared/app/localbackend"
 	"github.com/firmoapi/firmo/shared/config"
@@ -31,11 +30,7 @@ func TestEveryFamilyComposesAlone(t *testing.T) {
 				t.Fatal(err)
 			}
 			log := slog.New(slog.NewTextHandler(io.Discard, nil))
-			b, err := localbackend.New(cfg, log)
-			if err != nil {
-				t.Fatal(err)
-			}
-			core, err := app.Build(context.Background(), cfg, log, b, c)
+			core, err := localbackend.Build(context.Background(), cfg, log, c)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -153,6 +153,21 @@ func (f *Composer) SyncNames(ctx context.Context) (namematch.SyncReport, error) 
 // stop is called (firmo serve: the first pass picks up companies seeded or ingested
 // while the server was stopped; later passes catch what reprocessing changed).
 func (f *Composer) StartNameSync(ctx context.Context, every time.Duration, log *slog.Logger) (stop func()) {
+	return repeat(ctx, every, func(ctx context.Context) {
+		start := time.Now()
+		rep, err := f.SyncNames(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Error("company-name index sync", "err", err)
+		case rep.Indexed > 0 || rep.Deleted > 0:
+			log.Info("company-name index sync", "companies", rep.Companies, "indexed", rep.Indexed, "deleted", rep.Deleted, "took", time.Since(start).Round(time.Millisecond).String())
+		}
+	})
+}
+
+// repeat runs fn now and then every interval until ctx ends or stop is called; stop
+// waits for a run in progress to return.
+func repeat(ctx context.Context, every time.Duration, fn func(context.Context)) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -160,14 +175,7 @@ func (f *Composer) StartNameSync(ctx context.Context, every time.Duration, log *
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
-			start := time.Now()
-			rep, err := f.SyncNames(ctx)
-			switch {
-			case err != nil && ctx.Err() == nil:
-				log.Error("company-name index sync", "err", err)
-			case rep.Indexed > 0 || rep.Deleted > 0:
-				log.Info("company-name index sync", "companies", rep.Companies, "indexed", rep.Indexed, "deleted", rep.Deleted, "took", time.Since(start).Round(time.Millisecond).String())
-			}
+			fn(ctx)
 			select {
 			case <-ctx.Done():
 				return

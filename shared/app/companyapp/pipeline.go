@@ -87,28 +87,15 @@ func (t textClassifier) Classify(text, lang string) company.Classification {
 // progress to end its current record. Each run continues the day's pass where the last
 // one stopped.
 func (f *Composer) StartReprocessing(ctx context.Context, every time.Duration, log *slog.Logger) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			rep, err := f.pipeline.Service.Reprocess(ctx, company.JobOptions{})
-			switch {
-			case err != nil && ctx.Err() == nil:
-				log.Error("company reprocessing", "err", err)
-			case !rep.Idle && rep.Visited > 0:
-				log.Info("company reprocessing", "visited", rep.Visited, "rescored", rep.Rescored, "refreshed", rep.Refreshed, "failed", rep.Failed, "complete", rep.Complete)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
+	return repeat(ctx, every, func(ctx context.Context) {
+		rep, err := f.pipeline.Service.Reprocess(ctx, company.JobOptions{})
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Error("company reprocessing", "err", err)
+		case !rep.Idle && rep.Visited > 0:
+			log.Info("company reprocessing", "visited", rep.Visited, "rescored", rep.Rescored, "refreshed", rep.Refreshed, "failed", rep.Failed, "complete", rep.Complete)
 		}
-	}()
-	return func() { cancel(); <-done }
+	})
 }
 
 // reprocessMargin is the time kept before an invocation's deadline to save progress.

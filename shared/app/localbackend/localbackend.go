@@ -48,3 +48,13 @@ func New(cfg config.Config, log *slog.Logger) (app.Backend, error) {
 		},
 	}, nil
 }
+
+// Build composes the given families on the embedded backend: the local composition of
+// a subset of the API (tests compose one family, as its Lambda does).
+func Build(ctx context.Context, cfg config.Config, log *slog.Logger, families ...app.Composer) (*app.Core, error) {
+	b, err := New(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	return app.Build(ctx, cfg, log, b, families...)
+}
