@@ -43,7 +43,7 @@ type Composer interface {
 // runtime, the rate-limit counters and, on AWS, the SDK configuration.
 type Backend struct {
 	Store   kv.Store
-	Queue   task.Queue    // nil: submissions answer 503 (see task.New)
+	Queue   task.Queue    // nil: submissions answer 503 (see task.Deps)
 	Flow    task.Workflow // nil: likewise
 	Tasks   task.Options  // the engine's timeouts and retries for this runtime
 	Limiter ratelimit.Limiter
@@ -84,10 +84,23 @@ const taskConcurrency = 50
 // TaskConcurrency is the per-provider concurrency of the embedded queue.
 func TaskConcurrency() int { return taskConcurrency }
 
-// Build makes the core on b and composes the given families on it, in order. On
-// error everything opened so far is closed.
-func Build(ctx context.Context, cfg config.Config, log *slog.Logger, b Backend, families ...Composer) (*Core, error) {
-	c := &Core{Config: cfg, Log: log, Store: b.Store, AWS: b.AWS, backend: b, shared: map[any]*sharedPart{}}
+// Deps are what a core is built from.
+type Deps struct {
+	// Config is the process's configuration, read by the core and every family.
+	Config config.Config
+	// Log receives the logs of the core, the HTTP server, the task engine and the
+	// families. Required.
+	Log *slog.Logger
+	// Backend is the composition's storage and task runtime (localbackend.New or
+	// AWSBackend). The core owns it from then on: closing the core closes its Store.
+	Backend Backend
+}
+
+// Build makes the core on d.Backend and composes the given families on it, in order.
+// On error everything opened so far is closed.
+func Build(ctx context.Context, d Deps, families ...Composer) (*Core, error) {
+	cfg, b := d.Config, d.Backend
+	c := &Core{Config: cfg, Log: d.Log, Store: b.Store, AWS: b.AWS, backend: b, shared: map[any]*sharedPart{}}
 	c.OnClose(b.Store.Close)
 	if err := c.build(); err != nil {
 		c.Close()
@@ -109,22 +122,27 @@ func Build(ctx context.Context, cfg config.Config, log *slog.Logger, b Backend, 
 }
 
 func (c *Core) build() error {
+	c.Accounts = account.New(c.Store)
+	c.Billing = billing.New(c.Store)
+	c.Server = httpapi.NewServer(httpapi.Deps{Log: c.Log, Auth: c.Accounts, MaxBody: c.Config.MaxBodyBytes, Known: knownRoutes})
+	c.Server.UseRateLimits(c.backend.Limiter)
+	opts := c.backend.Tasks
+	opts.Log = c.Log
+	c.Tasks = task.New(task.Deps{Store: c.Store, Kinds: task.NewRegistry(), Queue: c.backend.Queue, Flow: c.backend.Flow, Limiter: task.NewLimiter(nil, taskConcurrency), Options: opts})
+	return nil
+}
+
+// knownRoutes lists every operation of the API reference as a route pattern.
+func knownRoutes() ([]string, error) {
 	ops, err := openapi.Operations()
 	if err != nil {
-		return fmt.Errorf("read API reference: %w", err)
+		return nil, fmt.Errorf("read API reference: %w", err)
 	}
 	known := make([]string, len(ops))
 	for i, op := range ops {
 		known[i] = op.Method + " " + op.Path
 	}
-	c.Accounts = account.New(c.Store)
-	c.Billing = billing.New(c.Store)
-	c.Server = httpapi.NewServer(httpapi.Deps{Log: c.Log, Auth: c.Accounts, MaxBody: c.Config.MaxBodyBytes, Known: known})
-	c.Server.UseRateLimits(c.backend.Limiter)
-	opts := c.backend.Tasks
-	opts.Log = c.Log
-	c.Tasks = task.New(c.Store, task.NewRegistry(), c.backend.Queue, c.backend.Flow, task.NewLimiter(nil, taskConcurrency), opts)
-	return nil
+	return known, nil
 }
 
 // OnClose registers fn to run when the core closes, after everything registered later

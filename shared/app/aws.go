@@ -88,5 +88,5 @@ func NewAWS(ctx context.Context, cfg config.Config, log *slog.Logger, families .
 	if err != nil {
 		return nil, err
 	}
-	return Build(ctx, cfg, log, b, families...)
+	return Build(ctx, Deps{Config: cfg, Log: log, Backend: b}, families...)
 }

@@ -8,13 +8,16 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/task"
 	"github.com/firmoapi/firmo/shared/task/tasktest"
 )
 
 // TestTaskKind is the task kind FIRMO_TEST_TASK_KINDS registers: tasktest's echo
-// processor, slowed by the task parameter delay_ms. End-to-end tests submit it and run
-// it in the real worker and steps binaries; no deployment sets the variable.
+// processor, slowed by the task parameter delay_ms, whose rows also name the route
+// their record ran under (cell "route": the route its charges would be recorded
+// under). End-to-end tests submit it and run it in the real worker and steps
+// binaries; no deployment sets the variable.
 const TestTaskKind = "test_echo"
 
 // registerTestKinds adds TestTaskKind. With FIRMO_TEST_RUN_LOG set, each run first
@@ -60,5 +63,9 @@ func (d *delayedEcho) Process(ctx context.Context, rec task.Record) (task.Result
 		case <-t.C:
 		}
 	}
-	return d.echo.Process(ctx, rec)
+	res, err := d.echo.Process(ctx, rec)
+	if err == nil && res.Row != nil {
+		res.Row["route"] = billing.RouteOf(ctx)
+	}
+	return res, err
 }

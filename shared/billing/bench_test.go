@@ -20,7 +20,7 @@ func BenchmarkCharge(b *testing.B) {
 			org := newOrgB(b, store, account.PlanEnterprise, 1<<50)
 			ctx := context.Background()
 			seen := records("seen-", 0, 1000)
-			if _, err := svc.Charge(ctx, org, "POST /v1/contacts/discover", billing.KindContact, seen, "warm"); err != nil {
+			if _, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/contacts/discover"), org, billing.KindContact, seen, "warm"); err != nil {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
@@ -29,7 +29,7 @@ func BenchmarkCharge(b *testing.B) {
 				if fresh {
 					recs = records(fmt.Sprintf("new-%d-", i), 0, 1000)
 				}
-				if _, err := svc.Charge(ctx, org, "POST /v1/contacts/discover", billing.KindContact, recs, fmt.Sprint("req-", i)); err != nil {
+				if _, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/contacts/discover"), org, billing.KindContact, recs, fmt.Sprint("req-", i)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -56,13 +56,13 @@ func BenchmarkChargeAll(b *testing.B) {
 				}
 				req := fmt.Sprint("req-", i)
 				if one {
-					if _, err := svc.ChargeAll(ctx, org, "POST /v1/contacts/discover", items, req); err != nil {
+					if _, err := svc.ChargeAll(billing.WithRoute(ctx, "POST /v1/contacts/discover"), org, items, req); err != nil {
 						b.Fatal(err)
 					}
 					continue
 				}
 				for _, it := range items {
-					if _, err := svc.Charge(ctx, org, "POST /v1/contacts/discover", it.Kind, it.Records, req); err != nil {
+					if _, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/contacts/discover"), org, it.Kind, it.Records, req); err != nil {
 						b.Fatal(err)
 					}
 				}

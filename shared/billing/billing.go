@@ -11,6 +11,10 @@
 // on day 0 is free again on day 89 and billed again on day 91. Credits are the net-new
 // count priced with the plan's rate per 1,000 records (Rates, rounded up per charge).
 //
+// Every charge is recorded under the route that was called, which the context
+// carries (WithRoute, set by the HTTP server for every authenticated request and by
+// the task engine for every task record): the ledger's and usage report's endpoint.
+//
 // # Storage (partition / sort key)
 //
 //	org#<org>                           / profile       counter "credits": the balance (owned by account)
@@ -27,7 +31,7 @@
 // and a refused charge leaves nothing behind:
 //
 //  1. The receipt is created (IfAbsent) under the charge id, a hash of request id,
-//     endpoint, kind and records. A finished receipt answers a replay with the same result.
+//     route, kind and records. A finished receipt answers a replay with the same result.
 //  2. Each record is claimed in the dedupe cache with a conditional write naming the
 //     charge; of concurrent charges exactly one wins a record. A record still claimed by
 //     another charge within the window is free. The won records are the net-new ones.
@@ -176,12 +180,13 @@ func receiptKey(orgID, id string) kv.Key {
 }
 
 // Charge bills the records a response delivers to org: the net-new ones for dedupe
-// kinds, all of them otherwise. endpoint is the route pattern ("POST /v1/contacts/discover")
-// and requestID the request's id: a repeated call with the same request id, endpoint,
-// kind and records returns the first call's result and charges nothing more.
+// kinds, all of them otherwise. The charge is recorded under the route in ctx
+// (WithRoute; none is an internal error) and requestID is the request's id: a
+// repeated call with the same request id, route, kind and records returns the first
+// call's result and charges nothing more.
 // A short balance is a 402 (apperr.ErrPaymentRequired) and changes nothing.
-func (s *Service) Charge(ctx context.Context, org account.Org, endpoint string, kind Kind, records []string, requestID string) (Charge, error) {
-	return s.ChargeAll(ctx, org, endpoint, []Items{{Kind: kind, Records: records}}, requestID)
+func (s *Service) Charge(ctx context.Context, org account.Org, kind Kind, records []string, requestID string) (Charge, error) {
+	return s.ChargeAll(ctx, org, []Items{{Kind: kind, Records: records}}, requestID)
 }
 
 // ChargeAll bills the records of several kinds that one response delivers as one
@@ -189,14 +194,18 @@ func (s *Service) Charge(ctx context.Context, org account.Org, endpoint string, 
 // total, and a short balance refuses the whole charge (402) with nothing billed, not
 // even the kinds that would have fitted. Items of the same kind are merged; the ledger
 // and usage still count each kind on its own. Replays work as for Charge.
-func (s *Service) ChargeAll(ctx context.Context, org account.Org, endpoint string, items []Items, requestID string) (Charge, error) {
+func (s *Service) ChargeAll(ctx context.Context, org account.Org, items []Items, requestID string) (Charge, error) {
+	endpoint, err := routeFor(ctx)
+	if err != nil {
+		return Charge{}, err
+	}
 	for _, it := range items {
 		if err := checkKind(it.Kind); err != nil {
 			return Charge{}, err
 		}
 	}
-	if org.ID == "" || endpoint == "" || requestID == "" {
-		return Charge{}, fmt.Errorf("charge needs an organisation, an endpoint and a request id: %w", apperr.ErrInvalid)
+	if org.ID == "" || requestID == "" {
+		return Charge{}, fmt.Errorf("charge needs an organisation and a request id: %w", apperr.ErrInvalid)
 	}
 	parts, err := normalizeItems(items)
 	if err != nil {

@@ -166,7 +166,7 @@ func TestDedupeWindow(t *testing.T) {
 			want := int64(1000)
 			for i, st := range steps {
 				clk.set(day0.Add(time.Duration(st.day) * 24 * time.Hour))
-				got, err := svc.Charge(ctx, org, "POST /v1/test", kind, st.records, fmt.Sprintf("req-%d", i))
+				got, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/test"), org, kind, st.records, fmt.Sprintf("req-%d", i))
 				if err != nil {
 					t.Fatalf("step %d (day %d): %v", i, st.day, err)
 				}
@@ -189,7 +189,7 @@ func TestAppendRowsBillEveryTime(t *testing.T) {
 	ctx := context.Background()
 	rows := []string{"acme.com", "acme.com", "globex.com", "initech.com"} // a row each, duplicates included
 	for i := 0; i < 2; i++ {
-		got, err := svc.Charge(ctx, org, "POST /v1/append", billing.KindAppendRow, rows, fmt.Sprintf("r%d", i))
+		got, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/append"), org, billing.KindAppendRow, rows, fmt.Sprintf("r%d", i))
 		if err != nil || got.NetNew != 4 || got.Credits != 1 {
 			t.Fatalf("charge %d = %+v, %v; want 4 records for 1 credit", i, got, err)
 		}
@@ -206,7 +206,7 @@ func TestOrganisationsHaveTheirOwnCache(t *testing.T) {
 	b := newOrg(t, store, account.PlanFree, 100)
 	ctx := context.Background()
 	for _, org := range []account.Org{a, b} {
-		got, err := svc.Charge(ctx, org, "POST /v1/test", billing.KindContact, []string{"1", "2"}, "same-request")
+		got, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/test"), org, billing.KindContact, []string{"1", "2"}, "same-request")
 		if err != nil || got.NetNew != 2 || got.Credits != 2 {
 			t.Fatalf("org %s: %+v, %v", org.Name, got, err)
 		}
@@ -218,11 +218,11 @@ func TestIdempotentPerRequestID(t *testing.T) {
 	svc := billing.New(store, billing.WithClock(newClock(day0).now))
 	org := newOrg(t, store, account.PlanFree, 100)
 	ctx := context.Background()
-	first, err := svc.Charge(ctx, org, "POST /v1/test", billing.KindContact, []string{"1", "2", "3"}, "req-1")
+	first, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/test"), org, billing.KindContact, []string{"1", "2", "3"}, "req-1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := svc.Charge(ctx, org, "POST /v1/test", billing.KindContact, []string{"3", "2", "1"}, "req-1")
+	again, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/test"), org, billing.KindContact, []string{"3", "2", "1"}, "req-1")
 	if err != nil || again != first {
 		t.Fatalf("replay = %+v, %v; want the first result %+v", again, err, first)
 	}
@@ -233,7 +233,7 @@ func TestIdempotentPerRequestID(t *testing.T) {
 		t.Fatalf("ledger has %d entries, want 1", len(es))
 	}
 	// A client reusing its request id for other records gets a new charge, not a free replay.
-	other, err := svc.Charge(ctx, org, "POST /v1/test", billing.KindContact, []string{"4", "5"}, "req-1")
+	other, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/test"), org, billing.KindContact, []string{"4", "5"}, "req-1")
 	if err != nil || other.NetNew != 2 || other.Credits != 2 {
 		t.Fatalf("same id, other records = %+v, %v", other, err)
 	}
@@ -245,14 +245,14 @@ func TestInsufficientCreditsChangesNothing(t *testing.T) {
 	org := newOrg(t, store, account.PlanFree, 5)
 	ctx := context.Background()
 	recs := records("p", 0, 8)
-	_, err := svc.Charge(ctx, org, "POST /v1/test", billing.KindContact, recs, "req-1")
+	_, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/test"), org, billing.KindContact, recs, "req-1")
 	refusedUntouched(t, svc, org.ID, err, 5, "8 credits", "8 new contact records", "5 credits left")
 	// The refused records were not marked delivered: after a top-up they bill in full,
 	// and the retry with the same request id works.
 	if _, err := svc.Grant(ctx, org.ID, 10); err != nil {
 		t.Fatal(err)
 	}
-	got, err := svc.Charge(ctx, org, "POST /v1/test", billing.KindContact, recs, "req-1")
+	got, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/test"), org, billing.KindContact, recs, "req-1")
 	if err != nil || got.NetNew != 8 || got.Credits != 8 || got.Balance != 7 {
 		t.Fatalf("after top-up: %+v, %v", got, err)
 	}
@@ -289,13 +289,13 @@ func TestBadArguments(t *testing.T) {
 	store := boltStore(t)
 	svc := billing.New(store)
 	org := newOrg(t, store, account.PlanFree, 5)
-	ctx := context.Background()
+	ctx := billing.WithRoute(context.Background(), "e")
 	for name, call := range map[string]func() error{
-		"unknown kind":  func() error { _, err := svc.Charge(ctx, org, "e", billing.Kind("x"), []string{"1"}, "r"); return err },
-		"no request id": func() error { _, err := svc.Charge(ctx, org, "e", billing.KindContact, []string{"1"}, ""); return err },
-		"blank record":  func() error { _, err := svc.Charge(ctx, org, "e", billing.KindContact, []string{" "}, "r"); return err },
+		"unknown kind":  func() error { _, err := svc.Charge(ctx, org, billing.Kind("x"), []string{"1"}, "r"); return err },
+		"no request id": func() error { _, err := svc.Charge(ctx, org, billing.KindContact, []string{"1"}, ""); return err },
+		"blank record":  func() error { _, err := svc.Charge(ctx, org, billing.KindContact, []string{" "}, "r"); return err },
 		"no org": func() error {
-			_, err := svc.Charge(ctx, account.Org{}, "e", billing.KindContact, []string{"1"}, "r")
+			_, err := svc.Charge(ctx, account.Org{}, billing.KindContact, []string{"1"}, "r")
 			return err
 		},
 	} {
@@ -303,8 +303,46 @@ func TestBadArguments(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
 		}
 	}
-	if got, err := svc.Charge(ctx, org, "e", billing.KindContact, nil, "r"); err != nil || got.Credits != 0 || got.Balance != 5 {
+	if got, err := svc.Charge(ctx, org, billing.KindContact, nil, "r"); err != nil || got.Credits != 0 || got.Balance != 5 {
 		t.Errorf("empty charge = %+v, %v", got, err)
+	}
+}
+
+// TestChargeWithoutRoute: a charge whose context names no route is a wiring bug, an
+// internal error that bills nothing, claims nothing and writes no ledger entry with a
+// blank endpoint; the same charge under a route then bills every record as new.
+func TestChargeWithoutRoute(t *testing.T) {
+	store := boltStore(t)
+	svc := billing.New(store, billing.WithClock(newClock(day0).now))
+	org := newOrg(t, store, account.PlanFree, 100)
+	recs := records("c", 0, 10)
+	calls := map[string]func(context.Context) (billing.Charge, error){
+		"Charge": func(ctx context.Context) (billing.Charge, error) {
+			return svc.Charge(ctx, org, billing.KindContact, recs, "req-1")
+		},
+		"ChargeAll": func(ctx context.Context) (billing.Charge, error) {
+			return svc.ChargeAll(ctx, org, []billing.Items{{Kind: billing.KindContact, Records: recs}}, "req-1")
+		},
+	}
+	for name, call := range calls {
+		for _, ctx := range []context.Context{context.Background(), billing.WithRoute(context.Background(), "")} {
+			if _, err := call(ctx); !errors.Is(err, apperr.ErrInternal) {
+				t.Errorf("%s without a route: err = %v, want ErrInternal", name, err)
+			}
+		}
+	}
+	if b := balance(t, svc, org.ID); b != 100 {
+		t.Fatalf("balance = %d after charges without a route, want 100", b)
+	}
+	if es := ledger(t, svc, org.ID); len(es) != 0 {
+		t.Fatalf("ledger after charges without a route: %+v", es)
+	}
+	got, err := svc.Charge(billing.WithRoute(context.Background(), "POST /v1/contacts/discover"), org, billing.KindContact, recs, "req-1")
+	if err != nil || got.NetNew != 10 || got.Credits != 10 {
+		t.Fatalf("charge under a route = %+v, %v; want the 10 records billed as new for 10 credits", got, err)
+	}
+	if es := ledger(t, svc, org.ID); len(es) != 1 || es[0].Endpoint != "POST /v1/contacts/discover" {
+		t.Fatalf("ledger = %+v, want one entry under POST /v1/contacts/discover", es)
 	}
 }
 
@@ -316,7 +354,7 @@ func TestUsage(t *testing.T) {
 	ctx := context.Background()
 	charge := func(day int, endpoint string, kind billing.Kind, recs []string) {
 		clk.set(day0.Add(time.Duration(day)*24*time.Hour + time.Hour))
-		if _, err := svc.Charge(ctx, org, endpoint, kind, recs, fmt.Sprintf("%d-%s-%v", day, endpoint, recs)); err != nil {
+		if _, err := svc.Charge(billing.WithRoute(ctx, endpoint), org, kind, recs, fmt.Sprintf("%d-%s-%v", day, endpoint, recs)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -33,7 +33,7 @@ func TestChargeAllShortBalanceChangesNothing(t *testing.T) {
 			svc := billing.New(store, billing.WithClock(newClock(day0).now))
 			org := newOrg(t, store, account.PlanFree, 10)
 			ctx := context.Background()
-			_, err := svc.ChargeAll(ctx, org, "POST /v1/contacts/discover", contactsAndCompanies(), "req-1")
+			_, err := svc.ChargeAll(billing.WithRoute(ctx, "POST /v1/contacts/discover"), org, contactsAndCompanies(), "req-1")
 			// The contacts alone (8 credits) would have fitted the 10 credits.
 			refusedUntouched(t, svc, org.ID, err, 10, "11 credits", "8 new contact records at 1000 credits per 1,000",
 				"6 new company records at 500 credits per 1,000", "10 credits left")
@@ -43,7 +43,7 @@ func TestChargeAllShortBalanceChangesNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, it := range contactsAndCompanies() {
-				got, err := svc.Charge(ctx, org, "POST /v1/contacts/discover", it.Kind, it.Records, "req-2-"+string(it.Kind))
+				got, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/contacts/discover"), org, it.Kind, it.Records, "req-2-"+string(it.Kind))
 				if err != nil || got.NetNew != len(it.Records) {
 					t.Fatalf("%s after top-up: %+v, %v; want all %d net-new", it.Kind, got, err, len(it.Records))
 				}
@@ -68,16 +68,16 @@ func TestChargeAllDebitsOnceAndLedgersEachKind(t *testing.T) {
 	org := newOrg(t, store, account.PlanFree, 100)
 	ctx := context.Background()
 	// Two companies were billed before: 4 of the 6 are net-new (2 credits).
-	if _, err := svc.Charge(ctx, org, "POST /v1/match", billing.KindCompany, records("d", 0, 2), "before"); err != nil {
+	if _, err := svc.Charge(billing.WithRoute(ctx, "POST /v1/match"), org, billing.KindCompany, records("d", 0, 2), "before"); err != nil {
 		t.Fatal(err)
 	}
 	clk.add(time.Second) // the ledger lists in time order
-	got, err := svc.ChargeAll(ctx, org, "POST /v1/contacts/discover", contactsAndCompanies(), "req-1")
+	got, err := svc.ChargeAll(billing.WithRoute(ctx, "POST /v1/contacts/discover"), org, contactsAndCompanies(), "req-1")
 	want := billing.Charge{Credits: 8 + 2, NetNew: 8 + 4, Records: 14, Balance: 100 - 1 - 10}
 	if err != nil || got != want {
 		t.Fatalf("ChargeAll = %+v, %v; want %+v", got, err, want)
 	}
-	again, err := svc.ChargeAll(ctx, org, "POST /v1/contacts/discover", contactsAndCompanies(), "req-1")
+	again, err := svc.ChargeAll(billing.WithRoute(ctx, "POST /v1/contacts/discover"), org, contactsAndCompanies(), "req-1")
 	if err != nil || again != got {
 		t.Fatalf("replay = %+v, %v; want %+v", again, err, got)
 	}
@@ -111,7 +111,7 @@ func TestChargeAllMergesAndSkips(t *testing.T) {
 	svc := billing.New(store, billing.WithClock(newClock(day0).now))
 	org := newOrg(t, store, account.PlanFree, 100)
 	ctx := context.Background()
-	got, err := svc.ChargeAll(ctx, org, "e", []billing.Items{
+	got, err := svc.ChargeAll(billing.WithRoute(ctx, "e"), org, []billing.Items{
 		{Kind: billing.KindContact, Records: []string{"1", "2"}},
 		{Kind: billing.KindCompany},
 		{Kind: billing.KindContact, Records: []string{"2", "3"}},
@@ -119,7 +119,7 @@ func TestChargeAllMergesAndSkips(t *testing.T) {
 	if err != nil || got.NetNew != 3 || got.Credits != 3 {
 		t.Fatalf("merged = %+v, %v; want 3 net-new contacts", got, err)
 	}
-	replay, err := svc.Charge(ctx, org, "e", billing.KindContact, []string{"3", "2", "1"}, "r")
+	replay, err := svc.Charge(billing.WithRoute(ctx, "e"), org, billing.KindContact, []string{"3", "2", "1"}, "r")
 	if err != nil || replay != got {
 		t.Fatalf("Charge of the same records = %+v, %v; want the replay %+v", replay, err, got)
 	}
@@ -127,7 +127,7 @@ func TestChargeAllMergesAndSkips(t *testing.T) {
 		"unknown kind": {{Kind: billing.KindContact, Records: []string{"9"}}, {Kind: "x", Records: []string{"1"}}},
 		"blank record": {{Kind: billing.KindContact, Records: []string{"9"}}, {Kind: billing.KindCompany, Records: []string{" "}}},
 	} {
-		if _, err := svc.ChargeAll(ctx, org, "e", items, "bad"); !errors.Is(err, apperr.ErrInvalid) {
+		if _, err := svc.ChargeAll(billing.WithRoute(ctx, "e"), org, items, "bad"); !errors.Is(err, apperr.ErrInvalid) {
 			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
 		}
 	}
@@ -164,7 +164,7 @@ func TestChargeAllRetryAfterFailure(t *testing.T) {
 				return nil
 			}}
 			svc := billing.New(fs, billing.WithClock(newClock(day0).now))
-			if _, err := svc.ChargeAll(context.Background(), org, "POST /v1/t", contactsAndCompanies(), "req"); !errors.Is(err, apperr.ErrUnavailable) {
+			if _, err := svc.ChargeAll(billing.WithRoute(context.Background(), "POST /v1/t"), org, contactsAndCompanies(), "req"); !errors.Is(err, apperr.ErrUnavailable) {
 				t.Fatalf("first attempt: err = %v, want the injected failure", err)
 			}
 			want := int64(100)
@@ -177,7 +177,7 @@ func TestChargeAllRetryAfterFailure(t *testing.T) {
 			if es := ledger(t, svc, org.ID); len(es) != 0 {
 				t.Fatalf("ledger after the failed attempt: %+v", es)
 			}
-			got, err := svc.ChargeAll(context.Background(), org, "POST /v1/t", contactsAndCompanies(), "req")
+			got, err := svc.ChargeAll(billing.WithRoute(context.Background(), "POST /v1/t"), org, contactsAndCompanies(), "req")
 			if err != nil || got.Credits != 11 || got.NetNew != 14 {
 				t.Fatalf("retry = %+v, %v; want the 11-credit charge", got, err)
 			}

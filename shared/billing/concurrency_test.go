@@ -54,7 +54,7 @@ func overlappingRecordsBilledOnce(t *testing.T, store kv.Store) {
 		go func() {
 			defer wg.Done()
 			for i := w * perWorker; i < (w+1)*perWorker; i++ {
-				got, err := svc.Charge(context.Background(), org, "POST /v1/contacts/discover", billing.KindContact, sets[i], fmt.Sprint("req-", i))
+				got, err := svc.Charge(billing.WithRoute(context.Background(), "POST /v1/contacts/discover"), org, billing.KindContact, sets[i], fmt.Sprint("req-", i))
 				if err != nil {
 					errs <- err
 					return
@@ -109,7 +109,7 @@ func neverOverdraws(t *testing.T, store kv.Store) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := svc.Charge(context.Background(), org, "POST /v1/contacts/discover", billing.KindContact, records(fmt.Sprintf("r%d-", i), 0, each), fmt.Sprint("req-", i))
+			_, err := svc.Charge(billing.WithRoute(context.Background(), "POST /v1/contacts/discover"), org, billing.KindContact, records(fmt.Sprintf("r%d-", i), 0, each), fmt.Sprint("req-", i))
 			switch {
 			case err == nil:
 				ok.Add(1)
@@ -142,7 +142,7 @@ func neverOverdraws(t *testing.T, store kv.Store) {
 	for i := 0; i < requests; i++ {
 		all = append(all, records(fmt.Sprintf("r%d-", i), 0, each)...)
 	}
-	got, err := svc.Charge(context.Background(), org, "POST /v1/contacts/discover", billing.KindContact, all, "req-all")
+	got, err := svc.Charge(billing.WithRoute(context.Background(), "POST /v1/contacts/discover"), org, billing.KindContact, all, "req-all")
 	if err != nil || got.NetNew != int(refused.Load())*each {
 		t.Fatalf("after top-up: %+v, %v; want %d net-new (the refused requests' records)", got, err, refused.Load()*each)
 	}
@@ -161,7 +161,7 @@ func duplicateRequestsChargeOnce(t *testing.T, store kv.Store) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = svc.Charge(context.Background(), org, "POST /v1/contacts/discover", billing.KindContact, recs, "same-id")
+			results[i], errs[i] = svc.Charge(billing.WithRoute(context.Background(), "POST /v1/contacts/discover"), org, billing.KindContact, recs, "same-id")
 		}()
 	}
 	wg.Wait()
@@ -243,7 +243,7 @@ func TestRetryAfterFailureChargesOnce(t *testing.T) {
 			armed.Store(true)
 			svc := billing.New(fs, billing.WithClock(clk.now))
 			recs := records("x", 0, 10)
-			_, err := svc.Charge(context.Background(), org, "POST /v1/t", billing.KindContact, recs, "req")
+			_, err := svc.Charge(billing.WithRoute(context.Background(), "POST /v1/t"), org, billing.KindContact, recs, "req")
 			if c.wantFirstOK && err != nil || !c.wantFirstOK && !errors.Is(err, apperr.ErrUnavailable) {
 				t.Fatalf("first attempt: err = %v, want ok=%v or the injected failure", err, c.wantFirstOK)
 			}
@@ -257,7 +257,7 @@ func TestRetryAfterFailureChargesOnce(t *testing.T) {
 			if b := balance(t, svc, org.ID); b != wantAfterFirst {
 				t.Fatalf("balance after the failed attempt = %d, want %d", b, wantAfterFirst)
 			}
-			got, err := svc.Charge(context.Background(), org, "POST /v1/t", billing.KindContact, recs, "req")
+			got, err := svc.Charge(billing.WithRoute(context.Background(), "POST /v1/t"), org, billing.KindContact, recs, "req")
 			if err != nil || got.Credits != 10 || got.NetNew != 10 {
 				t.Fatalf("retry = %+v, %v; want the 10-credit charge", got, err)
 			}
@@ -290,15 +290,15 @@ func TestAmbiguousDebitIsNeverRepeated(t *testing.T) {
 	}}
 	svc := billing.New(fs, billing.WithClock(clk.now))
 	recs := records("y", 0, 10)
-	if _, err := svc.Charge(context.Background(), org, "POST /v1/t", billing.KindContact, recs, "req"); !errors.Is(err, apperr.ErrUnavailable) {
+	if _, err := svc.Charge(billing.WithRoute(context.Background(), "POST /v1/t"), org, billing.KindContact, recs, "req"); !errors.Is(err, apperr.ErrUnavailable) {
 		t.Fatalf("first attempt: %v", err)
 	}
 	// Right away, a retry cannot know whether the debit happened: it refuses to guess.
-	if _, err := svc.Charge(context.Background(), org, "POST /v1/t", billing.KindContact, recs, "req"); !errors.Is(err, apperr.ErrConflict) {
+	if _, err := svc.Charge(billing.WithRoute(context.Background(), "POST /v1/t"), org, billing.KindContact, recs, "req"); !errors.Is(err, apperr.ErrConflict) {
 		t.Fatalf("immediate retry: err = %v, want ErrConflict (in progress)", err)
 	}
 	clk.add(2 * time.Minute)
-	got, err := svc.Charge(context.Background(), org, "POST /v1/t", billing.KindContact, recs, "req")
+	got, err := svc.Charge(billing.WithRoute(context.Background(), "POST /v1/t"), org, billing.KindContact, recs, "req")
 	if err != nil || got.Credits != 10 {
 		t.Fatalf("retry after the stale limit = %+v, %v", got, err)
 	}

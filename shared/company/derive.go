@@ -55,12 +55,26 @@ type Deriver struct {
 	now       func() time.Time
 }
 
+// DeriverDeps are the parts of the pipeline. A nil one leaves the fields it feeds
+// empty (see Deriver).
+type DeriverDeps struct {
+	// Extractor reads the home page. nil: description from the raw row only.
+	Extractor Extractor
+	// Classifier labels the company from its text. nil: industries from the raw
+	// industry column only.
+	Classifier Classifier
+	// MX resolves the domain's mail exchangers. nil: mx_provider unresolved.
+	MX MXResolver
+	// Now is the pipeline's clock (Deriver.Now); nil: time.Now.
+	Now func() time.Time
+}
+
 // NewDeriver makes a Deriver that scores with the default constants of shared/score.
-func NewDeriver(ex Extractor, cl Classifier, mx MXResolver, now func() time.Time) *Deriver {
-	if now == nil {
-		now = time.Now
+func NewDeriver(d DeriverDeps) *Deriver {
+	if d.Now == nil {
+		d.Now = time.Now
 	}
-	return &Deriver{extract: ex, classify: cl, mx: mx, constants: score.DefaultConstants(), now: now}
+	return &Deriver{extract: d.Extractor, classify: d.Classifier, mx: d.MX, constants: score.DefaultConstants(), now: d.Now}
 }
 
 // withoutText is the pipeline without page extraction and classification: the cheap

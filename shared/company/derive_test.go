@@ -256,7 +256,7 @@ func TestDerive(t *testing.T) {
 	}
 	raw := Raw{Name: "", City: "Muenchen", Country: "Germany", Phone: "030 12345678", Employees: "37", RevenueRange: "$3M"}
 	ex, cl := &fakeExtractor{}, &fakeClassifier{}
-	d := NewDeriver(ex, cl, fakeMX{"acme.de": {{"aspmx.l.google.com", 1}}}, func() time.Time { return day0 })
+	d := NewDeriver(DeriverDeps{Extractor: ex, Classifier: cl, MX: fakeMX{"acme.de": {{"aspmx.l.google.com", 1}}}, Now: func() time.Time { return day0 }})
 
 	p, sc, der, pages := d.Derive(context.Background(), Inputs{Domain: "acme.de", Raw: raw, Certs: certs, Pages: []Page{team, home}})
 
@@ -303,7 +303,7 @@ func TestDerive(t *testing.T) {
 }
 
 func TestDeriveWithoutDependencies(t *testing.T) {
-	d := NewDeriver(nil, nil, nil, func() time.Time { return day0 })
+	d := NewDeriver(DeriverDeps{Now: func() time.Time { return day0 }})
 	raw := Raw{Name: "Initech", Country: "US", State: "TX", City: "Nowhere", Industry: "SOFTWARE;IT_SERVICES", Description: "Software consulting."}
 	p, sc, _, _ := d.Derive(context.Background(), Inputs{Domain: "initech.com", Raw: raw})
 	if sc.Score != 0 {
@@ -325,7 +325,7 @@ func TestDeriveWithoutDependencies(t *testing.T) {
 
 func TestDeriveRedirectAndUnresolvedMX(t *testing.T) {
 	home := Page{URL: "https://old-brand.de/", StatusCode: 301, FinalURL: "https://www.new-brand.de/start", FetchedAt: day0}
-	d := NewDeriver(&fakeExtractor{}, nil, fakeMX{}, func() time.Time { return day0 })
+	d := NewDeriver(DeriverDeps{Extractor: &fakeExtractor{}, MX: fakeMX{}, Now: func() time.Time { return day0 }})
 	p, _, _, _ := d.Derive(context.Background(), Inputs{Domain: "old-brand.de", Pages: []Page{home}})
 	if deref(p.RedirectDomain) != "new-brand.de" {
 		t.Errorf("redirect_domain = %v", p.RedirectDomain)

@@ -25,7 +25,7 @@ var now = time.Date(2025, 6, 15, 12, 0, 0, 0, time.UTC)
 
 func newService(t testing.TB) *company.Service {
 	t.Helper()
-	d := company.NewDeriver(nil, nil, nil, func() time.Time { return now })
+	d := company.NewDeriver(company.DeriverDeps{Now: func() time.Time { return now }})
 	return company.NewService(company.NewKVStore(newBolt(t)), d)
 }
 

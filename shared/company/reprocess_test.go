@@ -17,7 +17,7 @@ func (c *clock) now() time.Time { return c.t }
 func TestReprocessRescoresDailyAndResumes(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{t: now}
-	s := company.NewService(company.NewKVStore(newBolt(t)), company.NewDeriver(nil, nil, nil, clk.now))
+	s := company.NewService(company.NewKVStore(newBolt(t)), company.NewDeriver(company.DeriverDeps{Now: clk.now}))
 
 	var rows, certs strings.Builder
 	for i := 0; i < 9; i++ {
@@ -85,7 +85,7 @@ func TestReprocessRescoresDailyAndResumes(t *testing.T) {
 func TestReprocessFinishesInterruptedIngest(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{t: now}
-	s := company.NewService(company.NewKVStore(newBolt(t)), company.NewDeriver(nil, nil, nil, clk.now))
+	s := company.NewService(company.NewKVStore(newBolt(t)), company.NewDeriver(company.DeriverDeps{Now: clk.now}))
 	// An ingest that stored its inputs and stopped before deriving: a new domain with a
 	// certificate, and a known domain that got one more certificate.
 	if _, err := s.IngestCompanies(ctx, strings.NewReader(`{"domain":"known.com","name":"Known"}`), company.FormatJSONL, company.IngestOptions{}); err != nil {

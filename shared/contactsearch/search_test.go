@@ -93,7 +93,7 @@ func newFixture() (*fixture, error) {
 	}
 	defer dns.Close()
 	now := func() time.Time { return opts.AsOf.Add(10 * time.Hour) }
-	d := company.NewDeriver(extractor{extract.New()}, classifier{industry.New()}, dnsmx.New([]string{dns.Addr()}, time.Second), now)
+	d := company.NewDeriver(company.DeriverDeps{Extractor: extractor{extract.New()}, Classifier: classifier{industry.New()}, MX: dnsmx.New([]string{dns.Addr()}, time.Second), Now: now})
 	csvc := company.NewService(company.NewKVStore(kv), d)
 	if _, err := world.Seed(ctx, csvc, w, company.LoadOptions{}, nil); err != nil {
 		return nil, err

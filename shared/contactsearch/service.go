@@ -44,9 +44,10 @@ type Saver interface {
 	SaveSearch(ctx context.Context, orgID string, by query.Actor, action string, params any, domains []string) (query.Query, error)
 }
 
-// Biller charges delivered records (billing.Service satisfies it).
+// Biller charges delivered records, under the route in ctx (billing.Service
+// satisfies it).
 type Biller interface {
-	ChargeAll(ctx context.Context, org account.Org, endpoint string, items []billing.Items, requestID string) (billing.Charge, error)
+	ChargeAll(ctx context.Context, org account.Org, items []billing.Items, requestID string) (billing.Charge, error)
 }
 
 // Companies is what the service reads of the company store (company.Store satisfies it).
@@ -217,7 +218,6 @@ func (r Response) Contacts() []contact.Contact {
 type Caller struct {
 	Principal account.Principal
 	RequestID string
-	Endpoint  string // for the ledger, e.g. "POST /v1/contacts/discover"
 }
 
 // Discover runs a search. It bills the net-new contacts and company records delivered
@@ -259,13 +259,9 @@ func (s *Service) bill(ctx context.Context, who Caller, resp Response) (int64, e
 			ids = append(ids, strconv.FormatInt(c.PersonaID, 10))
 		}
 	}
-	endpoint := who.Endpoint
-	if endpoint == "" {
-		endpoint = "POST /v1/contacts/discover"
-	}
 	// One charge for both kinds: a 402 on the companies must not leave the contacts
 	// charged (billing.ChargeAll debits the total once or not at all).
-	c, err := s.biller.ChargeAll(ctx, who.Principal.Org, endpoint, []billing.Items{
+	c, err := s.biller.ChargeAll(ctx, who.Principal.Org, []billing.Items{
 		{Kind: billing.KindContact, Records: ids},
 		{Kind: billing.KindCompany, Records: doms},
 	}, who.RequestID)

@@ -80,16 +80,29 @@ const (
 	DefaultEscalateBudget = 4 * time.Minute
 )
 
-// NewFinder makes a Finder. patterns may be nil; zero budgets take the defaults.
-func NewFinder(check Checker, patterns PatternSource, verifyBudget, escalateBudget time.Duration) *Finder {
-	if verifyBudget <= 0 {
-		verifyBudget = DefaultVerifyBudget
+// FinderDeps are what a Finder verifies with, and how long it may try.
+type FinderDeps struct {
+	// Checker verifies candidate addresses over SMTP. Required.
+	Checker Checker
+	// Patterns gives company patterns. nil: none are known, candidates come from the
+	// request's known pattern and the common ones.
+	Patterns PatternSource
+	// VerifyBudget bounds one find of RoundVerify; zero: DefaultVerifyBudget.
+	VerifyBudget time.Duration
+	// EscalateBudget bounds one find of RoundEscalate; zero: DefaultEscalateBudget.
+	EscalateBudget time.Duration
+}
+
+// NewFinder makes a Finder.
+func NewFinder(d FinderDeps) *Finder {
+	if d.VerifyBudget <= 0 {
+		d.VerifyBudget = DefaultVerifyBudget
 	}
-	if escalateBudget <= 0 {
-		escalateBudget = DefaultEscalateBudget
+	if d.EscalateBudget <= 0 {
+		d.EscalateBudget = DefaultEscalateBudget
 	}
-	return &Finder{check: check, patterns: patterns, now: time.Now,
-		budgets: map[Round]time.Duration{RoundVerify: verifyBudget, RoundEscalate: escalateBudget}}
+	return &Finder{check: d.Checker, patterns: d.Patterns, now: time.Now,
+		budgets: map[Round]time.Duration{RoundVerify: d.VerifyBudget, RoundEscalate: d.EscalateBudget}}
 }
 
 // Budget is the time one find of the round may take.

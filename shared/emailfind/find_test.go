@@ -84,7 +84,7 @@ func TestFind(t *testing.T) {
 		status:    map[string]smtpverify.Status{"grey.com": smtpverify.Greylisted, "gone.com": smtpverify.Undeliverable},
 		provider:  "google",
 	}
-	f := NewFinder(fc, fixedPatterns{"beta.com": {Template: "{f}.{last}"}, "wildco.com": {Template: "{first}"}}, time.Second, 2*time.Second)
+	f := NewFinder(FinderDeps{Checker: fc, Patterns: fixedPatterns{"beta.com": {Template: "{f}.{last}"}, "wildco.com": {Template: "{first}"}}, VerifyBudget: time.Second, EscalateBudget: 2 * time.Second})
 	str := func(s string) *string { return &s }
 	tests := []struct {
 		name string
@@ -129,7 +129,7 @@ func TestFind(t *testing.T) {
 
 func TestFindRounds(t *testing.T) {
 	fc := &fakeChecker{}
-	f := NewFinder(fc, nil, time.Second, 3*time.Second)
+	f := NewFinder(FinderDeps{Checker: fc, VerifyBudget: time.Second, EscalateBudget: 3 * time.Second})
 	req := Request{FirstName: "Jürgen", LastName: "Müller", Domain: "acme.com"}
 
 	f.Find(context.Background(), req, RoundVerify)
@@ -149,7 +149,7 @@ func TestFindRounds(t *testing.T) {
 
 func TestFindBudget(t *testing.T) {
 	fc := &fakeChecker{delay: time.Minute}
-	f := NewFinder(fc, nil, 50*time.Millisecond, time.Second)
+	f := NewFinder(FinderDeps{Checker: fc, VerifyBudget: 50 * time.Millisecond, EscalateBudget: time.Second})
 	start := time.Now()
 	got := f.Find(context.Background(), Request{FirstName: "Jane", LastName: "Doe", Domain: "acme.com"}, RoundVerify)
 	if got.Status != "timeout" {

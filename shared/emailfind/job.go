@@ -49,9 +49,10 @@ type Tasks interface {
 	Kinds() *task.Registry
 }
 
-// Biller charges found emails; billing.Service implements it.
+// Biller charges found emails, under the route in ctx (the task engine puts the
+// submitting route there); billing.Service implements it.
 type Biller interface {
-	Charge(ctx context.Context, org account.Org, endpoint string, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
+	Charge(ctx context.Context, org account.Org, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
 }
 
 // Orgs reads an organisation (its plan prices the charge); account.Service implements it.
@@ -85,17 +86,34 @@ type Service struct {
 	now    func() time.Time
 }
 
+// ServiceDeps are the services the email jobs use.
+type ServiceDeps struct {
+	// Store holds the batch, chunk and job items (see Service).
+	Store kv.Store
+	// Tasks runs the jobs; the email_find kind is registered on it.
+	Tasks Tasks
+	// Finder finds each job's address; its escalate budget sets the record deadline.
+	Finder *Finder
+	// Billing charges the found addresses.
+	Billing Biller
+	// Orgs reads the organisation whose plan prices a charge.
+	Orgs Orgs
+	// Log receives the failures no caller sees (an abandoned batch's cleanup, a lost
+	// progress mark); nil discards them.
+	Log *slog.Logger
+}
+
 // NewService makes the service and registers the email_find kind on the engine.
-func NewService(store kv.Store, tasks Tasks, finder *Finder, bill Biller, orgs Orgs, log *slog.Logger) (*Service, error) {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+func NewService(d ServiceDeps) (*Service, error) {
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{store: store, tasks: tasks, finder: finder, bill: bill, orgs: orgs, log: log, now: time.Now}
-	err := tasks.Kinds().Register(task.Kind{
+	s := &Service{store: d.Store, tasks: d.Tasks, finder: d.Finder, bill: d.Billing, orgs: d.Orgs, log: d.Log, now: time.Now}
+	err := d.Tasks.Kinds().Register(task.Kind{
 		Name: TaskKind, Processor: processor{s}, Columns: []string{column},
 		// The record deadline leaves the find its whole budget plus the billing call,
 		// and stays within the AWS worker's 300 s with the default budgets.
-		Timeout: finder.Budget(RoundEscalate) + 30*time.Second,
+		Timeout: d.Finder.Budget(RoundEscalate) + 30*time.Second,
 	})
 	if err != nil {
 		return nil, err
@@ -112,7 +130,10 @@ type Batch struct {
 	SourceQueryID string
 	Refs          []string // contact row ids aligned with Requests; needs SourceQueryID
 	Round         Round
-	Endpoint      string // the route that submitted it, for the charge ("POST /v1/email/find")
+	// Single marks the find of one person (POST /v1/email/find), whose body holds the
+	// request's fields at the top: errors name them bare ("last_name", not
+	// "requests[0].last_name").
+	Single bool
 }
 
 // Submitted is the answer to a batch submission.
@@ -173,7 +194,6 @@ type jobInput struct {
 type jobParams struct {
 	Round         Round  `json:"round"`
 	SourceQueryID string `json:"source_query_id,omitempty"`
-	Endpoint      string `json:"endpoint"`
 }
 
 // batchDoc is a batch: its meta item holds everything but Jobs, which are stored in
@@ -245,8 +265,8 @@ func (s *Service) Submit(ctx context.Context, orgID string, b Batch) (Submitted,
 	ids := make([]string, len(b.Requests))
 	for i, r := range b.Requests {
 		field := "requests[" + strconv.Itoa(i) + "]."
-		if b.Endpoint == EndpointSingle {
-			field = "" // the single find names its fields bare
+		if b.Single {
+			field = ""
 		}
 		req, err := CheckRequest(field, r)
 		if err != nil {
@@ -261,7 +281,7 @@ func (s *Service) Submit(ctx context.Context, orgID string, b Batch) (Submitted,
 		}
 		doc.Jobs = append(doc.Jobs, j)
 	}
-	params, _ := json.Marshal(jobParams{Round: b.Round, SourceQueryID: b.SourceQueryID, Endpoint: b.Endpoint})
+	params, _ := json.Marshal(jobParams{Round: b.Round, SourceQueryID: b.SourceQueryID})
 	sub, err := s.tasks.Submit(ctx, task.Submission{OrgID: orgID, Kind: TaskKind, Records: records, Field: "requests", Params: params})
 	if err != nil {
 		return Submitted{}, err
@@ -272,12 +292,6 @@ func (s *Service) Submit(ctx context.Context, orgID string, b Batch) (Submitted,
 	}
 	return Submitted{BatchID: sub.TaskID, JobIDs: ids, Total: len(ids)}, nil
 }
-
-// EndpointSingle and EndpointBatch are the routes that submit jobs (charge labels).
-const (
-	EndpointSingle = "POST /v1/email/find"
-	EndpointBatch  = "POST /v1/email/find/batch"
-)
 
 // index writes the chunk items and one item per job, then the batch's meta item,
 // whose document marks the batch complete.
@@ -552,7 +566,7 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 		return task.Result{}, ctx.Err() // shut down mid-job: the engine redoes it
 	}
 	if res.Result != nil {
-		if jerr, err := s.charge(ctx, rec, params, res.Result.Email); err != nil {
+		if jerr, err := s.charge(ctx, rec, res.Result.Email); err != nil {
 			return task.Result{}, apperr.Retryable(err, 0)
 		} else if jerr != nil {
 			return task.Result{Row: map[string]any{column: nil, "error": jerr}}, nil
@@ -563,7 +577,7 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 
 // charge bills a found address. A short balance fails the job (the address is not
 // shown unpaid); other errors are returned for a retry.
-func (s *Service) charge(ctx context.Context, rec task.Record, params jobParams, email string) (*JobError, error) {
+func (s *Service) charge(ctx context.Context, rec task.Record, email string) (*JobError, error) {
 	if s.bill == nil || s.orgs == nil {
 		return nil, nil
 	}
@@ -571,11 +585,7 @@ func (s *Service) charge(ctx context.Context, rec task.Record, params jobParams,
 	if err != nil {
 		return nil, err
 	}
-	endpoint := params.Endpoint
-	if endpoint == "" {
-		endpoint = EndpointBatch
-	}
-	_, err = s.bill.Charge(ctx, org, endpoint, billing.KindEmail, []string{email}, "emailjob-"+rec.Key)
+	_, err = s.bill.Charge(ctx, org, billing.KindEmail, []string{email}, "emailjob-"+rec.Key)
 	if errors.Is(err, apperr.ErrPaymentRequired) {
 		return &JobError{Code: "insufficient_credits", Message: "The address was found, but the organisation does not have enough credits to receive it."}, nil
 	}

@@ -45,10 +45,10 @@ func newJobRigOn(t *testing.T, st kv.Store, check Checker) *jobRig {
 	t.Helper()
 	q := memqueue.New(memqueue.Options{Workers: 16, RetryDelay: 5 * time.Millisecond})
 	flow := memqueue.NewWorkflow(memqueue.FlowOptions{PollEvery: 10 * time.Millisecond, StepRetryDelay: 5 * time.Millisecond})
-	eng := task.New(st, task.NewRegistry(), q, flow, task.NewLimiter(nil, 50),
-		task.Options{Retry: task.RetryPolicy{Attempts: 3, Base: time.Millisecond, Max: 5 * time.Millisecond}})
+	eng := task.New(task.Deps{Store: st, Kinds: task.NewRegistry(), Queue: q, Flow: flow, Limiter: task.NewLimiter(nil, 50),
+		Options: task.Options{Retry: task.RetryPolicy{Attempts: 3, Base: time.Millisecond, Max: 5 * time.Millisecond}}})
 	accounts, bill := account.New(st), billing.New(st)
-	svc, err := NewService(st, eng, NewFinder(check, nil, 5*time.Second, 10*time.Second), bill, accounts, nil)
+	svc, err := NewService(ServiceDeps{Store: st, Tasks: eng, Finder: NewFinder(FinderDeps{Checker: check, VerifyBudget: 5 * time.Second, EscalateBudget: 10 * time.Second}), Billing: bill, Orgs: accounts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,17 +120,17 @@ func TestSubmitValidation(t *testing.T) {
 		batch Batch
 		field string
 	}{
-		{"empty", Batch{Endpoint: EndpointBatch}, "requests"},
-		{"501", Batch{Requests: people(501, "acme.com"), Endpoint: EndpointBatch}, "requests"},
-		{"bad round", Batch{Requests: []Request{ok}, Round: "deep", Endpoint: EndpointBatch}, "round"},
-		{"refs without source", Batch{Requests: []Request{ok}, Refs: []string{"1"}, Endpoint: EndpointBatch}, "refs"},
-		{"refs misaligned", Batch{Requests: []Request{ok, ok}, Refs: []string{"1"}, SourceQueryID: "q1", Endpoint: EndpointBatch}, "refs"},
-		{"blank ref", Batch{Requests: []Request{ok}, Refs: []string{" "}, SourceQueryID: "q1", Endpoint: EndpointBatch}, "refs[0]"},
-		{"missing first name", Batch{Requests: []Request{ok, {LastName: "Doe", Domain: "acme.com"}}, Endpoint: EndpointBatch}, "requests[1].first_name"},
-		{"unusable last name", Batch{Requests: []Request{{FirstName: "Ivan", LastName: "Петров", Domain: "acme.com"}}, Endpoint: EndpointBatch}, "requests[0].last_name"},
-		{"bad domain", Batch{Requests: []Request{{FirstName: "Jane", LastName: "Doe", Domain: "not a domain"}}, Endpoint: EndpointBatch}, "requests[0].domain"},
-		{"bad pattern", Batch{Requests: []Request{{FirstName: "Jane", LastName: "Doe", Domain: "acme.com", KnownPattern: "{middle}"}}, Endpoint: EndpointBatch}, "requests[0].known_pattern"},
-		{"single names fields bare", Batch{Requests: []Request{{FirstName: "Jane", Domain: "acme.com"}}, Endpoint: EndpointSingle}, "last_name"},
+		{"empty", Batch{}, "requests"},
+		{"501", Batch{Requests: people(501, "acme.com")}, "requests"},
+		{"bad round", Batch{Requests: []Request{ok}, Round: "deep"}, "round"},
+		{"refs without source", Batch{Requests: []Request{ok}, Refs: []string{"1"}}, "refs"},
+		{"refs misaligned", Batch{Requests: []Request{ok, ok}, Refs: []string{"1"}, SourceQueryID: "q1"}, "refs"},
+		{"blank ref", Batch{Requests: []Request{ok}, Refs: []string{" "}, SourceQueryID: "q1"}, "refs[0]"},
+		{"missing first name", Batch{Requests: []Request{ok, {LastName: "Doe", Domain: "acme.com"}}}, "requests[1].first_name"},
+		{"unusable last name", Batch{Requests: []Request{{FirstName: "Ivan", LastName: "Петров", Domain: "acme.com"}}}, "requests[0].last_name"},
+		{"bad domain", Batch{Requests: []Request{{FirstName: "Jane", LastName: "Doe", Domain: "not a domain"}}}, "requests[0].domain"},
+		{"bad pattern", Batch{Requests: []Request{{FirstName: "Jane", LastName: "Doe", Domain: "acme.com", KnownPattern: "{middle}"}}}, "requests[0].known_pattern"},
+		{"single names fields bare", Batch{Requests: []Request{{FirstName: "Jane", Domain: "acme.com"}}, Single: true}, "last_name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,7 +151,10 @@ func TestBatchLifecycleAndBilling(t *testing.T) {
 		catchAll:  map[string]bool{"wild.com": true},
 	}
 	r := newJobRig(t, fc)
-	ctx := context.Background()
+	// The route the HTTP server would have put in the request's context: the jobs
+	// charge under it (a route no kind falls back to, so the test sees it travel).
+	const route = "POST /v1/test/email-batch"
+	ctx := billing.WithRoute(context.Background(), route)
 	before := r.balance(t)
 	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{
 		Requests: []Request{
@@ -160,7 +163,7 @@ func TestBatchLifecycleAndBilling(t *testing.T) {
 			{FirstName: "Jane", LastName: "Doe", Domain: "wild.com", KnownPattern: "first.last"},
 			{FirstName: "Jane", LastName: "Doe", Domain: "acme.com"}, // the same address again
 		},
-		SourceQueryID: "q-1", Refs: []string{"11", "12", "13", "14"}, Endpoint: EndpointBatch,
+		SourceQueryID: "q-1", Refs: []string{"11", "12", "13", "14"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -197,8 +200,20 @@ func TestBatchLifecycleAndBilling(t *testing.T) {
 	if spent := before - r.balance(t); spent != 2 {
 		t.Errorf("credits spent = %d, want 2 (one found address, deduplicated)", spent)
 	}
+	entries, err := r.billing.Entries(ctx, r.org.ID, time.Now().AddDate(0, 0, -1), time.Now().AddDate(0, 0, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) == 0 {
+		t.Error("no ledger entry for the found addresses")
+	}
+	for _, e := range entries {
+		if e.Endpoint != route {
+			t.Errorf("ledger entry %+v: endpoint %q, want the submitting route %q", e, e.Endpoint, route)
+		}
+	}
 	// A later batch finding the same address again is free (90-day dedupe).
-	sub2, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: []Request{{FirstName: "Jane", LastName: "Doe", Domain: "acme.com"}}, Endpoint: EndpointSingle})
+	sub2, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: []Request{{FirstName: "Jane", LastName: "Doe", Domain: "acme.com"}}, Single: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +227,7 @@ func TestJobStates(t *testing.T) {
 	fc := &fakeChecker{mailboxes: map[string][]string{"acme.com": {"jane.doe"}}, delay: 300 * time.Millisecond}
 	r := newJobRig(t, fc)
 	ctx := context.Background()
-	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: people(3, "acme.com"), Endpoint: EndpointBatch})
+	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: people(3, "acme.com")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +256,7 @@ func TestJobStates(t *testing.T) {
 func TestTenantIsolation(t *testing.T) {
 	r := newJobRig(t, &fakeChecker{})
 	ctx := context.Background()
-	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: people(1, "acme.com"), Endpoint: EndpointSingle})
+	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: people(1, "acme.com"), Single: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +287,7 @@ func TestInsufficientCreditsFailsTheJob(t *testing.T) {
 	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: []Request{
 		{FirstName: "Jane", LastName: "Doe", Domain: "acme.com"},
 		{FirstName: "No", LastName: "Body", Domain: "acme.com"},
-	}, Endpoint: EndpointBatch})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +307,7 @@ func TestInsufficientCreditsFailsTheJob(t *testing.T) {
 func TestBatchOf500(t *testing.T) {
 	fc := &fakeChecker{mailboxes: map[string][]string{"acme.com": {"jane.doe7", "jane.doe250"}}}
 	r := newJobRig(t, fc)
-	sub, err := r.svc.Submit(context.Background(), r.org.ID, Batch{Requests: people(500, "acme.com"), Endpoint: EndpointBatch})
+	sub, err := r.svc.Submit(context.Background(), r.org.ID, Batch{Requests: people(500, "acme.com")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +353,7 @@ func TestSubmitLeavesNothingWhenStorageFails(t *testing.T) {
 	r := newJobRigOn(t, fs, &fakeChecker{delay: time.Second})
 	ctx := context.Background()
 	fs.failJobs = true
-	_, err = r.svc.Submit(ctx, r.org.ID, Batch{Requests: people(250, "acme.com"), Endpoint: EndpointBatch})
+	_, err = r.svc.Submit(ctx, r.org.ID, Batch{Requests: people(250, "acme.com")})
 	if !errors.Is(err, apperr.ErrUnavailable) {
 		t.Fatalf("err = %v, want the storage failure", err)
 	}
@@ -373,7 +388,7 @@ func TestMaxSizeBatchOnDynamoDB(t *testing.T) {
 		refs[i] = strings.Repeat("r", maxRefBytes-4) + fmt.Sprintf("%04d", i)
 	}
 	ctx := context.Background()
-	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: reqs, Refs: refs, SourceQueryID: "q", Endpoint: EndpointBatch})
+	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: reqs, Refs: refs, SourceQueryID: "q"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func TestJobsAgainstPostfix(t *testing.T) {
 		{"catch_all_pattern", "", ""},
 		{"undeliverable", "", ""},
 	}
-	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: reqs, Endpoint: EndpointBatch})
+	sub, err := r.svc.Submit(ctx, r.org.ID, Batch{Requests: reqs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestBatchOf500AgainstPostfix(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	sub, err := r.svc.Submit(context.Background(), r.org.ID, Batch{Requests: reqs, Endpoint: EndpointBatch})
+	sub, err := r.svc.Submit(context.Background(), r.org.ID, Batch{Requests: reqs})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/emailfind"
 	"github.com/firmoapi/firmo/shared/httpapi"
+	"github.com/firmoapi/firmo/shared/httpapi/accounthttp"
 	"github.com/firmoapi/firmo/shared/httpapi/emailhttp"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/smtpverify"
@@ -55,9 +56,9 @@ func newEWorld(t *testing.T) *eworld {
 	w := &eworld{t: t, accounts: account.New(store)}
 	q := memqueue.New(memqueue.Options{Workers: 32, RetryDelay: 5 * time.Millisecond})
 	flow := memqueue.NewWorkflow(memqueue.FlowOptions{PollEvery: 10 * time.Millisecond})
-	eng := task.New(store, task.NewRegistry(), q, flow, task.NewLimiter(nil, 50), task.Options{})
+	eng := task.New(task.Deps{Store: store, Kinds: task.NewRegistry(), Queue: q, Flow: flow, Limiter: task.NewLimiter(nil, 50)})
 	verifier := smtpverify.New(smtpverify.Settings{Resolver: dns.Addr, Port: pf.Port, CommandTimeout: 5 * time.Second, PerHost: 32, HostInterval: -1})
-	svc, err := emailfind.NewService(store, eng, emailfind.NewFinder(verifier, nil, 20*time.Second, 30*time.Second), billing.New(store), w.accounts, nil)
+	svc, err := emailfind.NewService(emailfind.ServiceDeps{Store: store, Tasks: eng, Finder: emailfind.NewFinder(emailfind.FinderDeps{Checker: verifier, VerifyBudget: 20 * time.Second, EscalateBudget: 30 * time.Second}), Billing: billing.New(store), Orgs: w.accounts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +66,7 @@ func newEWorld(t *testing.T) *eworld {
 	flow.Run(eng)
 	s := httpapi.NewServer(httpapi.Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: w.accounts, MaxBody: 8 << 20})
 	s.Add(emailhttp.EmailRoutes(svc)...)
+	s.Add(accounthttp.UsageRoutes(billing.New(store), time.Now)...)
 	w.srv = httptest.NewServer(s.Handler())
 	t.Cleanup(func() {
 		w.srv.Close()
@@ -247,6 +249,11 @@ func TestEmailFindEndToEnd(t *testing.T) {
 	if !reflect.DeepEqual(found, want) {
 		t.Errorf("found = %v, want %v", found, want)
 	}
+	// The job ran on the task engine, and charged under the route that submitted it
+	// (which the engine's fallback for tasks without a route would not name).
+	if got, want := w.usageByEndpoint(key), []string{"POST /v1/email/find email: 1 charges, 1 net-new"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("usage by endpoint = %q, want %q", got, want)
+	}
 	// Tenant isolation: another organisation's job is a 404.
 	if r := w.do("GET", "/v1/email/jobs/"+jobID, other, ""); r.status != 404 {
 		t.Errorf("other organisation's job = %d, want 404", r.status)
@@ -310,4 +317,24 @@ func TestEmailBatchOf500(t *testing.T) {
 	if found != 100 {
 		t.Errorf("found %d, want 100 (every fifth person has a mailbox)", found)
 	}
+	// One charge per found address, each recorded under the route of the batch.
+	if got, want := w.usageByEndpoint(key), []string{"POST /v1/email/find/batch email: 100 charges, 100 net-new"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("usage by endpoint = %q, want %q", got, want)
+	}
+}
+
+// usageByEndpoint reads GET /v1/account/usage and lists its by_endpoint rows.
+func (w *eworld) usageByEndpoint(key string) []string {
+	w.t.Helper()
+	u := w.do("GET", "/v1/account/usage", key, "")
+	if u.status != 200 {
+		w.t.Fatalf("usage = %d %s", u.status, u.raw)
+	}
+	var out []string
+	eps, _ := u.body["by_endpoint"].([]any)
+	for _, e := range eps {
+		m := e.(map[string]any)
+		out = append(out, fmt.Sprintf("%s %s: %v charges, %v net-new", m["endpoint"], m["kind"], m["charges"], m["net_new"]))
+	}
+	return out
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/httpapi"
+	"github.com/firmoapi/firmo/shared/httpapi/accounthttp"
 	"github.com/firmoapi/firmo/shared/httpapi/companyhttp"
 	"github.com/firmoapi/firmo/shared/httpapi/generationhttp"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
@@ -92,8 +93,8 @@ func newMatchServer(t *testing.T, down bool) *qworld {
 	w := &qworld{t: t, store: store, accounts: account.New(store), billing: billing.New(store), queries: query.New(store)}
 	q := memqueue.New(memqueue.Options{Workers: 4})
 	flow := memqueue.NewWorkflow(memqueue.FlowOptions{PollEvery: 20 * time.Millisecond})
-	eng := task.New(store, task.NewRegistry(), q, flow, nil, task.Options{})
-	bulk := namematch.NewBulk(m, eng, store, w.billing)
+	eng := task.New(task.Deps{Store: store, Kinds: task.NewRegistry(), Queue: q, Flow: flow})
+	bulk := namematch.NewBulk(namematch.BulkDeps{Matcher: m, Tasks: eng, Store: store, Billing: w.billing})
 	if err := eng.Kinds().Register(bulk.Kind()); err != nil {
 		t.Fatal(err)
 	}
@@ -102,6 +103,7 @@ func newMatchServer(t *testing.T, down bool) *qworld {
 	s := httpapi.NewServer(httpapi.Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: w.accounts, MaxBody: 2 << 20})
 	s.Add(companyhttp.MatchRoutes(m, bulk, w.billing)...)
 	s.Add(generationhttp.GenerationRoutes(eng)...)
+	s.Add(accounthttp.UsageRoutes(w.billing, time.Now)...)
 	w.srv = httptest.NewServer(s.Handler())
 	t.Cleanup(func() {
 		w.srv.Close()
@@ -143,6 +145,10 @@ func TestMatchEndpoint(t *testing.T) {
 	}
 	if again := w.do("GET", "/v1/match?name=ACME+Robotics&country=US", key, ""); again.header.Get(httpapi.HeaderCreditsCharged) != "0" {
 		t.Errorf("the same company again within 90 days charged %q", again.header.Get(httpapi.HeaderCreditsCharged))
+	}
+	// Both charges are recorded under the route that was called.
+	if got, want := w.usageByEndpoint(key), []string{"GET /v1/match company: 2 charges, 2 records, 1 net-new"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("usage by endpoint = %q, want %q", got, want)
 	}
 
 	none := w.do("GET", "/v1/match?name=Zzyzx+Unknown+Widgets", key, "")
@@ -254,6 +260,10 @@ func TestBulkMatchEndpoints(t *testing.T) {
 	if again := w.do("GET", "/v1/bulkmatch/status/"+id, key, ""); again.header.Get(httpapi.HeaderCreditsCharged) != "0" {
 		t.Errorf("a second poll charged %q", again.header.Get(httpapi.HeaderCreditsCharged))
 	}
+	// Billed by a status request, recorded under the route that submitted the task.
+	if got, want := w.usageByEndpoint(key), []string{"POST /v1/bulkmatch company: 1 charges, 2 records, 2 net-new"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("usage by endpoint = %q, want %q", got, want)
+	}
 	if r := w.do("GET", "/v1/bulkmatch/status/"+id, otherKey, ""); r.status != 404 {
 		t.Errorf("another organisation's task: %d", r.status)
 	}
@@ -299,4 +309,20 @@ func TestBulkMatchEndpoints(t *testing.T) {
 	if r := w.do("POST", "/v1/bulkmatch", key, `{"name_column":"Company"}`); r.status != 422 || r.errField() != "file" {
 		t.Errorf("a JSON body: %d %s", r.status, r.raw)
 	}
+}
+
+// usageByEndpoint reads GET /v1/account/usage and lists its by_endpoint rows.
+func (w *qworld) usageByEndpoint(key string) []string {
+	w.t.Helper()
+	u := w.do("GET", "/v1/account/usage", key, "")
+	if u.status != 200 {
+		w.t.Fatalf("usage = %d %s", u.status, u.raw)
+	}
+	var out []string
+	eps, _ := u.body["by_endpoint"].([]any)
+	for _, e := range eps {
+		m := e.(map[string]any)
+		out = append(out, fmt.Sprintf("%s %s: %v charges, %v records, %v net-new", m["endpoint"], m["kind"], m["charges"], m["records"], m["net_new"]))
+	}
+	return out
 }

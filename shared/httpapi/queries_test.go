@@ -370,7 +370,7 @@ func TestCreditsChargedAndUsage(t *testing.T) {
 	charge := func(rw http.ResponseWriter, r *http.Request) error {
 		p := httpapi.Caller(r)
 		recs := r.URL.Query()["r"]
-		c, err := w.billing.Charge(r.Context(), p.Org, "GET /v1/test/charge", billing.KindContact, recs, httpapi.RequestID(r.Context()))
+		c, err := w.billing.Charge(r.Context(), p.Org, billing.KindContact, recs, httpapi.RequestID(r.Context()))
 		if err != nil {
 			return err
 		}

@@ -12,10 +12,12 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/ratelimit"
 )
 
@@ -85,7 +87,7 @@ type Server struct {
 	log     *slog.Logger
 	auth    Authenticator
 	maxBody int64
-	known   []string // every route pattern of every family (see Deps.Known)
+	known   func() ([]string, error) // every route pattern of every family (see Deps.Known)
 	routes  []Route
 	limiter ratelimit.Limiter // nil: no rate limits (see UseRateLimits)
 }
@@ -98,8 +100,9 @@ type Deps struct {
 	// Known lists the patterns ("GET /v1/score") of every endpoint of the API, served
 	// here or not, so a server composed of some families still tells a wrong method
 	// (405) from an unknown path (404). The composition passes the API reference's
-	// operations.
-	Known []string
+	// operations. It is called once, when the first request matches no route served
+	// here, so a cold start does not parse the reference.
+	Known func() ([]string, error)
 }
 
 // NewServer makes a Server.
@@ -143,22 +146,17 @@ func (s *Server) Handler(families ...Family) http.Handler {
 		want[f] = true
 	}
 	mux := http.NewServeMux()
-	// every knows all routes of all families, so a function serving one family (and
-	// API Gateway's catch-all route) still tells a wrong method (405) from an unknown path.
-	every := http.NewServeMux()
-	known := map[string]bool{}
+	var patterns []string
 	for _, rt := range s.routes {
 		if len(want) == 0 || want[rt.Family] {
 			mux.Handle(rt.Pattern(), s.endpoint(rt))
 		}
-		known[rt.Pattern()] = true
+		patterns = append(patterns, rt.Pattern())
 	}
-	for _, p := range s.known {
-		known[p] = true
-	}
-	for p := range known {
-		every.Handle(p, http.NotFoundHandler())
-	}
+	// every knows all routes of all families, so a function serving one family (and
+	// API Gateway's catch-all route) still tells a wrong method (405) from an unknown
+	// path. It is built on the first unmatched request.
+	every := sync.OnceValue(func() *http.ServeMux { return s.everyRoute(patterns) })
 	var h http.Handler = s.unmatched(mux, every)
 	h = s.limitBody(h)
 	h = s.recoverPanics(h)
@@ -166,7 +164,8 @@ func (s *Server) Handler(families ...Family) http.Handler {
 	return s.requestID(h)
 }
 
-// endpoint wraps a route's handler with authentication and error answering.
+// endpoint wraps a route's handler with authentication, the route its charges are
+// recorded under (billing.WithRoute) and error answering.
 func (s *Server) endpoint(rt Route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rt.Auth == AuthRequired {
@@ -179,7 +178,10 @@ func (s *Server) endpoint(rt Route) http.Handler {
 			if info, ok := r.Context().Value(logInfoKey).(*logInfo); ok {
 				info.orgID = p.Org.ID
 			}
-			r = r.WithContext(context.WithValue(r.Context(), principalKey, p))
+			// The route's pattern is what its charges are recorded under, here and in
+			// the tasks it submits: the one place that names the ledger's endpoint.
+			ctx := billing.WithRoute(context.WithValue(r.Context(), principalKey, p), rt.Pattern())
+			r = r.WithContext(ctx)
 			if err := s.rateLimit(w, r, rt, p); err != nil {
 				WriteError(w, r, s.log, err)
 				return
@@ -215,15 +217,39 @@ func Caller(r *http.Request) account.Principal {
 	return p
 }
 
+// everyRoute is a mux of the given patterns and every known one, each answering 404
+// (its only use is telling a wrong method from an unknown path). Without the known
+// list it holds the given patterns alone, and says so in the log.
+func (s *Server) everyRoute(patterns []string) *http.ServeMux {
+	known := map[string]bool{}
+	for _, p := range patterns {
+		known[p] = true
+	}
+	if s.known != nil {
+		all, err := s.known()
+		if err != nil {
+			s.log.Error("known routes unavailable; wrong methods on other families' paths answer 404", "err", err)
+		}
+		for _, p := range all {
+			known[p] = true
+		}
+	}
+	every := http.NewServeMux()
+	for p := range known {
+		every.Handle(p, http.NotFoundHandler())
+	}
+	return every
+}
+
 // unmatched answers unknown paths (404) and wrong methods (405, with Allow) in the
 // JSON error shape instead of ServeMux's plain text.
-func (s *Server) unmatched(mux, every *http.ServeMux) http.Handler {
+func (s *Server) unmatched(mux *http.ServeMux, every func() *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, pattern := mux.Handler(r); pattern != "" {
 			mux.ServeHTTP(w, r)
 			return
 		}
-		h, pattern := every.Handler(r)
+		h, pattern := every().Handler(r)
 		rec := &recorder{header: http.Header{}}
 		h.ServeHTTP(rec, r)
 		if pattern != "" {

@@ -70,9 +70,21 @@ type Service struct {
 	now     func() time.Time
 }
 
+// Deps are what the integrations are stored, vetted and called with.
+type Deps struct {
+	// Store holds the organisations' integrations and their default.
+	Store kv.Store
+	// Sealer encrypts the API keys at rest.
+	Sealer Sealer
+	// URLs vets a custom base URL before it is stored or called.
+	URLs URLChecker
+	// Connector builds the vendors' clients, lists their models and tests a connection.
+	Connector Connector
+}
+
 // New returns a Service.
-func New(store kv.Store, sealer Sealer, urls URLChecker, connect Connector) *Service {
-	return &Service{store: store, sealer: sealer, urls: urls, connect: connect, now: time.Now}
+func New(d Deps) *Service {
+	return &Service{store: d.Store, sealer: d.Sealer, urls: d.URLs, connect: d.Connector, now: time.Now}
 }
 
 // WithClock sets the clock (tests).

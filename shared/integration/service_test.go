@@ -70,7 +70,7 @@ func setup(t *testing.T) fixture {
 	base, _ := vendor(t)
 	client := llm.GuardedHTTPClient([]string{"127.0.0.1"}, 10*time.Second)
 	urls := fetch.New(fetch.Options{AllowHosts: []string{"127.0.0.1"}, Resolver: publicDNS{}})
-	svc := integration.New(store, box, urls, llmconnect.Connector{HTTP: client, OpenAIBaseURL: base})
+	svc := integration.New(integration.Deps{Store: store, Sealer: box, URLs: urls, Connector: llmconnect.Connector{HTTP: client, OpenAIBaseURL: base}})
 	return fixture{svc: svc, path: path, base: base}
 }
 

@@ -316,9 +316,9 @@ func BenchmarkBulkRows100k(b *testing.B) {
 		defer store.Close()
 		q := memqueue.New(memqueue.Options{Workers: 50})
 		flow := memqueue.NewWorkflow(memqueue.FlowOptions{})
-		eng := task.New(store, task.NewRegistry(), q, flow, nil, task.Options{})
+		eng := task.New(task.Deps{Store: store, Kinds: task.NewRegistry(), Queue: q, Flow: flow})
 		bill := &charger{}
-		bulk := namematch.NewBulk(m, eng, store, bill)
+		bulk := namematch.NewBulk(namematch.BulkDeps{Matcher: m, Tasks: eng, Store: store, Billing: bill})
 		if err := eng.Kinds().Register(bulk.Kind()); err != nil {
 			b.Fatal(err)
 		}

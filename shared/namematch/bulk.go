@@ -30,8 +30,6 @@ const (
 	// MaxBulkBytes and MaxBulkRows bound an upload (as the spec's segment upload).
 	MaxBulkBytes = 1 << 20
 	MaxBulkRows  = 10_000
-	// BulkEndpoint names bulk match in the billing ledger.
-	BulkEndpoint = "POST /v1/bulkmatch"
 	// resultColumn is the task's one result column; a row's answer is its value.
 	resultColumn = "match"
 	// InputPrefix prefixes the input columns in results.
@@ -187,11 +185,15 @@ func (t bulkTask) query(cells []string) Query {
 type Tasks interface {
 	Submit(ctx context.Context, s task.Submission) (task.Submitted, error)
 	Status(ctx context.Context, r task.Ref) (task.View, error)
+	// RouteContext returns ctx carrying the route that submitted the task: the
+	// results, delivered by a status request, are charged under it.
+	RouteContext(ctx context.Context, r task.Ref) (context.Context, error)
 }
 
-// Charger bills delivered matches; billing.Service implements it.
+// Charger bills delivered matches, under the route in ctx; billing.Service
+// implements it.
 type Charger interface {
-	Charge(ctx context.Context, org account.Org, endpoint string, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
+	Charge(ctx context.Context, org account.Org, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
 }
 
 // Bulk runs bulk matches. Register its Kind on the task engine before tasks start.
@@ -203,10 +205,22 @@ type Bulk struct {
 	now     func() time.Time
 }
 
-// NewBulk makes the bulk match service. store keeps one small item per bulk task (which
-// task ids are bulk matches, and whether their results were billed).
-func NewBulk(m *Matcher, tasks Tasks, store kv.Store, bill Charger) *Bulk {
-	return &Bulk{matcher: m, tasks: tasks, store: store, bill: bill, now: time.Now}
+// BulkDeps are the services bulk match uses.
+type BulkDeps struct {
+	// Matcher matches each row.
+	Matcher *Matcher
+	// Tasks runs the bulk tasks (their Kind registered on it) and answers their status.
+	Tasks Tasks
+	// Store keeps one small item per bulk task: which task ids are bulk matches, and
+	// whether their results were billed.
+	Store kv.Store
+	// Billing charges the delivered matches, once per task.
+	Billing Charger
+}
+
+// NewBulk makes the bulk match service.
+func NewBulk(d BulkDeps) *Bulk {
+	return &Bulk{matcher: d.Matcher, tasks: d.Tasks, store: d.Store, bill: d.Billing, now: time.Now}
 }
 
 // Kind is the task kind to register on the engine.
@@ -317,8 +331,13 @@ func (b *Bulk) Status(ctx context.Context, org account.Org, taskID string) (Bulk
 func (b *Bulk) billOnce(ctx context.Context, org account.Org, ref task.Ref, version int64, mk marker, domains []string) (int64, error) {
 	var ch billing.Charge
 	if len(domains) > 0 {
-		var err error
-		ch, err = b.bill.Charge(ctx, org, BulkEndpoint, billing.KindCompany, domains, "bulkmatch-"+ref.TaskID)
+		// The results are the submission's delivery: they are charged under the route
+		// that submitted the task, not the status route that happens to deliver them.
+		ctx, err := b.tasks.RouteContext(ctx, ref)
+		if err != nil {
+			return 0, err
+		}
+		ch, err = b.bill.Charge(ctx, org, billing.KindCompany, domains, "bulkmatch-"+ref.TaskID)
 		if err != nil {
 			return 0, err
 		}

@@ -74,26 +74,30 @@ func TestReadCSV(t *testing.T) {
 	}
 }
 
-// charger records charges; refuse makes the next charge a 402.
+// charger records charges and the routes they were made under; refuse makes the
+// next charge a 402.
 type charger struct {
 	mu     sync.Mutex
 	calls  [][]string
 	ids    []string
+	routes []string
 	refuse bool
 }
 
-func (c *charger) Charge(ctx context.Context, org account.Org, endpoint string, kind billing.Kind, records []string, requestID string) (billing.Charge, error) {
+func (c *charger) Charge(ctx context.Context, org account.Org, kind billing.Kind, records []string, requestID string) (billing.Charge, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.refuse {
 		c.refuse = false
 		return billing.Charge{}, &apperr.Error{Kind: apperr.ErrPaymentRequired, Message: "not enough credits"}
 	}
-	if kind != billing.KindCompany || endpoint != namematch.BulkEndpoint {
-		return billing.Charge{}, fmt.Errorf("unexpected charge %s %s", endpoint, kind)
+	route := billing.RouteOf(ctx)
+	if kind != billing.KindCompany || route == "" {
+		return billing.Charge{}, fmt.Errorf("unexpected charge %q %s", route, kind)
 	}
 	c.calls = append(c.calls, append([]string(nil), records...))
 	c.ids = append(c.ids, requestID)
+	c.routes = append(c.routes, route)
 	return billing.Charge{Credits: int64(len(records)), NetNew: len(records), Records: len(records)}, nil
 }
 
@@ -113,10 +117,10 @@ func newBulkEnv(t *testing.T, index namematch.Index, recs namematch.Records) *bu
 	}
 	q := memqueue.New(memqueue.Options{Workers: 8, RetryDelay: 5 * time.Millisecond})
 	flow := memqueue.NewWorkflow(memqueue.FlowOptions{PollEvery: 20 * time.Millisecond})
-	eng := task.New(store, task.NewRegistry(), q, flow, nil, task.Options{})
+	eng := task.New(task.Deps{Store: store, Kinds: task.NewRegistry(), Queue: q, Flow: flow})
 	env := &bulkEnv{engine: eng, store: store, bill: &charger{}}
 	m := namematch.New(index, recs, namematch.Options{Attempts: 2, Backoff: time.Millisecond})
-	env.bulk = namematch.NewBulk(m, eng, store, env.bill)
+	env.bulk = namematch.NewBulk(namematch.BulkDeps{Matcher: m, Tasks: eng, Store: store, Billing: env.bill})
 	if err := eng.Kinds().Register(env.bulk.Kind()); err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +193,9 @@ func TestBulkMatchEndToEnd(t *testing.T) {
 	fx := newFixture(t, records(bulkCompanies()...), namematch.Options{})
 	env := newBulkEnv(t, fx.index, fx.recs)
 	p := namematch.BulkParams{NameColumn: "Company", CountryColumn: "Country", CityColumn: "Town"}
-	sub, err := env.bulk.Submit(context.Background(), orgA.ID, strings.NewReader(bulkFile), p)
+	// Submitted under a route, as the HTTP server does; no kind falls back to this one.
+	const route = "POST /v1/test/bulkmatch"
+	sub, err := env.bulk.Submit(billing.WithRoute(context.Background(), route), orgA.ID, strings.NewReader(bulkFile), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +236,10 @@ func TestBulkMatchEndToEnd(t *testing.T) {
 	if st.Credits != 3 {
 		t.Errorf("credits charged on delivery = %d, want 3", st.Credits)
 	}
-	again, err := env.bulk.Status(context.Background(), orgA, sub.TaskID)
+	if !reflect.DeepEqual(env.bill.routes, []string{route}) {
+		t.Errorf("charged under %q, want the submitting route %q", env.bill.routes, route)
+	}
+	again, err := env.bulk.Status(billing.WithRoute(context.Background(), "GET /v1/test/status"), orgA, sub.TaskID)
 	if err != nil || again.Credits != 0 || len(env.bill.calls) != 1 || len(again.Results) != 5 {
 		t.Errorf("second poll: credits %d, charges %d, rows %d, %v", again.Credits, len(env.bill.calls), len(again.Results), err)
 	}

@@ -77,7 +77,7 @@ var asOf = time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC)
 
 // deriver is the company pipeline without extractor, classifier or MX resolver:
 // enough for names, addresses, E.164 phones and scores.
-var deriver = company.NewDeriver(nil, nil, nil, func() time.Time { return asOf })
+var deriver = company.NewDeriver(company.DeriverDeps{Now: func() time.Time { return asOf }})
 
 // record derives the record of a company row (and its certificates).
 func record(tb testing.TB, row company.CompanyRow, certs []company.Certificate) company.Record {

@@ -227,10 +227,10 @@ func (s *Service) charge(ctx context.Context, rec task.Record, key, kind string)
 	if err != nil {
 		return err
 	}
-	bk, endpoint := billing.KindCompany, EndpointCompanies
+	bk := billing.KindCompany
 	if kind == KindPersonas {
-		bk, endpoint = billing.KindContact, EndpointPersonas
+		bk = billing.KindContact
 	}
-	_, err = s.d.Billing.Charge(ctx, org, endpoint, bk, []string{key}, "research-"+rec.TaskID+"-"+rec.Key)
+	_, err = s.d.Billing.Charge(ctx, org, bk, []string{key}, "research-"+rec.TaskID+"-"+rec.Key)
 	return err
 }

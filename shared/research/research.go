@@ -47,12 +47,6 @@ const (
 	KindPersonas  = "gen_process_personas"
 )
 
-// Endpoints, as billing records them.
-const (
-	EndpointCompanies = "POST /v1/gen/process"
-	EndpointPersonas  = "POST /v1/gen/process-personas"
-)
-
 // Tasks is the part of the task engine research uses; task.Engine implements it.
 type Tasks interface {
 	Submit(ctx context.Context, s task.Submission) (task.Submitted, error)
@@ -98,9 +92,10 @@ type ContactSource interface {
 	Contact(ctx context.Context, org string, personaID int64) (Contact, error)
 }
 
-// Biller charges credits; billing.Service implements it.
+// Biller charges credits, under the route in ctx (the task engine puts the submitting
+// route there); billing.Service implements it.
 type Biller interface {
-	Charge(ctx context.Context, org account.Org, endpoint string, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
+	Charge(ctx context.Context, org account.Org, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
 }
 
 // Orgs reads an organisation (its plan prices a charge); account.Service implements it.

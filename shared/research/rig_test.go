@@ -243,8 +243,8 @@ func newRig(t *testing.T) *rig {
 	t.Cleanup(func() { st.Close() })
 	q := memqueue.New(memqueue.Options{Workers: 16, RetryDelay: 5 * time.Millisecond})
 	flow := memqueue.NewWorkflow(memqueue.FlowOptions{PollEvery: 10 * time.Millisecond, StepRetryDelay: 5 * time.Millisecond})
-	eng := task.New(st, task.NewRegistry(), q, flow, task.NewLimiter(nil, 16),
-		task.Options{Retry: task.RetryPolicy{Attempts: 2, Base: time.Millisecond, Max: 5 * time.Millisecond}})
+	eng := task.New(task.Deps{Store: st, Kinds: task.NewRegistry(), Queue: q, Flow: flow, Limiter: task.NewLimiter(nil, 16),
+		Options: task.Options{Retry: task.RetryPolicy{Attempts: 2, Base: time.Millisecond, Max: 5 * time.Millisecond}}})
 	chat := newChatServer(t)
 	r := &rig{engine: eng, chat: chat, integ: &fakeIntegrations{base: chat.URL}, search: &pageIndex{kind: websearch.KindNative}}
 	accounts := account.New(st)

@@ -30,7 +30,7 @@ func newBenchRig(b *testing.B, st kv.Store, kinds ...task.Kind) *benchRig {
 	}
 	q := memqueue.New(memqueue.Options{Workers: 50})
 	flow := memqueue.NewWorkflow(memqueue.FlowOptions{})
-	eng := task.New(st, reg, q, flow, task.NewLimiter(nil, 50), task.Options{})
+	eng := task.New(task.Deps{Store: st, Kinds: reg, Queue: q, Flow: flow, Limiter: task.NewLimiter(nil, 50)})
 	q.Run(eng)
 	flow.Run(eng)
 	b.Cleanup(func() {
@@ -118,7 +118,7 @@ func BenchmarkSubmit10k(b *testing.B) {
 	reg.Register((&tasktest.Echo{}).Kind("noop"))
 	// A workflow that never runs: only the submission's own writes are measured.
 	flow := memqueue.NewWorkflow(memqueue.FlowOptions{})
-	eng := task.New(st, reg, memqueue.New(memqueue.Options{}), flow, nil, task.Options{})
+	eng := task.New(task.Deps{Store: st, Kinds: reg, Queue: memqueue.New(memqueue.Options{}), Flow: flow})
 	records := tasktest.Keys("example-domain-", 10_000)
 	for b.Loop() {
 		if _, err := eng.Submit(context.Background(), task.Submission{OrgID: "bench", Kind: "noop", Records: records}); err != nil {

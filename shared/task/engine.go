@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/kv"
 )
 
@@ -123,18 +124,36 @@ type Engine struct {
 	params   map[Ref]json.RawMessage // immutable once written: a cache without expiry
 }
 
-// New makes an engine. A nil limiter limits nothing.
-func New(st kv.Store, kinds *Registry, q Queue, flow Workflow, limiter Limiter, opts Options) *Engine {
-	if limiter == nil {
-		limiter = NewLimiter(nil, 0)
+// Deps are what an engine runs on.
+type Deps struct {
+	// Store holds the tasks: their meta items, params, input chunks and results.
+	Store kv.Store
+	// Kinds are the task kinds the engine runs; families register theirs on it
+	// (Engine.Kinds) before tasks start. Required.
+	Kinds *Registry
+	// Queue carries records to the workers. nil: a composition without one, where
+	// status and cancel work and submissions are refused (503).
+	Queue Queue
+	// Flow drives tasks through their steps. nil: likewise.
+	Flow Workflow
+	// Limiter bounds the records running at once per provider. nil limits nothing.
+	Limiter Limiter
+	// Options tune timeouts, retries and requeues; zero fields take their defaults.
+	Options Options
+}
+
+// New makes an engine.
+func New(d Deps) *Engine {
+	if d.Limiter == nil {
+		d.Limiter = NewLimiter(nil, 0)
 	}
-	if q == nil {
-		q = unconfigured{}
+	if d.Queue == nil {
+		d.Queue = unconfigured{}
 	}
-	if flow == nil {
-		flow = unconfigured{}
+	if d.Flow == nil {
+		d.Flow = unconfigured{}
 	}
-	return &Engine{store: store{kv: st}, kinds: kinds, queue: q, flow: flow, limiter: limiter, opts: opts.withDefaults(), params: map[Ref]json.RawMessage{}}
+	return &Engine{store: store{kv: d.Store}, kinds: d.Kinds, queue: d.Queue, flow: d.Flow, limiter: d.Limiter, opts: d.Options.withDefaults(), params: map[Ref]json.RawMessage{}}
 }
 
 // unconfigured stands in for the queue or workflow of a composition that has none:
@@ -167,7 +186,8 @@ type Submission struct {
 // Submit stores a task and starts its workflow. It answers in a few storage writes
 // whatever the record count: records are stored in chunks of up to 500 and fanned out
 // by the workflow, not here. Duplicate keys are merged (results are keyed by record
-// key), with a warning.
+// key), with a warning. The route in ctx (billing.WithRoute) is kept with the task:
+// its records charge under it.
 func (e *Engine) Submit(ctx context.Context, s Submission) (Submitted, error) {
 	kind, ok := e.kinds.Lookup(s.Kind)
 	if !ok || s.OrgID == "" {
@@ -190,7 +210,7 @@ func (e *Engine) Submit(ctx context.Context, s Submission) (Submitted, error) {
 		cols = Columns(kind.Columns...)
 	}
 	t := Task{
-		Ref: Ref{OrgID: s.OrgID, TaskID: uuid.NewString()}, Kind: s.Kind, ColumnName: cols, Status: StatusInProgress,
+		Ref: Ref{OrgID: s.OrgID, TaskID: uuid.NewString()}, Kind: s.Kind, Route: billing.RouteOf(ctx), ColumnName: cols, Status: StatusInProgress,
 		Total: len(records), ResponseFormat: s.ResponseFormat, TitleValidation: s.TitleValidation, CreatedAt: now, UpdatedAt: now,
 	}
 	for _, w := range s.Warnings {

@@ -62,7 +62,7 @@ func newRig(t *testing.T, echo *tasktest.Echo, o rigOptions) *rig {
 	if o.opts.Retry.Attempts == 0 {
 		o.opts.Retry = task.RetryPolicy{Attempts: 4, Base: time.Millisecond, Max: 5 * time.Millisecond}
 	}
-	eng := task.New(st, reg, send, flow, task.NewLimiter(o.limits, 0), o.opts)
+	eng := task.New(task.Deps{Store: st, Kinds: reg, Queue: send, Flow: flow, Limiter: task.NewLimiter(o.limits, 0), Options: o.opts})
 	if !o.noRun {
 		q.Run(eng)
 		flow.Run(eng)
@@ -384,7 +384,7 @@ func TestSubmitLeavesNothingWhenTheWorkflowCannotStart(t *testing.T) {
 	st := openStore(t, filepath.Join(t.TempDir(), "t.db"))
 	reg := task.NewRegistry()
 	reg.Register((&tasktest.Echo{}).Kind("echo"))
-	eng := task.New(st, reg, memqueue.New(memqueue.Options{}), failingFlow{}, nil, task.Options{})
+	eng := task.New(task.Deps{Store: st, Kinds: reg, Queue: memqueue.New(memqueue.Options{}), Flow: failingFlow{}})
 	_, err := eng.Submit(context.Background(), task.Submission{OrgID: org, Kind: "echo", Records: tasktest.Keys("k", 1200)})
 	if !errors.Is(err, apperr.ErrUnavailable) {
 		t.Fatalf("err = %v, want unavailable", err)

@@ -21,6 +21,9 @@ import (
 // The row is written with a put-if-absent keyed by task and record key, so however
 // often a record is delivered, its answer is written once; the done mark that follows
 // is idempotent too.
+//
+// The processor runs under the route that submitted the task (see Task.withRoute),
+// whichever process handles the message.
 func (e *Engine) Handle(ctx context.Context, m Message) error {
 	t, _, err := e.store.getMeta(ctx, m.Ref)
 	if errors.Is(err, apperr.ErrNotFound) {
@@ -32,6 +35,7 @@ func (e *Engine) Handle(ctx context.Context, m Message) error {
 	if t.Status != StatusInProgress {
 		return nil // cancelling or ended: no new record starts
 	}
+	ctx = t.withRoute(ctx)
 	exists, err := e.store.rowExists(ctx, m.Ref, m.Key)
 	if err != nil {
 		return err

@@ -120,6 +120,7 @@ type Warning struct {
 type Task struct {
 	Ref
 	Kind            string          `json:"kind"`
+	Route           string          `json:"route,omitempty"` // that submitted it: its records charge under it (chargeRoute)
 	ColumnName      ColumnName      `json:"column_name"`
 	Status          Status          `json:"status"`
 	Total           int             `json:"total"`

@@ -108,7 +108,7 @@ func TestSplitBoundsChunks(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
-	e := New(nil, NewRegistry(), nil, nil, nil, Options{Retry: RetryPolicy{Attempts: 5, Base: 100 * time.Millisecond, Max: time.Second}})
+	e := New(Deps{Kinds: NewRegistry(), Options: Options{Retry: RetryPolicy{Attempts: 5, Base: 100 * time.Millisecond, Max: time.Second}}})
 	for _, tc := range []struct {
 		attempt  int
 		err      error

@@ -18,12 +18,24 @@ type Endpoint struct {
 	HTTP      *http.Client
 }
 
-// NewEndpoint makes an Endpoint; base "" means defaultBase, the provider's own.
-func NewEndpoint(key, base, defaultBase string, client *http.Client) Endpoint {
-	if base == "" {
-		base = defaultBase
+// EndpointDeps are what an Endpoint is made from.
+type EndpointDeps struct {
+	// Key is the API key.
+	Key string
+	// Base is the API's base URL (a stand-in's in tests); "" means DefaultBase.
+	Base string
+	// DefaultBase is the provider's own base URL.
+	DefaultBase string
+	// HTTP sends the requests (the guarded client in production).
+	HTTP *http.Client
+}
+
+// NewEndpoint makes an Endpoint.
+func NewEndpoint(d EndpointDeps) Endpoint {
+	if d.Base == "" {
+		d.Base = d.DefaultBase
 	}
-	return Endpoint{Key: key, Base: strings.TrimRight(base, "/"), HTTP: client}
+	return Endpoint{Key: d.Key, Base: strings.TrimRight(d.Base, "/"), HTTP: d.HTTP}
 }
 
 // Call sends req with client and decodes an HTTP 200 JSON answer into out: the part

@@ -61,9 +61,22 @@ type Service struct {
 	breakers map[string]*Breaker
 }
 
+// Deps are what the search providers are stored and called with.
+type Deps struct {
+	// Store holds the organisations' providers and their default.
+	Store kv.Store
+	// Sealer encrypts the API keys at rest.
+	Sealer Sealer
+	// Factory builds the searcher of a provider from its kind and key.
+	Factory Factory
+	// Breaker tunes the circuit breaker of each provider; zero fields take the
+	// defaults of BreakerOptions.
+	Breaker BreakerOptions
+}
+
 // New returns a Service.
-func New(store kv.Store, sealer Sealer, factory Factory, breaker BreakerOptions) *Service {
-	return &Service{store: store, sealer: sealer, factory: factory, now: time.Now, breaker: breaker, breakers: map[string]*Breaker{}}
+func New(d Deps) *Service {
+	return &Service{store: d.Store, sealer: d.Sealer, factory: d.Factory, now: time.Now, breaker: d.Breaker, breakers: map[string]*Breaker{}}
 }
 
 type record struct {

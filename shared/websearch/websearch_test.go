@@ -81,7 +81,7 @@ func newService(t *testing.T) (*websearch.Service, string, map[string]string) {
 		keys[kind] = key
 		return &fakeSearcher{}, nil
 	})
-	return websearch.New(store, box, f, websearch.BreakerOptions{}), path, keys
+	return websearch.New(websearch.Deps{Store: store, Sealer: box, Factory: f}), path, keys
 }
 
 func TestServiceLifecycle(t *testing.T) {

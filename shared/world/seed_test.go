@@ -48,7 +48,7 @@ func seeded(t *testing.T, opts world.Options) (*world.World, *company.Service) {
 	}
 	t.Cleanup(func() { dns.Close() })
 	now := func() time.Time { return opts.AsOf.Add(10 * time.Hour) }
-	d := company.NewDeriver(extractor{extract.New()}, classifier{industry.New()}, dnsmx.New([]string{dns.Addr()}, time.Second), now)
+	d := company.NewDeriver(company.DeriverDeps{Extractor: extractor{extract.New()}, Classifier: classifier{industry.New()}, MX: dnsmx.New([]string{dns.Addr()}, time.Second), Now: now})
 	svc := company.NewService(company.NewKVStore(kv), d)
 	rep, err := world.Seed(context.Background(), svc, w, company.LoadOptions{}, nil)
 	if err != nil {

@@ -4,7 +4,7 @@ package accountapp
 
 import (
 	"context"
-	"fmt"
+	"sync"
 	"time"
 
 	"github.com/firmoapi/firmo/shared/app"
@@ -21,15 +21,7 @@ func (Composer) Family() httpapi.Family { return httpapi.FamilyAccount }
 
 // Compose adds the family's routes.
 func (Composer) Compose(_ context.Context, c *app.Core) error {
-	doc, err := openapi.Document()
-	if err != nil {
-		return fmt.Errorf("assemble API reference: %w", err)
-	}
-	docsHTML, err := openapi.HTML()
-	if err != nil {
-		return fmt.Errorf("render API reference: %w", err)
-	}
-	c.Server.Add(accounthttp.MetaRoutes(doc, docsHTML)...)
+	c.Server.Add(accounthttp.MetaRoutes(sync.OnceValues(openapi.Document), sync.OnceValues(openapi.HTML))...)
 	c.Server.Add(accounthttp.AccountRoutes(c.Accounts, accounthttp.SessionOptions{TTL: c.Config.SessionTTL, Insecure: c.Config.InsecureCookies})...)
 	c.Server.Add(accounthttp.UsageRoutes(c.Billing, time.Now)...)
 	return nil

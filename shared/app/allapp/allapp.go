@@ -83,7 +83,7 @@ func NewAWS(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, err
 func compose(ctx context.Context, cfg config.Config, log *slog.Logger, b app.Backend, names companyapp.OpenNameIndex) (*App, error) {
 	a := &App{Composer: &companyapp.Composer{NameIndex: names}, contacts: &contactsapp.Composer{}}
 	email, gen := &emailapp.Composer{}, &generationapp.Composer{}
-	core, err := app.Build(ctx, cfg, log, b, accountapp.Composer{}, queriesapp.Composer{}, integrationsapp.Composer{},
+	core, err := app.Build(ctx, app.Deps{Config: cfg, Log: log, Backend: b}, accountapp.Composer{}, queriesapp.Composer{}, integrationsapp.Composer{},
 		a.Composer, a.contacts, email, gen)
 	if err != nil {
 		return nil, err

@@ -23,6 +23,7 @@ import (
 	"github.com/firmoapi/firmo/shared/account/accounttest"
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/app/allapp"
+	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/kv/dynamokv"
 	"github.com/firmoapi/firmo/shared/task"
@@ -144,9 +145,11 @@ func TestTasksOnAWS(t *testing.T) {
 	t.Cleanup(srv.Close)
 	c := genClient{t: t, url: srv.URL, key: demo.Key}
 
-	// Task 1: 1,000 records, a worker killed in the middle of its batch.
+	// Task 1: 1,000 records, a worker killed in the middle of its batch, submitted
+	// under a route as an HTTP request is: the worker processes run each record under it.
+	const route = "POST /v1/test/echo"
 	start := time.Now()
-	sub, err := s.app.Tasks.Submit(ctx, task.Submission{OrgID: demo.Org.ID, Kind: app.TestTaskKind, Records: tasktest.Keys("a", 1000), Field: "domains", Params: json.RawMessage(`{"delay_ms":100}`)})
+	sub, err := s.app.Tasks.Submit(billing.WithRoute(ctx, route), task.Submission{OrgID: demo.Org.ID, Kind: app.TestTaskKind, Records: tasktest.Keys("a", 1000), Field: "domains", Params: json.RawMessage(`{"delay_ms":100}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,6 +169,9 @@ func TestTasksOnAWS(t *testing.T) {
 		row, _ := results[k].(map[string]any)
 		if row["echo"] != k || row["index"] != float64(i) {
 			t.Fatalf("row %s = %v", k, row)
+		}
+		if row["route"] != route {
+			t.Fatalf("row %s ran under route %v in the worker, want the submitting route %q", k, row["route"], route)
 		}
 		if runs[k] == 0 {
 			t.Fatalf("record %s has a row but never ran", k)

@@ -58,7 +58,7 @@ func buildNames(c *app.Core, cluster *opensearchapi.Client, companies company.St
 	if !parts.wired {
 		parts.matcher = unwiredMatcher{m}
 	}
-	parts.bulk = namematch.NewBulk(m, c.Tasks, c.Store, c.Billing)
+	parts.bulk = namematch.NewBulk(namematch.BulkDeps{Matcher: m, Tasks: c.Tasks, Store: c.Store, Billing: c.Billing})
 	parts.syncer = namematch.NewSyncer(companies, index)
 	if err := c.Tasks.Kinds().Register(parts.bulk.Kind()); err != nil {
 		return parts, fmt.Errorf("register bulk match: %w", err)

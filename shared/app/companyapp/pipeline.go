@@ -62,7 +62,7 @@ func buildPipeline(c *app.Core) (*Pipeline, error) {
 		servers = append(servers, dnsmx.SystemServers()...)
 	}
 	parts.Extractor = extract.New()
-	d := company.NewDeriver(pageExtractor{parts.Extractor}, textClassifier{industry.New()}, dnsmx.New(servers, mxTimeout), time.Now)
+	d := company.NewDeriver(company.DeriverDeps{Extractor: pageExtractor{parts.Extractor}, Classifier: textClassifier{industry.New()}, MX: dnsmx.New(servers, mxTimeout)})
 	parts.Service = company.NewService(company.NewKVStore(c.Store), d)
 	return parts, nil
 }

@@ -31,7 +31,8 @@ func (f *Composer) Compose(_ context.Context, c *app.Core) error {
 	cfg := c.Config
 	verifier := smtpverify.New(smtpverify.Settings{Resolver: cfg.DNSResolver, Port: cfg.SMTP.Port, HELO: cfg.SMTP.HELO, From: cfg.SMTP.From})
 	patterns := newLearnedPatterns(contact.NewStore(c.Store))
-	svc, err := emailfind.NewService(c.Store, c.Tasks, emailfind.NewFinder(verifier, patterns, 0, 0), c.Billing, c.Accounts, c.Log)
+	finder := emailfind.NewFinder(emailfind.FinderDeps{Checker: verifier, Patterns: patterns}) // the default budgets
+	svc, err := emailfind.NewService(emailfind.ServiceDeps{Store: c.Store, Tasks: c.Tasks, Finder: finder, Billing: c.Billing, Orgs: c.Accounts, Log: c.Log})
 	if err != nil {
 		return fmt.Errorf("email finder: %w", err)
 	}

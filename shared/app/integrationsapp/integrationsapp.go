@@ -79,7 +79,7 @@ func build(cfg config.Config, c *app.Core) (Services, error) {
 	}
 	client := llm.GuardedHTTPClient(cfg.FetchAllowHosts, providerTimeout)
 	urls := fetch.New(fetch.Options{AllowHosts: cfg.FetchAllowHosts})
-	integrations := integration.New(c.Store, sealer, urls, llmconnect.Connector{HTTP: client, TypedBaseURL: cfg.TypedBaseURL})
+	integrations := integration.New(integration.Deps{Store: c.Store, Sealer: sealer, URLs: urls, Connector: llmconnect.Connector{HTTP: client, TypedBaseURL: cfg.TypedBaseURL}})
 	native := nativesearch.New(company.NewKVStore(c.Store), nativesearch.Options{})
 	factory := websearch.FactoryFunc(func(kind, key string) (websearch.Searcher, error) {
 		switch kind {
@@ -92,7 +92,7 @@ func build(cfg config.Config, c *app.Core) (Services, error) {
 		}
 		return nil, fmt.Errorf("search provider kind %q: %w", kind, apperr.ErrInvalid)
 	})
-	return Services{Integrations: integrations, SearchProviders: websearch.New(c.Store, sealer, factory, websearch.BreakerOptions{})}, nil
+	return Services{Integrations: integrations, SearchProviders: websearch.New(websearch.Deps{Store: c.Store, Sealer: sealer, Factory: factory})}, nil
 }
 
 // noSecretKey is the sealer of an AWS deployment without FIRMO_SECRET_KEY.

@@ -56,5 +56,5 @@ func Build(ctx context.Context, cfg config.Config, log *slog.Logger, families ..
 	if err != nil {
 		return nil, err
 	}
-	return app.Build(ctx, cfg, log, b, families...)
+	return app.Build(ctx, app.Deps{Config: cfg, Log: log, Backend: b}, families...)
 }

@@ -6,9 +6,13 @@ import (
 	"github.com/firmoapi/firmo/shared/httpapi"
 )
 
+// Page renders a document on first use; later calls return the same bytes.
+type Page func() ([]byte, error)
+
 // MetaRoutes are the unauthenticated service routes: health, the OpenAPI document and
-// the browsable reference. They belong to the account family's function on AWS.
-func MetaRoutes(openapiJSON, docsHTML []byte) []httpapi.Route {
+// the browsable reference (each rendered once, on its first request, so a cold start
+// does not assemble them). They belong to the account family's function on AWS.
+func MetaRoutes(openapiJSON, docsHTML Page) []httpapi.Route {
 	const fam = httpapi.FamilyAccount
 	return []httpapi.Route{
 		{Method: "GET", Path: "/healthz", Family: fam, Auth: httpapi.AuthNone, Handle: func(w http.ResponseWriter, r *http.Request) error {
@@ -16,14 +20,22 @@ func MetaRoutes(openapiJSON, docsHTML []byte) []httpapi.Route {
 			return nil
 		}},
 		{Method: "GET", Path: "/v1/openapi.json", Family: fam, Auth: httpapi.AuthNone, Handle: func(w http.ResponseWriter, r *http.Request) error {
+			doc, err := openapiJSON()
+			if err != nil {
+				return err
+			}
 			w.Header().Set("Content-Type", "application/json")
-			w.Write(openapiJSON)
+			w.Write(doc)
 			return nil
 		}},
 		{Method: "GET", Path: "/docs", Family: fam, Auth: httpapi.AuthNone, Handle: func(w http.ResponseWriter, r *http.Request) error {
+			page, err := docsHTML()
+			if err != nil {
+				return err
+			}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-			w.Write(docsHTML)
+			w.Write(page)
 			return nil
 		}},
 	}

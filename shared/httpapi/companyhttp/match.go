@@ -29,9 +29,10 @@ type BulkMatcher interface {
 	Status(ctx context.Context, org account.Org, taskID string) (namematch.BulkStatus, error)
 }
 
-// MatchCharger bills the profiles a single match delivers; billing.Service implements it.
+// MatchCharger bills the profiles a single match delivers, under the route in ctx
+// (the server's); billing.Service implements it.
 type MatchCharger interface {
-	Charge(ctx context.Context, org account.Org, endpoint string, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
+	Charge(ctx context.Context, org account.Org, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
 }
 
 type matchAPI struct {
@@ -39,9 +40,6 @@ type matchAPI struct {
 	bulk  BulkMatcher
 	bill  MatchCharger
 }
-
-// MatchEndpoint names single match in the billing ledger.
-const MatchEndpoint = "GET /v1/match"
 
 // MatchRoutes are company-name matching (family company): GET /v1/match, POST
 // /v1/bulkmatch and its status. Matched profiles are billed as company records
@@ -97,7 +95,7 @@ func (a *matchAPI) single(w http.ResponseWriter, r *http.Request) error {
 	for i, m := range ans.Matches {
 		domains[i] = m.Profile.Domain
 	}
-	ch, err := a.bill.Charge(r.Context(), httpapi.Caller(r).Org, MatchEndpoint, billing.KindCompany, domains, httpapi.RequestID(r.Context()))
+	ch, err := a.bill.Charge(r.Context(), httpapi.Caller(r).Org, billing.KindCompany, domains, httpapi.RequestID(r.Context()))
 	if err != nil {
 		return err
 	}

@@ -12,12 +12,6 @@ import (
 	"github.com/firmoapi/firmo/shared/httpapi"
 )
 
-// Endpoints of the contacts family, as the ledger names them.
-const (
-	DiscoverEndpoint       = "POST /v1/contacts/discover"
-	LegacyContactsEndpoint = "GET /v1/contacts"
-)
-
 // ContactService is contact search (contactsearch.Service satisfies it).
 type ContactService interface {
 	Discover(ctx context.Context, who contactsearch.Caller, p contactsearch.Params) (contactsearch.Response, int64, error)
@@ -47,7 +41,7 @@ func ContactRoutes(svc ContactService) []httpapi.Route {
 		if err := httpapi.DecodeJSON(r, &p); err != nil {
 			return err
 		}
-		resp, credits, err := svc.Discover(r.Context(), contactsearch.Caller{Principal: httpapi.Caller(r), RequestID: httpapi.RequestID(r.Context()), Endpoint: DiscoverEndpoint}, p)
+		resp, credits, err := svc.Discover(r.Context(), contactsearch.Caller{Principal: httpapi.Caller(r), RequestID: httpapi.RequestID(r.Context())}, p)
 		if err != nil {
 			return err
 		}
@@ -119,7 +113,7 @@ func ContactRoutes(svc ContactService) []httpapi.Route {
 		if err != nil {
 			return err
 		}
-		resp, credits, err := svc.Discover(r.Context(), contactsearch.Caller{Principal: httpapi.Caller(r), RequestID: httpapi.RequestID(r.Context()), Endpoint: LegacyContactsEndpoint}, p)
+		resp, credits, err := svc.Discover(r.Context(), contactsearch.Caller{Principal: httpapi.Caller(r), RequestID: httpapi.RequestID(r.Context())}, p)
 		if err != nil {
 			return err
 		}

@@ -70,7 +70,7 @@ func (a *emailAPI) find(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	sub, err := a.svc.Submit(r.Context(), httpapi.Caller(r).Org.ID, emailfind.Batch{
-		Requests: []emailfind.Request{body.request()}, Endpoint: emailfind.EndpointSingle,
+		Requests: []emailfind.Request{body.request()}, Single: true,
 	})
 	if err != nil {
 		return err
@@ -113,7 +113,7 @@ func (a *emailAPI) findBatch(w http.ResponseWriter, r *http.Request) error {
 	if body.Requests == nil {
 		return apperr.Invalid("requests", "requests is required: an array of 1 to %d people", emailfind.MaxBatch)
 	}
-	b := emailfind.Batch{Endpoint: emailfind.EndpointBatch}
+	var b emailfind.Batch
 	for _, q := range *body.Requests {
 		b.Requests = append(b.Requests, q.request())
 	}

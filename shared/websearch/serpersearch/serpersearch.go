@@ -25,7 +25,7 @@ var _ websearch.Searcher = (*Searcher)(nil)
 
 // New returns a Searcher; base "" means DefaultBaseURL.
 func New(apiKey, base string, client *http.Client) *Searcher {
-	return &Searcher{api: websearch.NewEndpoint(apiKey, base, DefaultBaseURL, client)}
+	return &Searcher{api: websearch.NewEndpoint(websearch.EndpointDeps{Key: apiKey, Base: base, DefaultBase: DefaultBaseURL, HTTP: client})}
 }
 
 type response struct {
