@@ -161,7 +161,7 @@ func newApp(t *testing.T) *app.Core {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	core, err := localbackend.Build(context.Background(), cfg, log, accountapp.Composer{})
+	core, err := localbackend.Build(context.Background(), cfg, log, accountapp.Composer())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 func main() {
-	core, err := app.FromEnv(context.Background(), os.Getenv, accountapp.Composer{})
+	core, err := app.FromEnv(context.Background(), os.Getenv, accountapp.Composer())
 	if err != nil {
 		log.Fatal(err)
 	}

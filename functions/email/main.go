@@ -14,7 +14,7 @@ import (
 )
 
 func main() {
-	core, err := app.FromEnv(context.Background(), os.Getenv, &emailapp.Composer{})
+	core, err := app.FromEnv(context.Background(), os.Getenv, emailapp.Composer())
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 func main() {
-	core, err := app.FromEnv(context.Background(), os.Getenv, &generationapp.Composer{})
+	core, err := app.FromEnv(context.Background(), os.Getenv, generationapp.Composer())
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 func main() {
-	core, err := app.FromEnv(context.Background(), os.Getenv, &emailapp.Composer{}, &generationapp.Composer{}, &companyapp.Composer{})
+	core, err := app.FromEnv(context.Background(), os.Getenv, emailapp.Composer(), generationapp.Composer(), &companyapp.Composer{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -39,6 +39,28 @@ type Composer interface {
 	Compose(ctx context.Context, c *Core) error
 }
 
+// NewComposer makes the Composer of a family from the function that builds its
+// services on a core (once per core: families that share a service build it through
+// Shared) and the function that makes its routes over them.
+func NewComposer[S any](family httpapi.Family, build func(context.Context, *Core) (S, error), routes func(S) []httpapi.Route) Composer {
+	return composerFunc{family: family, compose: func(ctx context.Context, c *Core) error {
+		s, err := build(ctx, c)
+		if err != nil {
+			return err
+		}
+		c.Server.Add(routes(s)...)
+		return nil
+	}}
+}
+
+type composerFunc struct {
+	family  httpapi.Family
+	compose func(context.Context, *Core) error
+}
+
+func (f composerFunc) Family() httpapi.Family                     { return f.family }
+func (f composerFunc) Compose(ctx context.Context, c *Core) error { return f.compose(ctx, c) }
+
 // Backend is what differs between the compositions: the item store, the task
 // runtime, the rate-limit counters and, on AWS, the SDK configuration.
 type Backend struct {
@@ -74,7 +96,7 @@ type Core struct {
 
 	mu      sync.Mutex
 	closers []func() error
-	shared  map[any]*sharedPart
+	shared  map[string]*sharedPart
 }
 
 // taskConcurrency bounds the records of one provider running at once (each provider
@@ -100,7 +122,7 @@ type Deps struct {
 // On error everything opened so far is closed.
 func Build(ctx context.Context, d Deps, families ...Composer) (*Core, error) {
 	cfg, b := d.Config, d.Backend
-	c := &Core{Config: cfg, Log: d.Log, Store: b.Store, AWS: b.AWS, backend: b, shared: map[any]*sharedPart{}}
+	c := &Core{Config: cfg, Log: d.Log, Store: b.Store, AWS: b.AWS, backend: b, shared: map[string]*sharedPart{}}
 	c.OnClose(b.Store.Close)
 	if err := c.build(); err != nil {
 		c.Close()
@@ -216,11 +238,11 @@ type sharedPart struct {
 	err  error
 }
 
-// Shared returns the part stored under key, building it on first use. Families that
-// need the same service (the company pipeline, the LLM integrations) build it through
-// Shared, so a composition of several families builds it once. key is a value of an
-// unexported type of the calling package.
-func Shared[T any](c *Core, key any, build func() (T, error)) (T, error) {
+// Shared returns the part named key, building it on first use. Families that need the
+// same service (the company pipeline, the LLM integrations) build it through Shared, so
+// a composition of several families builds it once. key names the builder, by its
+// package and function ("emailapp.Service"), so it is unique in the program.
+func Shared[T any](c *Core, key string, build func() (T, error)) (T, error) {
 	c.mu.Lock()
 	p := c.shared[key]
 	if p == nil {

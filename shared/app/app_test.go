@@ -22,7 +22,7 @@ func TestFamilyKnowsOtherFamiliesMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	core, err := localbackend.Build(context.Background(), cfg, log, accountapp.Composer{})
+	core, err := localbackend.Build(context.Background(), cfg, log, accountapp.Composer())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ package accountapp
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -13,16 +14,15 @@ import (
 	"github.com/firmoapi/firmo/shared/openapi"
 )
 
-// Composer builds the account family.
-type Composer struct{}
+// Composer composes the account family.
+func Composer() app.Composer { return app.NewComposer(httpapi.FamilyAccount, core, routes) }
 
-// Family names the family.
-func (Composer) Family() httpapi.Family { return httpapi.FamilyAccount }
+func core(_ context.Context, c *app.Core) (*app.Core, error) { return c, nil }
 
-// Compose adds the family's routes.
-func (Composer) Compose(_ context.Context, c *app.Core) error {
-	c.Server.Add(accounthttp.MetaRoutes(sync.OnceValues(openapi.Document), sync.OnceValues(openapi.HTML))...)
-	c.Server.Add(accounthttp.AccountRoutes(c.Accounts, accounthttp.SessionOptions{TTL: c.Config.SessionTTL, Insecure: c.Config.InsecureCookies})...)
-	c.Server.Add(accounthttp.UsageRoutes(c.Billing, time.Now)...)
-	return nil
+// routes are the meta routes (the API reference rendered on first request), the
+// account and key routes and usage, over the core's accounts and billing.
+func routes(c *app.Core) []httpapi.Route {
+	meta := accounthttp.MetaRoutes(sync.OnceValues(openapi.Document), sync.OnceValues(openapi.HTML))
+	account := accounthttp.AccountRoutes(c.Accounts, accounthttp.SessionOptions{TTL: c.Config.SessionTTL, Insecure: c.Config.InsecureCookies})
+	return slices.Concat(meta, account, accounthttp.UsageRoutes(c.Billing, time.Now))
 }

@@ -49,8 +49,6 @@ type App struct {
 	SearchProviders *websearch.Service
 	Queries         *query.Service
 	Research        *research.Service
-
-	contacts *contactsapp.Composer
 }
 
 // New builds the composition the configuration selects.
@@ -81,36 +79,52 @@ func NewAWS(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, err
 }
 
 func compose(ctx context.Context, cfg config.Config, log *slog.Logger, b app.Backend, names companyapp.OpenNameIndex) (*App, error) {
-	a := &App{Composer: &companyapp.Composer{NameIndex: names}, contacts: &contactsapp.Composer{}}
-	email, gen := &emailapp.Composer{}, &generationapp.Composer{}
-	core, err := app.Build(ctx, app.Deps{Config: cfg, Log: log, Backend: b}, accountapp.Composer{}, queriesapp.Composer{}, integrationsapp.Composer{},
-		a.Composer, a.contacts, email, gen)
+	a := &App{Composer: &companyapp.Composer{NameIndex: names}}
+	core, err := app.Build(ctx, app.Deps{Config: cfg, Log: log, Backend: b}, families(a.Composer)...)
 	if err != nil {
-		return nil, err
-	}
-	providers, err := integrationsapp.Build(core) // built by the integrations family above
-	if err != nil {
-		core.Close()
 		return nil, err
 	}
 	a.Core = core
-	a.Companies = a.Composer.Pipeline().Service
-	a.Contacts, a.ContactSearch = a.contacts.Store, a.contacts.Search
-	a.Emails, a.Research = email.Service, gen.Research
-	a.Integrations, a.SearchProviders = providers.Integrations, providers.SearchProviders
-	a.Queries = queriesapp.Service(core)
-	if err := a.loadWorldZone(ctx); err != nil {
+	if err := a.collect(ctx); err != nil {
 		core.Close()
 		return nil, err
 	}
 	return a, nil
 }
 
+// collect reaches the services the families built (each is built once per core, so
+// these are the ones serving) and loads the world's DNS zone.
+func (a *App) collect(ctx context.Context) error {
+	providers, err := integrationsapp.Build(ctx, a.Core)
+	if err != nil {
+		return err
+	}
+	contacts, err := contactsapp.Build(ctx, a.Core)
+	if err != nil {
+		return err
+	}
+	if a.Emails, err = emailapp.Service(ctx, a.Core); err != nil {
+		return err
+	}
+	if a.Research, err = generationapp.Research(ctx, a.Core); err != nil {
+		return err
+	}
+	a.Companies = a.Composer.Pipeline().Service
+	a.Contacts, a.ContactSearch = contacts.Store, contacts.Search
+	a.Integrations, a.SearchProviders = providers.Integrations, providers.SearchProviders
+	if a.Queries, err = queriesapp.Service(ctx, a.Core); err != nil {
+		return err
+	}
+	return a.loadWorldZone(ctx)
+}
+
 // Families are the composers of every endpoint family, in the order New composes
 // them, for tests that check each family's wiring.
-func Families() []app.Composer {
-	return []app.Composer{accountapp.Composer{}, queriesapp.Composer{}, integrationsapp.Composer{},
-		&companyapp.Composer{}, &contactsapp.Composer{}, &emailapp.Composer{}, &generationapp.Composer{}}
+func Families() []app.Composer { return families(&companyapp.Composer{}) }
+
+func families(company *companyapp.Composer) []app.Composer {
+	return []app.Composer{accountapp.Composer(), queriesapp.Composer(), integrationsapp.Composer(),
+		company, contactsapp.Composer(), emailapp.Composer(), generationapp.Composer()}
 }
 
 // openBleve opens the embedded company-name index.

@@ -27,12 +27,10 @@ type Pipeline struct {
 	Extractor *extract.Extractor
 }
 
-type pipelineKey struct{}
-
 // Build returns the core's company pipeline, building it on first use (batch research
 // reads profiles and extracts pages through it too).
 func Build(c *app.Core) (*Pipeline, error) {
-	return app.Shared(c, pipelineKey{}, func() (*Pipeline, error) { return buildPipeline(c) })
+	return app.Shared(c, "companyapp.Build", func() (*Pipeline, error) { return buildPipeline(c) })
 }
 
 // mxTimeout bounds one MX question.

@@ -29,42 +29,50 @@ import (
 	"github.com/firmoapi/firmo/shared/osclient"
 )
 
-// Composer builds the contacts family. After Compose, Store and Search are set.
-type Composer struct {
+// Composer composes the contacts family.
+func Composer() app.Composer { return app.NewComposer(httpapi.FamilyContacts, Build, routes) }
+
+func routes(s Services) []httpapi.Route { return contacthttp.ContactRoutes(s.Search) }
+
+// Services are the contact store and contact search over it.
+type Services struct {
 	Store  *contact.Store
 	Search *contactsearch.Service
 }
 
-// Family names the family.
-func (*Composer) Family() httpapi.Family { return httpapi.FamilyContacts }
+// Build returns the core's contact search, building it on first use: the contact store
+// on the core's kv store, the embedder FIRMO_EMBEDDER chooses (built in by default: no
+// network, trained lazily on the first search), the built-in word space widening
+// summary terms whatever the embedder, icp_prompt read with the organisation's default
+// LLM integration, and the vector index: the OpenSearch k-NN index
+// FIRMO_OPENSEARCH_CONTACTS_INDEX when a cluster is configured (created at first use,
+// with the embedder's dims), else the in-memory HNSW graph, persisted under the data
+// dir locally.
+func Build(ctx context.Context, c *app.Core) (Services, error) {
+	return app.Shared(c, "contactsapp.Build", func() (Services, error) { return build(ctx, c) })
+}
 
-var _ app.Composer = (*Composer)(nil)
-
-// Compose builds contact search: the contact store on the core's kv store, the
-// embedder FIRMO_EMBEDDER chooses (built in by default: no network, trained lazily on
-// the first search), the built-in word space widening summary terms whatever the
-// embedder, icp_prompt read with the organisation's default LLM integration, and the
-// vector index: the OpenSearch k-NN index FIRMO_OPENSEARCH_CONTACTS_INDEX when a cluster
-// is configured (created at first use, with the embedder's dims), else the in-memory
-// HNSW graph, persisted under the data dir locally.
-func (f *Composer) Compose(ctx context.Context, c *app.Core) error {
+func build(ctx context.Context, c *app.Core) (Services, error) {
 	cfg := c.Config
 	cluster, err := osclient.Open(ctx, cfg.OpenSearch, c.AWS)
 	if err != nil {
-		return err
+		return Services{}, err
 	}
-	providers, err := integrationsapp.Build(c)
+	providers, err := integrationsapp.Build(ctx, c)
 	if err != nil {
-		return err
+		return Services{}, err
 	}
 	words := ppmiembed.New()
 	emb, err := contactEmbedder(cfg.Embedder, words)
 	if err != nil {
-		return err
+		return Services{}, err
 	}
-	queries := queriesapp.Service(c)
-	f.Store = contact.NewStore(c.Store)
-	deps := contactsearch.Deps{Contacts: f.Store, Companies: company.NewKVStore(c.Store), Embedder: emb,
+	queries, err := queriesapp.Service(ctx, c)
+	if err != nil {
+		return Services{}, err
+	}
+	store := contact.NewStore(c.Store)
+	deps := contactsearch.Deps{Contacts: store, Companies: company.NewKVStore(c.Store), Embedder: emb,
 		Scopes: queries, Saver: queries, Biller: c.Billing, Prompts: promptReader(providers.Integrations, c.Log), Thesaurus: words}
 	switch {
 	case cluster != nil:
@@ -72,9 +80,7 @@ func (f *Composer) Compose(ctx context.Context, c *app.Core) error {
 	case cfg.Backend == config.BackendLocal:
 		deps.Dir = filepath.Join(cfg.DataDir, "vectors")
 	}
-	f.Search = contactsearch.New(deps)
-	c.Server.Add(contacthttp.ContactRoutes(f.Search)...)
-	return nil
+	return Services{Store: store, Search: contactsearch.New(deps)}, nil
 }
 
 // promptReader lets contact search read icp_prompt with the organisation's default LLM

@@ -15,28 +15,23 @@ import (
 	"github.com/firmoapi/firmo/shared/smtpverify"
 )
 
-// Composer builds the email family. After Compose, Service is set.
-type Composer struct {
-	Service *emailfind.Service
-}
+// Composer composes the email family.
+func Composer() app.Composer { return app.NewComposer(httpapi.FamilyEmail, Service, routes) }
 
-// Family names the family.
-func (*Composer) Family() httpapi.Family { return httpapi.FamilyEmail }
+func routes(s *emailfind.Service) []httpapi.Route { return emailhttp.EmailRoutes(s) }
 
-var _ app.Composer = (*Composer)(nil)
-
-// Compose builds the email finder and its jobs (registering the email_find kind) and
-// adds the family's routes.
-func (f *Composer) Compose(_ context.Context, c *app.Core) error {
-	cfg := c.Config
-	verifier := smtpverify.New(smtpverify.Settings{Resolver: cfg.DNSResolver, Port: cfg.SMTP.Port, HELO: cfg.SMTP.HELO, From: cfg.SMTP.From})
-	patterns := newLearnedPatterns(contact.NewStore(c.Store))
-	finder := emailfind.NewFinder(emailfind.FinderDeps{Checker: verifier, Patterns: patterns}) // the default budgets
-	svc, err := emailfind.NewService(emailfind.ServiceDeps{Store: c.Store, Tasks: c.Tasks, Finder: finder, Billing: c.Billing, Orgs: c.Accounts, Log: c.Log})
-	if err != nil {
-		return fmt.Errorf("email finder: %w", err)
-	}
-	f.Service = svc
-	c.Server.Add(emailhttp.EmailRoutes(svc)...)
-	return nil
+// Service is the core's email finder and its jobs (registering the email_find kind on
+// the task engine), built on first use.
+func Service(_ context.Context, c *app.Core) (*emailfind.Service, error) {
+	return app.Shared(c, "emailapp.Service", func() (*emailfind.Service, error) {
+		cfg := c.Config
+		verifier := smtpverify.New(smtpverify.Settings{Resolver: cfg.DNSResolver, Port: cfg.SMTP.Port, HELO: cfg.SMTP.HELO, From: cfg.SMTP.From})
+		patterns := newLearnedPatterns(contact.NewStore(c.Store))
+		finder := emailfind.NewFinder(emailfind.FinderDeps{Checker: verifier, Patterns: patterns}) // the default budgets
+		svc, err := emailfind.NewService(emailfind.ServiceDeps{Store: c.Store, Tasks: c.Tasks, Finder: finder, Billing: c.Billing, Orgs: c.Accounts, Log: c.Log})
+		if err != nil {
+			return nil, fmt.Errorf("email finder: %w", err)
+		}
+		return svc, nil
+	})
 }

@@ -7,6 +7,7 @@ package generationapp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/firmoapi/firmo/shared/app"
@@ -15,41 +16,52 @@ import (
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/httpapi/generationhttp"
+	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/research"
+	"github.com/firmoapi/firmo/shared/task"
 )
 
-// Composer builds the generation family. After Compose, Research is set.
-type Composer struct {
-	Research *research.Service
+// Composer composes the generation family.
+func Composer() app.Composer { return app.NewComposer(httpapi.FamilyGeneration, build, routes) }
+
+// services are what the family's routes serve: research, the model list (the
+// organisations' LLM integrations), task status and cancel (the engine).
+type services struct {
+	research     *research.Service
+	integrations *integration.Service
+	tasks        *task.Engine
 }
 
-// Family names the family.
-func (*Composer) Family() httpapi.Family { return httpapi.FamilyGeneration }
+func build(ctx context.Context, c *app.Core) (services, error) {
+	r, err := Research(ctx, c)
+	if err != nil {
+		return services{}, err
+	}
+	providers, err := integrationsapp.Build(ctx, c)
+	return services{research: r, integrations: providers.Integrations, tasks: c.Tasks}, err
+}
 
-var _ app.Composer = (*Composer)(nil)
+func routes(s services) []httpapi.Route {
+	return slices.Concat(generationhttp.GenerationRoutes(s.tasks), generationhttp.ProcessRoutes(s.research), generationhttp.ModelRoutes(s.integrations))
+}
 
-// Compose registers the research kinds on the task engine and adds the family's
-// routes. Company profiles and pages come from the company pipeline (pages without
-// text are extracted on the way), persona records from the contact store.
-func (f *Composer) Compose(_ context.Context, c *app.Core) error {
-	providers, err := integrationsapp.Build(c)
-	if err != nil {
-		return err
-	}
-	companies, err := companyapp.Build(c)
-	if err != nil {
-		return err
-	}
-	svc, err := research.New(research.Deps{Tasks: c.Tasks, Integrations: providers.Integrations, Searchers: providers.SearchProviders,
-		Companies: research.CompanyData{Svc: companies.Service}, Contacts: contactData{contact.NewStore(c.Store)}, Billing: c.Billing, Orgs: c.Accounts, Log: c.Log})
-	if err != nil {
-		return err
-	}
-	f.Research = svc
-	c.Server.Add(generationhttp.GenerationRoutes(c.Tasks)...)
-	c.Server.Add(generationhttp.ProcessRoutes(svc)...)
-	c.Server.Add(generationhttp.ModelRoutes(providers.Integrations)...)
-	return nil
+// Research is the core's batch research service, built on first use: it registers the
+// research kinds on the task engine. Company profiles and pages come from the company
+// pipeline (pages without text are extracted on the way), persona records from the
+// contact store.
+func Research(ctx context.Context, c *app.Core) (*research.Service, error) {
+	return app.Shared(c, "generationapp.Research", func() (*research.Service, error) {
+		providers, err := integrationsapp.Build(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		companies, err := companyapp.Build(c)
+		if err != nil {
+			return nil, err
+		}
+		return research.New(research.Deps{Tasks: c.Tasks, Integrations: providers.Integrations, Searchers: providers.SearchProviders,
+			Companies: research.CompanyData{Svc: companies.Service}, Contacts: contactData{contact.NewStore(c.Store)}, Billing: c.Billing, Orgs: c.Accounts, Log: c.Log})
+	})
 }
 
 // contactData serves /gen/process-personas records from the contact store. Contacts

@@ -6,6 +6,7 @@ package integrationsapp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/firmoapi/firmo/shared/app"
@@ -25,21 +26,11 @@ import (
 	"github.com/firmoapi/firmo/shared/websearch/serpersearch"
 )
 
-// Composer builds the integrations family.
-type Composer struct{}
+// Composer composes the integrations family.
+func Composer() app.Composer { return app.NewComposer(httpapi.FamilyIntegrations, Build, routes) }
 
-// Family names the family.
-func (Composer) Family() httpapi.Family { return httpapi.FamilyIntegrations }
-
-// Compose adds the family's routes.
-func (Composer) Compose(_ context.Context, c *app.Core) error {
-	s, err := Build(c)
-	if err != nil {
-		return err
-	}
-	c.Server.Add(integrationhttp.IntegrationRoutes(s.Integrations)...)
-	c.Server.Add(integrationhttp.SearchProviderRoutes(s.SearchProviders)...)
-	return nil
+func routes(s Services) []httpapi.Route {
+	return slices.Concat(integrationhttp.IntegrationRoutes(s.Integrations), integrationhttp.SearchProviderRoutes(s.SearchProviders))
 }
 
 // Services are the organisations' LLM integrations and search providers.
@@ -48,11 +39,9 @@ type Services struct {
 	SearchProviders *websearch.Service
 }
 
-type servicesKey struct{}
-
 // Build returns the core's integration services, building them on first use.
-func Build(c *app.Core) (Services, error) {
-	return app.Shared(c, servicesKey{}, func() (Services, error) { return build(c.Config, c) })
+func Build(_ context.Context, c *app.Core) (Services, error) {
+	return app.Shared(c, "integrationsapp.Build", func() (Services, error) { return build(c.Config, c) })
 }
 
 // providerTimeout bounds one call to an LLM or search provider.

@@ -11,23 +11,13 @@ import (
 	"github.com/firmoapi/firmo/shared/query"
 )
 
-// Composer builds the queries family.
-type Composer struct{}
-
-// Family names the family.
-func (Composer) Family() httpapi.Family { return httpapi.FamilyQueries }
-
-// Compose adds the family's routes.
-func (Composer) Compose(_ context.Context, c *app.Core) error {
-	c.Server.Add(queryhttp.QueryRoutes(Service(c))...)
-	return nil
-}
-
-type serviceKey struct{}
-
 // Service is the core's saved-query service (contact search resolves inclusion and
 // exclusion lists and saves searches through it).
-func Service(c *app.Core) *query.Service {
-	s, _ := app.Shared(c, serviceKey{}, func() (*query.Service, error) { return query.New(c.Store), nil })
-	return s
+func Service(_ context.Context, c *app.Core) (*query.Service, error) {
+	return app.Shared(c, "queriesapp.Service", func() (*query.Service, error) { return query.New(c.Store), nil })
 }
+
+// Composer composes the queries family.
+func Composer() app.Composer { return app.NewComposer(httpapi.FamilyQueries, Service, routes) }
+
+func routes(s *query.Service) []httpapi.Route { return queryhttp.QueryRoutes(s) }
