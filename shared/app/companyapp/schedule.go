@@ -65,13 +65,17 @@ func (f *Composer) HandleSchedule(ctx context.Context) (ScheduleReport, error) {
 }
 
 // Scheduler composes the company family on AWS from the environment and returns the
-// handler functions/scheduler starts: every EventBridge tick runs HandleSchedule.
+// handler functions/scheduler starts.
 func Scheduler(ctx context.Context, getenv config.Getenv) (func(context.Context, events.EventBridgeEvent) (ScheduleReport, error), error) {
 	f := &Composer{}
 	if _, err := app.FromEnv(ctx, getenv, f); err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, _ events.EventBridgeEvent) (ScheduleReport, error) {
-		return f.HandleSchedule(ctx)
-	}, nil
+	return f.HandleEvent, nil
+}
+
+// HandleEvent is the scheduler's handler: every EventBridge tick runs HandleSchedule
+// (the event carries nothing it needs).
+func (f *Composer) HandleEvent(ctx context.Context, _ events.EventBridgeEvent) (ScheduleReport, error) {
+	return f.HandleSchedule(ctx)
 }
