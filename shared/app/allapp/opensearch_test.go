@@ -359,6 +359,21 @@ func TestOpenSearchWiringOnAWS(t *testing.T) {
 		if r.Code != http.StatusServiceUnavailable || r.Header().Get("Retry-After") == "" || !strings.Contains(r.Body.String(), "FIRMO_OPENSEARCH_URL") {
 			t.Fatalf("match without a name index: %d %s", r.Code, r.Body)
 		}
+		for _, req := range []struct{ method, path, body string }{
+			{"POST", "/v1/contacts/discover", `{"icp_text":"chief financial officer"}`},
+			{"GET", "/v1/contacts/count?seniority=vp", ""},
+			{"GET", "/v1/contacts/lookup?persona_id=1", ""},
+		} {
+			r := call(t, b, demo.Key, req.method, req.path, req.body)
+			if r.Code != http.StatusServiceUnavailable || r.Header().Get("Retry-After") == "" || !strings.Contains(r.Body.String(), "FIRMO_OPENSEARCH_URL") {
+				t.Fatalf("%s %s without a contacts index: %d %s; want 503 naming the setting", req.method, req.path, r.Code, r.Body)
+			}
+		}
+		// Requests are still checked first: a bad parameter is named, not hidden by the 503.
+		r = call(t, b, demo.Key, "POST", "/v1/contacts/discover", `{"icp_text":"cfo","max_records":10}`)
+		if r.Code != http.StatusUnprocessableEntity || !strings.Contains(r.Body.String(), "max_records") {
+			t.Fatalf("discover with max_records 10 without a contacts index: %d %s; want 422 naming max_records", r.Code, r.Body)
+		}
 		rep, err := b.HandleSchedule(tctx)
 		if err != nil || rep.Names != nil {
 			t.Fatalf("scheduler without a name index: %+v, %v; want reprocessing only", rep, err)

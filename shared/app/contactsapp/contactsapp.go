@@ -32,11 +32,19 @@ import (
 // Composer composes the contacts family.
 func Composer() app.Composer { return app.NewComposer(httpapi.FamilyContacts, Build, routes) }
 
-func routes(s Services) []httpapi.Route { return contacthttp.ContactRoutes(s.Search) }
+// routes serve contact search, or, on AWS without an OpenSearch cluster, answer every
+// valid request 503 naming the setting: a Lambda never reads every contact at cold start.
+func routes(s Services) []httpapi.Route {
+	if s.Search == nil {
+		return contacthttp.ContactRoutes(unwiredSearch{})
+	}
+	return contacthttp.ContactRoutes(s.Search)
+}
 
 // Services are the contact store and contact search over it.
 type Services struct {
-	Store  *contact.Store
+	Store *contact.Store
+	// Search is nil on AWS without an OpenSearch cluster (see routes).
 	Search *contactsearch.Service
 }
 
@@ -79,6 +87,8 @@ func build(ctx context.Context, c *app.Core) (Services, error) {
 		deps.Remote = osindex.New(cluster, osindex.Config{Index: cfg.OpenSearch.ContactsIndex, Dims: emb.Dims()})
 	case cfg.Backend == config.BackendLocal:
 		deps.Dir = filepath.Join(cfg.DataDir, "vectors")
+	default: // AWS without a cluster: the in-memory graph would load every contact per cold start
+		return Services{Store: store}, nil
 	}
 	return Services{Store: store, Search: contactsearch.New(deps)}, nil
 }
