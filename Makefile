@@ -12,11 +12,15 @@ TOOLS := .tools
 # used only by the Step Functions shim (infra/standins/sfn-shim.mjs).
 NODE_ARCH := $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x64)
 NPM_TOOLS := dynalite@4.0.0 local-aws-sqs@2.0.2 aws-local-stepfunctions@3.0.0 asl-validator@4.0.0 node-linux-$(NODE_ARCH)@22.23.3
+# The KMS stand-in is a Go module, built from source with go install into .tools/go (a
+# directory per version); shared/testkit/localkms.go pins the same version.
+LOCAL_KMS_VERSION := v0.0.0-20260228092603-2a5e92d09ab6
+LOCAL_KMS := $(TOOLS)/go/local-kms-$(LOCAL_KMS_VERSION)/local-kms
 # Lambda functions: directory under functions/ -> SAM logical id <Name>Function.
 FUNCTIONS := account generation queries integrations email company contacts scheduler worker steps
 TEST_TIMEOUT ?= 14m
 
-.PHONY: run test test-short build bench lint lambda-sizes tools clean help FORCE build-AccountFunction build-GenerationFunction build-QueriesFunction build-IntegrationsFunction build-EmailFunction build-CompanyFunction build-SchedulerFunction build-WorkerFunction build-StepsFunction
+.PHONY: run test test-short build bench lint lambda-sizes tools clean help FORCE build-AccountFunction build-GenerationFunction build-QueriesFunction build-IntegrationsFunction build-EmailFunction build-CompanyFunction build-ContactsFunction build-SchedulerFunction build-WorkerFunction build-StepsFunction
 
 help:
 	@echo "make run     serve the API on :8080 with embedded storage and the demo world"
@@ -43,13 +47,18 @@ test: tools
 test-short:
 	$(GO) test -count=1 ./...
 
-# Installs the pinned npm stand-ins once; the test kit does the same on demand.
-tools: $(TOOLS)/.installed
+# Installs the pinned stand-ins once (npm packages, local-kms); the test kit does the
+# same on demand.
+tools: $(TOOLS)/.installed $(LOCAL_KMS)
 
 $(TOOLS)/.installed: Makefile
 	@command -v npm >/dev/null || { echo "npm is needed for the AWS stand-ins: apt-get install -y nodejs npm"; exit 1; }
 	npm install --prefix $(TOOLS) --no-audit --no-fund --save-exact $(NPM_TOOLS)
 	@touch $@
+
+# GOFLAGS cleared: go install module@version ignores this module and its flags.
+$(LOCAL_KMS):
+	GOBIN=$(abspath $(dir $@)) GOFLAGS= GOWORK=off CGO_ENABLED=0 $(GO) install github.com/nsmithuk/local-kms@$(LOCAL_KMS_VERSION)
 
 build: bin/firmo $(foreach f,$(FUNCTIONS),bin/lambda/$(f)/bootstrap)
 
@@ -57,7 +66,9 @@ bin/lambda/%/bootstrap: FORCE
 	@mkdir -p $(dir $@)
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $@ ./functions/$*
 
-# SAM (BuildMethod: makefile) calls build-<LogicalId> with ARTIFACTS_DIR set.
+# SAM (BuildMethod: makefile) calls build-<LogicalId> with ARTIFACTS_DIR set, running this
+# Makefile in the module root (template.yaml: Metadata ContextPath and WorkingDirectory),
+# so the package paths below are the real sources, built with Go's own cache.
 build-AccountFunction:
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/account
 

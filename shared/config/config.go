@@ -96,6 +96,11 @@ type Embedder struct {
 	// APIKey is FIRMO_EMBED_API_KEY: sent as a bearer token; empty sends none (local
 	// servers). Never logged.
 	APIKey string
+	// APIKeySecretARN is FIRMO_EMBED_API_KEY_SECRET_ARN: on AWS, the Secrets Manager
+	// secret whose SecretString is the API key. The contacts composer reads it once at
+	// init (shared/secret/smsecret) into the embedder; the key is never an environment
+	// variable there. Exclusive with APIKey.
+	APIKeySecretARN string
 }
 
 // Embedder kinds.
@@ -121,6 +126,10 @@ type AWS struct {
 	DynamoDBEndpoint string // FIRMO_DYNAMODB_ENDPOINT
 	SQSEndpoint      string // FIRMO_SQS_ENDPOINT
 	SFNEndpoint      string // FIRMO_SFN_ENDPOINT
+	// KMSKeyID is FIRMO_KMS_KEY_ID: the symmetric KMS key (id, ARN or alias) whose data
+	// keys seal provider keys and tokens at rest instead of the local key (SecretKey).
+	KMSKeyID    string
+	KMSEndpoint string // FIRMO_KMS_ENDPOINT
 	// TaskPoll is FIRMO_TASK_POLL: the wait between a task workflow's progress checks
 	// (whole seconds, at least 1 s; Step Functions' Wait state takes whole seconds).
 	TaskPoll time.Duration
@@ -171,6 +180,8 @@ func Load(getenv Getenv) (Config, error) {
 			DynamoDBEndpoint: l.url("FIRMO_DYNAMODB_ENDPOINT"),
 			SQSEndpoint:      l.url("FIRMO_SQS_ENDPOINT"),
 			SFNEndpoint:      l.url("FIRMO_SFN_ENDPOINT"),
+			KMSKeyID:         l.str("FIRMO_KMS_KEY_ID", ""),
+			KMSEndpoint:      l.url("FIRMO_KMS_ENDPOINT"),
 			TaskPoll:         l.duration("FIRMO_TASK_POLL", 5*time.Second),
 			TestTaskKinds:    l.bool("FIRMO_TEST_TASK_KINDS", false),
 			TestRunLog:       l.str("FIRMO_TEST_RUN_LOG", ""),
@@ -184,6 +195,9 @@ func Load(getenv Getenv) (Config, error) {
 	}
 	if c.Backend == BackendAWS && c.AWS.Table == "" {
 		l.fail("FIRMO_TABLE", "is required with FIRMO_BACKEND=aws")
+	}
+	if strings.ContainsAny(c.AWS.KMSKeyID, " \t\r\n") {
+		l.fail("FIRMO_KMS_KEY_ID", "is %q; want a KMS key id, key ARN or alias without whitespace", c.AWS.KMSKeyID)
 	}
 	if c.AWS.TaskPoll%time.Second != 0 || c.AWS.TaskPoll > time.Hour {
 		l.fail("FIRMO_TASK_POLL", "is %s; want whole seconds from 1s to 1h", c.AWS.TaskPoll)
@@ -413,6 +427,14 @@ func (l *loader) embedder() Embedder {
 		Dims:           int(l.int64("FIRMO_EMBED_DIMS", 0, 1, 16_000)),
 		SendDimensions: l.bool("FIRMO_EMBED_SEND_DIMENSIONS", false),
 		APIKey:         l.str("FIRMO_EMBED_API_KEY", ""),
+		// An ARN, not a name: template.yaml grants secretsmanager:GetSecretValue on it.
+		APIKeySecretARN: l.str("FIRMO_EMBED_API_KEY_SECRET_ARN", ""),
+	}
+	if a := e.APIKeySecretARN; a != "" && (!strings.HasPrefix(a, "arn:") || !strings.Contains(a, ":secretsmanager:") || !strings.Contains(a, ":secret:")) {
+		l.fail("FIRMO_EMBED_API_KEY_SECRET_ARN", "is %q; want a Secrets Manager secret ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>)", a)
+	}
+	if e.APIKey != "" && e.APIKeySecretARN != "" {
+		l.fail("FIRMO_EMBED_API_KEY_SECRET_ARN", "is set with FIRMO_EMBED_API_KEY; set one of them")
 	}
 	if e.Kind != EmbedderOpenAI {
 		return e

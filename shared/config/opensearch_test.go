@@ -53,6 +53,14 @@ func TestEmbedderSettings(t *testing.T) {
 		}
 		return m
 	}
+	const smARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:firmo/embed-api-key-AbCdEf"
+	withSecret := func(env map[string]string, arn string) map[string]string {
+		m := map[string]string{"FIRMO_EMBED_API_KEY_SECRET_ARN": arn}
+		for k, v := range env {
+			m[k] = v
+		}
+		return m
+	}
 	cases := []settingCase[Embedder]{
 		{name: "builtin by default", want: Embedder{Kind: "builtin"}},
 		{name: "openai", env: openai, want: Embedder{Kind: "openai", BaseURL: "https://api.openai.com/v1", Model: "text-embedding-3-small", Dims: 512, SendDimensions: true, APIKey: "sk-test"}},
@@ -60,6 +68,9 @@ func TestEmbedderSettings(t *testing.T) {
 		{name: "openai without model", env: without("FIRMO_EMBED_MODEL"), wantErr: "FIRMO_EMBED_MODEL"},
 		{name: "openai without dims", env: without("FIRMO_EMBED_DIMS"), wantErr: "FIRMO_EMBED_DIMS"},
 		{name: "openai without key (a local server)", env: without("FIRMO_EMBED_API_KEY"), want: Embedder{Kind: "openai", BaseURL: "https://api.openai.com/v1", Model: "text-embedding-3-small", Dims: 512, SendDimensions: true}},
+		{name: "openai with the key in Secrets Manager", env: withSecret(without("FIRMO_EMBED_API_KEY"), smARN), want: Embedder{Kind: "openai", BaseURL: "https://api.openai.com/v1", Model: "text-embedding-3-small", Dims: 512, SendDimensions: true, APIKeySecretARN: smARN}},
+		{name: "secret named, not by ARN", env: withSecret(without("FIRMO_EMBED_API_KEY"), "firmo/embed-api-key"), wantErr: "FIRMO_EMBED_API_KEY_SECRET_ARN"},
+		{name: "key and secret both", env: withSecret(openai, smARN), wantErr: "FIRMO_EMBED_API_KEY_SECRET_ARN"},
 		{name: "bad base URL", env: map[string]string{"FIRMO_EMBEDDER": "openai", "FIRMO_EMBED_BASE_URL": "api.openai.com", "FIRMO_EMBED_MODEL": "m", "FIRMO_EMBED_DIMS": "8"}, wantErr: "FIRMO_EMBED_BASE_URL"},
 		{name: "bad dims", env: map[string]string{"FIRMO_EMBED_DIMS": "0"}, wantErr: "FIRMO_EMBED_DIMS"},
 		{name: "unknown embedder", env: map[string]string{"FIRMO_EMBEDDER": "word2vec"}, wantErr: "FIRMO_EMBEDDER"},

@@ -67,6 +67,10 @@ type Route struct {
 	// RateLimit is the route's base limit in requests per minute on the FREE plan (the
 	// plan multiplier applies on top); 0 means the ratelimit table's figure or default.
 	RateLimit int
+	// SizeParams are the request parameters that bound the size of the route's answer,
+	// the main one first. A platform that cannot carry a response (Lambda's
+	// 6 MB, see ResponseLimit) answers 422 response_too_large naming them.
+	SizeParams []string
 }
 
 // Pattern is the ServeMux pattern of the route.
@@ -139,8 +143,19 @@ func (s *Server) Families() []Family {
 	return out
 }
 
-// Handler serves the routes of the given families, or of all families when none is given.
+// Handler serves the routes of the given families, or of all families when none is
+// given, with responses of any size (the local server).
 func (s *Server) Handler(families ...Family) http.Handler {
+	return s.handler(nil, families)
+}
+
+// LimitedHandler is Handler for a platform that cannot carry responses bigger than
+// limit allows (AWS Lambda): such a response is answered 422 response_too_large.
+func (s *Server) LimitedHandler(limit ResponseLimit, families ...Family) http.Handler {
+	return s.handler(&limit, families)
+}
+
+func (s *Server) handler(limit *ResponseLimit, families []Family) http.Handler {
 	want := map[Family]bool{}
 	for _, f := range families {
 		want[f] = true
@@ -160,8 +175,26 @@ func (s *Server) Handler(families ...Family) http.Handler {
 	var h http.Handler = s.unmatched(mux, every)
 	h = s.limitBody(h)
 	h = s.recoverPanics(h)
+	h = compress(h)
+	if limit != nil {
+		// Outside compress: the limit is on what the platform carries.
+		h = s.limitResponse(*limit, s.routeOf(mux), h)
+	}
 	h = s.accessLog(h)
 	return s.requestID(h)
+}
+
+// routeOf finds the route mux serves a request with.
+func (s *Server) routeOf(mux *http.ServeMux) func(*http.Request) (Route, bool) {
+	byPattern := map[string]Route{}
+	for _, rt := range s.routes {
+		byPattern[rt.Pattern()] = rt
+	}
+	return func(r *http.Request) (Route, bool) {
+		_, pattern := mux.Handler(r)
+		rt, ok := byPattern[pattern]
+		return rt, ok
+	}
 }
 
 // endpoint wraps a route's handler with authentication, the route its charges are

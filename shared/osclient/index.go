@@ -13,6 +13,16 @@ import (
 	"github.com/firmoapi/firmo/shared/apperr"
 )
 
+// IAMActions are the Amazon OpenSearch Service actions Index's requests need: PUT
+// (creating the index at first use) and POST (_bulk and _search). template.yaml grants
+// them on the domain to the functions that reach the cluster; TestIAMActions and the
+// template test compare them with the code.
+var IAMActions = []string{"es:ESHttpPut", "es:ESHttpPost"}
+
+// SetupActions are the requests only tests and re-indexing make (Drop, DELETE): no
+// function is granted them.
+var SetupActions = []string{"es:ESHttpDelete"}
+
 // Index is one OpenSearch index as both adapters (osmatch, osindex) use it: created from a
 // mapping, written through _bulk, searched with a JSON body. Its methods map the cluster's
 // failures the same way for both: a cluster that cannot be reached or answers 5xx/429 is

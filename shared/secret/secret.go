@@ -1,15 +1,18 @@
-// Package secret seals provider keys and tokens at rest with AES-256-GCM.
+// Package secret seals provider keys and tokens at rest with AES-256-GCM, the scope
+// (the organisation id, or any caller-chosen scope) bound as additional data so that a
+// sealed key copied to another organisation's record does not open.
 //
-// A sealed value is "v1:" + base64(nonce || ciphertext || tag); the organisation id
-// (or any caller-chosen scope) is bound as additional data, so a sealed key copied to
-// another organisation's record does not open.
+// Two sealers share the Seal(scope, plaintext) / Open(scope, sealed) contract
+// (secrettest runs it on both):
 //
-// The key comes from configuration: FIRMO_SECRET_KEY (base64 of 32 bytes). Locally,
-// when unset, LoadOrCreate generates one on first start into <data dir>/secret-key
-// (mode 0600) and reuses it. On AWS the design is a KMS data key: the Lambda reads
-// the KMS-encrypted data key from configuration, decrypts it once at cold start with
-// kms:Decrypt and hands the plaintext to New; the Box interface is the seam, so a KMS
-// envelope implementation can replace it without touching callers.
+//   - Box, the local key: "v1:" + base64(nonce || ciphertext || tag) under one 32-byte
+//     key from FIRMO_SECRET_KEY (base64) or, locally when unset, a key LoadOrCreate
+//     generates into <data dir>/secret-key (mode 0600).
+//   - Envelope, a KMS data key (on AWS, FIRMO_KMS_KEY_ID): "k1:" + base64(the encrypted
+//     data key with its length || nonce || ciphertext || tag). The data key comes from
+//     kms:GenerateDataKey on first use and is reused for a bounded time and number of
+//     seals; Open asks kms:Decrypt for a value's data key once per process and caches
+//     it. See kms.go.
 package secret
 
 import (
@@ -22,6 +25,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/firmoapi/firmo/shared/apperr"
 )
 
 // KeySize is the AES-256 key length in bytes.
@@ -29,28 +34,35 @@ const KeySize = 32
 
 const prefix = "v1:"
 
-// ErrOpen is returned when a sealed value cannot be opened (wrong key, wrong scope or
-// tampering).
-var ErrOpen = errors.New("secret: cannot open sealed value")
+// ErrOpen is returned when a sealed value cannot be opened: wrong key, wrong scope,
+// tampering, or an unknown format. Retrying does not help (a 500); the client is told
+// to store the secret again, and the wrapping error says why for the log. It never
+// carries any part of the value.
+var ErrOpen = &apperr.Error{Kind: apperr.ErrInternal, Message: "A stored secret cannot be decrypted (it was sealed under another key or scope, or altered); store it again."}
 
-// Box seals and opens secrets. Callers declare the interface they consume; this type
-// is the only implementation.
+// Box seals and opens secrets with the local key. Callers declare the interface they
+// consume (Seal, Open); Envelope is the other implementation.
 type Box struct{ aead cipher.AEAD }
 
 // New makes a Box from a 32-byte key.
 func New(key []byte) (*Box, error) {
-	if len(key) != KeySize {
-		return nil, fmt.Errorf("secret key must be %d bytes, got %d", KeySize, len(key))
-	}
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		return nil, fmt.Errorf("secret key: %w", err)
-	}
-	aead, err := cipher.NewGCM(block)
+	aead, err := newAEAD(key)
 	if err != nil {
 		return nil, fmt.Errorf("secret key: %w", err)
 	}
 	return &Box{aead: aead}, nil
+}
+
+// newAEAD makes AES-256-GCM (12-byte random nonces, 16-byte tags) from a 32-byte key.
+func newAEAD(key []byte) (cipher.AEAD, error) {
+	if len(key) != KeySize {
+		return nil, fmt.Errorf("key must be %d bytes, got %d", KeySize, len(key))
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(block)
 }
 
 // ParseKey decodes a base64 (standard or URL, padded or not) 32-byte key.
@@ -122,6 +134,9 @@ func (b *Box) Seal(scope, plaintext string) (string, error) {
 func (b *Box) Open(scope, sealed string) (string, error) {
 	raw, ok := strings.CutPrefix(sealed, prefix)
 	if !ok {
+		if strings.HasPrefix(sealed, kmsPrefix) {
+			return "", fmt.Errorf("%w: sealed with a KMS data key, and this process has no FIRMO_KMS_KEY_ID", ErrOpen)
+		}
 		return "", fmt.Errorf("%w: unknown format", ErrOpen)
 	}
 	data, err := base64.StdEncoding.DecodeString(raw)
@@ -131,7 +146,7 @@ func (b *Box) Open(scope, sealed string) (string, error) {
 	n := b.aead.NonceSize()
 	plain, err := b.aead.Open(nil, data[:n], data[n:], []byte(scope))
 	if err != nil {
-		return "", ErrOpen
+		return "", fmt.Errorf("%w: wrong key or scope, or altered", ErrOpen)
 	}
 	return string(plain), nil
 }

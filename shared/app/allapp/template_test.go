@@ -91,6 +91,23 @@ func TestTemplateFunctionsBuildForLambda(t *testing.T) {
 		if got := scalar(mapGet(fn.metadata, "BuildMethod")); got != "makefile" {
 			t.Errorf("%s: Metadata.BuildMethod = %q, want makefile", fn.id, got)
 		}
+		// SAM copies CodeUri to a scratch directory before building: the function's own
+		// directory, not the repository; the root Makefile (ContextPath) builds it from the
+		// module root (WorkingDirectory).
+		dir := "functions/" + strings.ToLower(strings.TrimSuffix(fn.id, "Function"))
+		if got := strings.TrimSuffix(scalar(mapGet(fn.props, "CodeUri")), "/"); got != dir {
+			t.Errorf("%s: CodeUri = %q, want %s/", fn.id, got, dir)
+		} else if _, err := os.Stat(filepath.Join(repoRoot(t), dir, "main.go")); err != nil {
+			t.Errorf("%s: CodeUri %s has no main.go: %v", fn.id, dir, err)
+		}
+		if mapGet(tpl.globals, "CodeUri") != nil {
+			t.Error("Globals.Function.CodeUri is set: each function's CodeUri is its own directory")
+		}
+		for _, key := range []string{"ContextPath", "WorkingDirectory"} {
+			if got := scalar(mapGet(fn.metadata, key)); got != "." {
+				t.Errorf("%s: Metadata.%s = %q, want . (the module root, where the Makefile and go.mod are)", fn.id, key, got)
+			}
+		}
 		if got := scalar(tpl.effective(fn, "Runtime")); got != "provided.al2023" {
 			t.Errorf("%s: Runtime = %q, want provided.al2023", fn.id, got)
 		}
@@ -120,8 +137,28 @@ func TestTemplateBuildTargetsInMakefile(t *testing.T) {
 	for _, fn := range tpl.functions() {
 		if want := "build-" + fn.id; !anyTargetMatches(targets, want) {
 			t.Errorf("Makefile has no target %s: `sam build` calls it (with ARTIFACTS_DIR) to build %s", want, fn.id)
+		} else if recipe, pkg := makeRecipe(string(raw), want), "./"+strings.TrimSuffix(scalar(mapGet(fn.props, "CodeUri")), "/"); recipe != "" && !strings.Contains(recipe+" ", pkg+" ") {
+			t.Errorf("Makefile target %s does not build %s (its CodeUri): %s", want, pkg, recipe)
 		}
 	}
+}
+
+// makeRecipe is the recipe of an explicit rule (its tab-indented lines), or "" when the
+// target has none of its own (a pattern rule builds it).
+func makeRecipe(makefile, target string) string {
+	var out []string
+	in := false
+	for _, line := range strings.Split(makefile, "\n") {
+		switch {
+		case strings.HasPrefix(line, target+":"):
+			in = true
+		case in && strings.HasPrefix(line, "\t"):
+			out = append(out, strings.TrimSpace(line))
+		case in:
+			return strings.Join(out, "\n")
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // routerApp builds the local composition, whose router is the one every Lambda serves a
@@ -363,27 +400,36 @@ func TestTemplateStateMachines(t *testing.T) {
 	}
 }
 
-// TestTemplateTaskQueue checks the worker's wiring: SQS batches with partial failures,
-// a queue whose visibility timeout covers six worker timeouts, and a DLQ with an alarm.
+// TestTemplateTaskQueue checks the worker's wiring: SQS batches with partial failures
+// through an event source mapping of its own (a SAM SQS event would attach
+// AWSLambdaSQSQueueExecutionRole, receive and delete on every queue of the account), a
+// queue whose visibility timeout covers six worker timeouts, and a DLQ with an alarm.
 func TestTemplateTaskQueue(t *testing.T) {
 	tpl := loadTemplate(t)
 	worker := mapGet(mapGet(tpl.resources, "WorkerFunction"), "Properties")
 	if worker == nil {
 		t.Fatal("template.yaml has no WorkerFunction")
 	}
+	for _, fn := range tpl.functions() {
+		for name, ev := range pairs(mapGet(fn.props, "Events")) {
+			if scalar(mapGet(ev, "Type")) == "SQS" {
+				t.Errorf("%s event %s: a SAM SQS event attaches AWSLambdaSQSQueueExecutionRole (every queue of the account); use an AWS::Lambda::EventSourceMapping", fn.id, name)
+			}
+		}
+	}
 	var queueID string
-	for name, ev := range pairs(mapGet(worker, "Events")) {
-		if scalar(mapGet(ev, "Type")) != "SQS" {
+	for id, res := range pairs(tpl.resources) {
+		p := mapGet(res, "Properties")
+		if scalar(mapGet(res, "Type")) != "AWS::Lambda::EventSourceMapping" || refName(mapGet(p, "FunctionName")) != "WorkerFunction" {
 			continue
 		}
-		p := mapGet(ev, "Properties")
-		queueID = getAttName(mapGet(p, "Queue"))
+		queueID = getAttName(mapGet(p, "EventSourceArn"))
 		if got := scalars(mapGet(p, "FunctionResponseTypes")); len(got) != 1 || got[0] != "ReportBatchItemFailures" {
-			t.Errorf("WorkerFunction event %s: FunctionResponseTypes %v, want [ReportBatchItemFailures]", name, got)
+			t.Errorf("%s: FunctionResponseTypes %v, want [ReportBatchItemFailures]", id, got)
 		}
 	}
 	if tpl.resourceType(queueID) != "AWS::SQS::Queue" {
-		t.Fatalf("WorkerFunction has no SQS event on a queue of the template (got %q)", queueID)
+		t.Fatalf("WorkerFunction has no event source mapping from a queue of the template (got %q)", queueID)
 	}
 	queue := mapGet(mapGet(tpl.resources, queueID), "Properties")
 	timeout, _ := strconv.Atoi(scalar(tpl.effective(function{props: worker}, "Timeout")))
@@ -424,9 +470,11 @@ func getAttName(n *yaml.Node) string {
 // TestTemplateOpenSearchAndEmbedder checks the optional OpenSearch domain and the
 // embedder settings: the functions that search names or contacts get FIRMO_OPENSEARCH_URL
 // from the OpenSearchEndpoint parameter (sigv4) together with es:ESHttp* on the domain
-// under the HasOpenSearch condition, and no other function gets either; every function
-// gets the same embedder settings, the API key only through a Secrets Manager reference;
-// and every FIRMO_ variable the template sets is a setting config.Load reads.
+// under the HasOpenSearch condition, and no other function gets either (the actions
+// themselves: TestTemplateGrantsWhatTheCodeCalls); every function gets the same embedder
+// settings; the API key is never in the template or an environment: the contacts
+// function gets the secret's ARN, nothing else does; and every FIRMO_ variable the
+// template sets is a setting config.Load reads.
 func TestTemplateOpenSearchAndEmbedder(t *testing.T) {
 	tpl := loadTemplate(t)
 	params := mapGet(tpl.root, "Parameters")
@@ -455,13 +503,10 @@ func TestTemplateOpenSearchAndEmbedder(t *testing.T) {
 			continue
 		}
 		text := nodeText(policy)
-		for _, want := range []string{"es:ESHttpGet", "es:ESHttpPost", "es:ESHttpPut", "domain/${OpenSearchDomainName}/*", "AWS::NoValue"} {
+		for _, want := range []string{"es:ESHttp", "domain/${OpenSearchDomainName}/*", "AWS::NoValue"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s: OpenSearch policy lacks %s: %s", fn.id, want, text)
 			}
-		}
-		if strings.Contains(text, `"*"`) || strings.Contains(text, `'*'`) || strings.Contains(text, "es:*") {
-			t.Errorf("%s: OpenSearch policy is broader than the domain's HTTP actions: %s", fn.id, text)
 		}
 	}
 	for _, fn := range tpl.functions() {
@@ -470,12 +515,36 @@ func TestTemplateOpenSearchAndEmbedder(t *testing.T) {
 				t.Errorf("%s: %s = !Ref %q, want !Ref %s", fn.id, name, got, param)
 			}
 		}
-		if key := nodeText(tpl.envVar(fn, "FIRMO_EMBED_API_KEY")); !strings.Contains(key, "{{resolve:secretsmanager:${EmbedApiKeySecret}") || !strings.Contains(key, "HasEmbedApiKey") {
-			t.Errorf("%s: FIRMO_EMBED_API_KEY = %s; want a Secrets Manager reference under HasEmbedApiKey", fn.id, key)
+		// A dynamic reference ({{resolve:secretsmanager:...}}) would put the key in the
+		// function's configuration in plain text.
+		if key := tpl.envVar(fn, "FIRMO_EMBED_API_KEY"); key != nil {
+			t.Errorf("%s: sets FIRMO_EMBED_API_KEY (%s); pass FIRMO_EMBED_API_KEY_SECRET_ARN, read at init", fn.id, strings.TrimSpace(nodeText(key)))
+		}
+		arn := tpl.envVar(fn, "FIRMO_EMBED_API_KEY_SECRET_ARN")
+		if fn.id != "ContactsFunction" {
+			if arn != nil {
+				t.Errorf("%s: sets FIRMO_EMBED_API_KEY_SECRET_ARN, which only the contacts function (the one that embeds) reads", fn.id)
+			}
+			continue
+		}
+		if text := nodeText(arn); arn == nil || arn.Tag != "!If" || !strings.Contains(text, "HasEmbedApiKey") || !strings.Contains(text, "!Ref EmbedApiKeySecretArn") {
+			t.Errorf("%s: FIRMO_EMBED_API_KEY_SECRET_ARN = %s; want !If [HasEmbedApiKey, !Ref EmbedApiKeySecretArn, \"\"]", fn.id, strings.TrimSpace(text))
 		}
 	}
-	if p := mapGet(params, "EmbedApiKey"); p != nil {
-		t.Error("the embedding API key must not be a template parameter (use EmbedApiKeySecret)")
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), "{{resolve:") {
+		t.Error("template.yaml uses a dynamic reference ({{resolve:...}}): the value would be stored in plain text where it is used")
+	}
+	for _, name := range []string{"EmbedApiKey", "EmbedApiKeySecret"} {
+		if mapGet(params, name) != nil {
+			t.Errorf("parameter %s: the embedding API key is given as a secret's ARN (EmbedApiKeySecretArn), never as a value or a name", name)
+		}
+	}
+	if p := mapGet(params, "EmbedApiKeySecretArn"); p == nil || scalar(mapGet(p, "Default")) != "" || !strings.Contains(scalar(mapGet(p, "AllowedPattern")), ":secretsmanager:") {
+		t.Error("template.yaml needs a parameter EmbedApiKeySecretArn, empty by default, whose AllowedPattern admits only Secrets Manager ARNs")
 	}
 	// Every FIRMO_ variable set is one config.Load reads.
 	read := map[string]bool{}

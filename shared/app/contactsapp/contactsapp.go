@@ -12,6 +12,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/app/integrationsapp"
 	"github.com/firmoapi/firmo/shared/app/queriesapp"
@@ -27,6 +31,7 @@ import (
 	"github.com/firmoapi/firmo/shared/httpapi/contacthttp"
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/osclient"
+	"github.com/firmoapi/firmo/shared/secret/smsecret"
 )
 
 // Composer composes the contacts family.
@@ -71,7 +76,11 @@ func build(ctx context.Context, c *app.Core) (Services, error) {
 		return Services{}, err
 	}
 	words := ppmiembed.New()
-	emb, err := contactEmbedder(cfg.Embedder, words)
+	embedCfg, err := withSecretAPIKey(ctx, cfg, c.AWS)
+	if err != nil {
+		return Services{}, err
+	}
+	emb, err := contactEmbedder(embedCfg, words)
 	if err != nil {
 		return Services{}, err
 	}
@@ -100,6 +109,31 @@ func build(ctx context.Context, c *app.Core) (Services, error) {
 // runs on the organisation's own key and charges no credits (as batch research).
 func promptReader(integrations *integration.Service, log *slog.Logger) contactsearch.PromptExtractor {
 	return contactsearch.NewLLMPrompts(integrations, contactsearch.DefaultPromptTimeout, log)
+}
+
+// withSecretAPIKey returns the embedder settings with the API key read from Secrets
+// Manager when FIRMO_EMBED_API_KEY_SECRET_ARN names one (on AWS: template.yaml passes
+// the ARN, never the key). It is read once, here at init, into the embedder's settings
+// and nowhere else: not the environment, not the core's Config. awsCfg is the AWS
+// composition's SDK configuration; locally (nil) the default chain is loaded.
+func withSecretAPIKey(ctx context.Context, cfg config.Config, awsCfg *aws.Config) (config.Embedder, error) {
+	e := cfg.Embedder
+	if e.Kind != config.EmbedderOpenAI || e.APIKeySecretARN == "" {
+		return e, nil
+	}
+	if awsCfg == nil {
+		loaded, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(cfg.AWS.Region))
+		if err != nil {
+			return e, fmt.Errorf("FIRMO_EMBED_API_KEY_SECRET_ARN: load AWS configuration: %w", err)
+		}
+		awsCfg = &loaded
+	}
+	key, err := smsecret.String(ctx, secretsmanager.NewFromConfig(*awsCfg), e.APIKeySecretARN)
+	if err != nil {
+		return e, fmt.Errorf("FIRMO_EMBED_API_KEY_SECRET_ARN: %w", err)
+	}
+	e.APIKey = key
+	return e, nil
 }
 
 // contactEmbedder is the embedder FIRMO_EMBEDDER chooses: builtin, or an

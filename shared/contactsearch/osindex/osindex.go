@@ -108,6 +108,11 @@ func toDocument(d contactsearch.Document) document { return document(d) }
 // index.max_terms_count); a larger candidate set must be searched another way.
 const MaxTermsIDs = 65_536
 
+// IAMActions are the Amazon OpenSearch Service actions the adapter's own requests need
+// (_count is a POST); the rest go through osclient.Index (osclient.IAMActions).
+// TestIAMActions and the template test compare them with the code.
+var IAMActions = []string{"es:ESHttpPost"}
+
 // Index is the adapter. It is safe for concurrent use.
 type Index struct {
 	ix  osclient.Index

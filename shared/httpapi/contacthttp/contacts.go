@@ -121,11 +121,13 @@ func ContactRoutes(svc ContactService) []httpapi.Route {
 		httpapi.WriteJSON(w, http.StatusOK, resp.Contacts())
 		return nil
 	}
+	// Up to 10,000 contacts make 6 to 7 MB of JSON: the record caps bound the answer.
+	sizeParams := []string{"max_records", "max_companies"}
 	return []httpapi.Route{
-		{Method: "POST", Path: "/v1/contacts/discover", Family: httpapi.FamilyContacts, Handle: discover},
+		{Method: "POST", Path: "/v1/contacts/discover", Family: httpapi.FamilyContacts, Handle: discover, SizeParams: sizeParams},
 		{Method: "GET", Path: "/v1/contacts/count", Family: httpapi.FamilyContacts, Handle: count},
 		{Method: "GET", Path: "/v1/contacts/lookup", Family: httpapi.FamilyContacts, Handle: lookup},
-		{Method: "GET", Path: "/v1/contacts", Family: httpapi.FamilyContacts, Handle: legacy},
+		{Method: "GET", Path: "/v1/contacts", Family: httpapi.FamilyContacts, Handle: legacy, SizeParams: sizeParams},
 	}
 }
 

@@ -46,6 +46,15 @@ type Store struct {
 
 var _ kv.Store = (*Store)(nil)
 
+// IAMActions are the DynamoDB actions a Store calls, on its table only (the table has
+// no indexes). template.yaml grants exactly these to every function; its test and
+// TestIAMActions compare them with the code.
+var IAMActions = []string{"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"}
+
+// SetupActions are the calls of EnsureTable, which only tests and local stand-ins make
+// (deployments create the table in template.yaml): no function is granted them.
+var SetupActions = []string{"dynamodb:DescribeTable", "dynamodb:CreateTable"}
+
 // New returns a store on an existing table (see EnsureTable).
 func New(client *dynamodb.Client, table string) *Store {
 	return &Store{client: client, table: table}

@@ -37,6 +37,12 @@ type Workflow struct {
 
 var _ task.Workflow = (*Workflow)(nil)
 
+// IAMActions are the Step Functions actions a Workflow calls: StartExecution on the
+// state machine, DescribeExecution on its executions (a start repeated for the same
+// task). template.yaml grants them to every function that submits tasks;
+// TestIAMActions and the template test compare them with the code.
+var IAMActions = []string{"states:StartExecution", "states:DescribeExecution"}
+
 // New returns a Workflow on the state machine machineARN whose executions check a
 // task's progress every poll (rounded to whole seconds, at least one).
 func New(client *sfn.Client, machineARN string, poll time.Duration) *Workflow {

@@ -46,6 +46,19 @@ type Queue struct {
 
 var _ task.Queue = (*Queue)(nil)
 
+// IAMActions are the SQS actions a Queue calls on its queue (SendMessageBatch is
+// authorized as sqs:SendMessage). template.yaml grants them to the function that sends
+// records (the steps function); TestIAMActions and the template test compare them with
+// the code.
+var IAMActions = []string{"sqs:SendMessage"}
+
+// PollerIAMActions are the actions Lambda's event source mapping calls with the role
+// of the function it delivers the queue's messages to (the AWS Lambda Developer Guide's
+// execution-role permissions for SQS; the managed AWSLambdaSQSQueueExecutionRole grants
+// the same three, on every queue). No Firmo code calls them; template.yaml grants them
+// on the task queue alone to the worker.
+var PollerIAMActions = []string{"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"}
+
 // New returns a Queue on the queue at url.
 func New(client *sqs.Client, url string) *Queue {
 	return &Queue{client: client, url: url, pause: 200 * time.Millisecond}

@@ -1,0 +1,13 @@
+package sfnflow_test
+
+import (
+	"testing"
+
+	"github.com/firmoapi/firmo/shared/awsiam"
+	"github.com/firmoapi/firmo/shared/task/sfnflow"
+)
+
+// TestIAMActions keeps the IAM actions the package lists equal to what its source calls.
+func TestIAMActions(t *testing.T) {
+	awsiam.Check(t, ".", sfnflow.IAMActions, nil)
+}
