@@ -34,18 +34,6 @@ import (
 	"github.com/firmoapi/firmo/shared/secret/smsecret"
 )
 
-// Composer composes the contacts family.
-func Composer() app.Composer { return app.NewComposer(httpapi.FamilyContacts, Build, routes) }
-
-// routes serve contact search, or, on AWS without an OpenSearch cluster, answer every
-// valid request 503 naming the setting: a Lambda never reads every contact at cold start.
-func routes(s Services) []httpapi.Route {
-	if s.Search == nil {
-		return contacthttp.ContactRoutes(unwiredSearch{})
-	}
-	return contacthttp.ContactRoutes(s.Search)
-}
-
 // Services are the contact store and contact search over it.
 type Services struct {
 	Store *contact.Store
@@ -63,6 +51,18 @@ type Services struct {
 // dir locally.
 func Build(ctx context.Context, c *app.Core) (Services, error) {
 	return app.Shared(c, "contactsapp.Build", func() (Services, error) { return build(ctx, c) })
+}
+
+// Composer composes the contacts family.
+func Composer() app.Composer { return app.NewComposer(httpapi.FamilyContacts, Build, routes) }
+
+// routes serve contact search, or, on AWS without an OpenSearch cluster, answer every
+// valid request 503 naming the setting: a Lambda never reads every contact at cold start.
+func routes(s Services) []httpapi.Route {
+	if s.Search == nil {
+		return contacthttp.ContactRoutes(unwiredSearch{})
+	}
+	return contacthttp.ContactRoutes(s.Search)
 }
 
 func build(ctx context.Context, c *app.Core) (Services, error) {
