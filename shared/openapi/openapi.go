@@ -67,12 +67,89 @@ func Document() ([]byte, error) {
 				dst[k] = v
 			}
 		}
-		if tags, ok := frag["tags"].([]any); ok {
-			existing, _ := base["tags"].([]any)
-			base["tags"] = append(existing, tags...)
+		if err := mergeTags(base, frag, name); err != nil {
+			return nil, err
 		}
 	}
+	if err := addOperationIDs(paths); err != nil {
+		return nil, err
+	}
 	return json.MarshalIndent(base, "", "  ")
+}
+
+// mergeTags adds a fragment's tags to the document's; a tag two fragments declare
+// (families spread over several files) is kept once, and declaring it differently is
+// an error. Validators reject a document whose tags repeat a name.
+func mergeTags(base, frag map[string]any, name string) error {
+	tags, _ := frag["tags"].([]any)
+	existing, _ := base["tags"].([]any)
+	for _, t := range tags {
+		dup := false
+		for _, e := range existing {
+			if tagName(e) == tagName(t) {
+				if !sameJSON(e, t) {
+					return fmt.Errorf("%s: tag %q differs from another fragment's", name, tagName(t))
+				}
+				dup = true
+			}
+		}
+		if !dup {
+			existing = append(existing, t)
+		}
+	}
+	if existing != nil {
+		base["tags"] = existing
+	}
+	return nil
+}
+
+func tagName(t any) string {
+	m, _ := t.(map[string]any)
+	s, _ := m["name"].(string)
+	return s
+}
+
+// addOperationIDs gives every operation without one an operationId made from its method
+// and path ("GET /v1/gen/status/{task_id}" -> "getGenStatusByTaskId"), so client
+// generators get stable names; ids must be unique.
+func addOperationIDs(paths map[string]any) error {
+	seen := map[string]string{}
+	for p, ops := range paths {
+		for method, op := range ops.(map[string]any) {
+			o, ok := op.(map[string]any)
+			if !ok {
+				continue
+			}
+			id, _ := o["operationId"].(string)
+			if id == "" {
+				id = operationID(method, p)
+				o["operationId"] = id
+			}
+			if other, dup := seen[id]; dup {
+				return fmt.Errorf("operationId %q of %s %s is also %s's", id, strings.ToUpper(method), p, other)
+			}
+			seen[id] = strings.ToUpper(method) + " " + p
+		}
+	}
+	return nil
+}
+
+func operationID(method, p string) string {
+	var b strings.Builder
+	b.WriteString(strings.ToLower(method))
+	for _, seg := range strings.Split(strings.Trim(p, "/"), "/") {
+		if seg == "v1" || seg == "" {
+			continue
+		}
+		if strings.HasPrefix(seg, "{") {
+			b.WriteString("By")
+			seg = strings.Trim(seg, "{}")
+		}
+		for _, word := range strings.FieldsFunc(seg, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+			b.WriteString(strings.ToUpper(word[:1]) + word[1:])
+		}
+	}
+	return b.String()
 }
 
 func asMap(m map[string]any, key string) map[string]any {
