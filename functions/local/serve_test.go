@@ -162,8 +162,12 @@ func TestKill9KeepsAccountsAndDemoKey(t *testing.T) {
 			t.Fatalf("after kill -9, key %s...: %d %v", k[:13], code, body)
 		}
 	}
-	if !strings.Contains(s2.stdout, demoKey) {
-		t.Fatalf("restart changed the demo key:\n%s", s2.stdout)
+	// The key is printed on the start that issued it only; the file keeps it.
+	if strings.Contains(s2.stdout, demoKey) {
+		t.Fatalf("restart printed the demo key again:\n%s", s2.stdout)
+	}
+	if raw, err := os.ReadFile(filepath.Join(dir, "demo-api-key")); err != nil || strings.TrimSpace(string(raw)) != demoKey {
+		t.Fatalf("restart changed the demo key file: %q %v", raw, err)
 	}
 }
 
@@ -230,4 +234,101 @@ func TestKeysCommand(t *testing.T) {
 		t.Fatalf("version = %q", out)
 	}
 
+}
+
+// On an empty data dir firmo serve listens before the demo world is loaded: /healthz
+// answers at once, /readyz and the routes that need the world answer 503 with
+// Retry-After until it is, then contact search answers (README "The demo world").
+func TestFirstStartServesWhileSeeding(t *testing.T) {
+	bin := buildFirmo(t)
+	dir := t.TempDir()
+	// 300 companies take seconds to seed, so the first requests below come before
+	// the world is loaded.
+	s := start(t, bin, dir, freeAddr(t), "FIRMO_SEED_COMPANIES=300")
+	key := strings.TrimSpace(readFile(t, filepath.Join(dir, "demo-api-key")))
+	if code, _ := s.get(t, "GET", "/healthz", ""); code != 200 {
+		t.Fatalf("healthz while seeding: %d", code)
+	}
+	if code, _ := s.get(t, "GET", "/v1/account", key); code != 200 {
+		t.Fatalf("account while seeding: %d", code)
+	}
+	for _, path := range []string{"/readyz", "/v1/contacts/count"} {
+		resp := s.do(t, "GET", path, key)
+		if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("%s while seeding: %d, Retry-After %q", path, resp.StatusCode, resp.Header.Get("Retry-After"))
+		}
+	}
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		code, _ := s.get(t, "GET", "/readyz", "")
+		if code == 200 {
+			break
+		}
+		if code != 503 || time.Now().After(deadline) {
+			t.Fatalf("readyz: %d", code)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if code, body := s.get(t, "GET", "/v1/contacts/count", key); code != 200 || body["count"] == nil {
+		t.Fatalf("contact count once ready: %d %v", code, body)
+	}
+}
+
+// An operator can create and revoke keys with firmo keys while firmo serve runs on
+// the same data dir: the command goes through the server's admin socket.
+func TestKeysCommandWhileServing(t *testing.T) {
+	bin := buildFirmo(t)
+	dir := t.TempDir()
+	s := start(t, bin, dir, freeAddr(t), "FIRMO_SEED_COMPANIES=0")
+	st, err := os.Stat(filepath.Join(dir, "firmo.sock"))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("admin socket: %v %v", st, err)
+	}
+	run := func(args ...string) (string, string, error) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "FIRMO_DATA_DIR="+dir)
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		return strings.TrimSpace(out.String()), errb.String(), err
+	}
+	key, stderr, err := run("keys", "create", "--org", "Initech", "--plan", "PRO")
+	if err != nil || !strings.HasPrefix(key, "fk_") {
+		t.Fatalf("keys create while serving = %q, %v\n%s", key, err, stderr)
+	}
+	if code, acct := s.get(t, "GET", "/v1/account", key); code != 200 || acct["plan"] != "PRO" || acct["organization"] != "Initech" {
+		t.Fatalf("new key: %d %v", code, acct)
+	}
+	if _, stderr, err := run("keys", "revoke", "fk_nonexisting"); err == nil || !strings.Contains(stderr, "firmo:") {
+		t.Fatalf("revoking an unknown key: %v %s", err, stderr)
+	}
+	if out, stderr, err := run("keys", "revoke", key[:13]); err != nil || !strings.Contains(out, key[:13]) {
+		t.Fatalf("keys revoke while serving = %q, %v\n%s", out, err, stderr)
+	}
+	if code, _ := s.get(t, "GET", "/v1/account", key); code != 401 {
+		t.Fatalf("revoked key: %d", code)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func (s *server) do(t *testing.T, method, path, key string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(method, "http://"+s.addr+path, nil)
+	if key != "" {
+		req.Header.Set("x-service-key", key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
 }

@@ -181,13 +181,13 @@ func TestSessions(t *testing.T) {
 	svc, _ := newService(t, account.WithClock(func() time.Time { return now }))
 	ctx := context.Background()
 	org, _, _ := setup(t, svc, account.PlanFree, account.RoleAdmin)
-	if _, _, err := svc.Login(ctx, "admin@acme.test", "wrong password!", time.Hour); !errors.Is(err, apperr.ErrUnauthorized) {
+	if _, _, err := svc.Login(ctx, account.LoginAttempt{Email: "admin@acme.test", Password: "wrong password!"}, time.Hour); !errors.Is(err, apperr.ErrUnauthorized) {
 		t.Fatalf("wrong password: %v", err)
 	}
-	if _, _, err := svc.Login(ctx, "nobody@acme.test", "whatever12345", time.Hour); !errors.Is(err, apperr.ErrUnauthorized) {
+	if _, _, err := svc.Login(ctx, account.LoginAttempt{Email: "nobody@acme.test", Password: "whatever12345"}, time.Hour); !errors.Is(err, apperr.ErrUnauthorized) {
 		t.Fatalf("unknown email: %v", err)
 	}
-	token, _, err := svc.Login(ctx, "ADMIN@acme.test", "correct horse battery", time.Hour)
+	token, _, err := svc.Login(ctx, account.LoginAttempt{Email: "ADMIN@acme.test", Password: "correct horse battery"}, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestSessions(t *testing.T) {
 		t.Fatalf("expired session: %v", err)
 	}
 	now = now.Add(-2 * time.Hour)
-	token, _, _ = svc.Login(ctx, "admin@acme.test", "correct horse battery", time.Hour)
+	token, _, _ = svc.Login(ctx, account.LoginAttempt{Email: "admin@acme.test", Password: "correct horse battery"}, time.Hour)
 	if err := svc.Logout(ctx, token); err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestSessions(t *testing.T) {
 	}
 	member, _ := svc.CreateUser(ctx, org.ID, "m@acme.test", account.RoleMember, "member password")
 	_ = member
-	if _, _, err := svc.Login(ctx, "m@acme.test", "member password", time.Hour); !errors.Is(err, apperr.ErrForbidden) {
+	if _, _, err := svc.Login(ctx, account.LoginAttempt{Email: "m@acme.test", Password: "member password"}, time.Hour); !errors.Is(err, apperr.ErrForbidden) {
 		t.Fatalf("member login: %v", err)
 	}
 }
@@ -250,7 +250,7 @@ func TestNoSecretInStorage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, _, err := svc.Login(ctx, "admin@acme.test", "correct horse battery", time.Hour)
+	token, _, err := svc.Login(ctx, account.LoginAttempt{Email: "admin@acme.test", Password: "correct horse battery"}, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,22 +89,51 @@ func hashPassword(r io.Reader, password string) (string, error) {
 		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(sum)), nil
 }
 
-func checkPassword(encoded, password string) bool {
+// PasswordHasher checks a password against a stored hash. Login calls it exactly once
+// per attempt that is not refused beforehand, for unknown emails and password-less users
+// too (against DummyHash), so every failure costs one full check.
+type PasswordHasher interface {
+	Verify(encoded, password string) bool
+}
+
+// DummyHash is an argon2id hash with the parameters of hashPassword that no password
+// matches in practice: the hash a sign-in checks when there is no real one.
+func DummyHash() string {
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g",
+		argon2.Version, argonMemory, argonTime, argonThreads)
+}
+
+// argon2idHasher is the PasswordHasher of hashPassword's hashes.
+type argon2idHasher struct{}
+
+// Verify checks password against encoded. A hash it cannot read is answered false
+// after a check against DummyHash, so it costs what a wrong password costs.
+func (argon2idHasher) Verify(encoded, password string) bool {
+	if ok, valid := checkPassword(encoded, password); valid {
+		return ok
+	}
+	checkPassword(DummyHash(), password)
+	return false
+}
+
+// checkPassword reports whether password matches encoded; valid is false when encoded
+// is not an argon2id hash (nothing was computed then).
+func checkPassword(encoded, password string) (ok, valid bool) {
 	parts := strings.Split(encoded, "$")
 	if len(parts) != 6 || parts[1] != "argon2id" {
-		return false
+		return false, false
 	}
 	var m uint32
 	var t uint32
 	var p uint8
 	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &m, &t, &p); err != nil {
-		return false
+		return false, false
 	}
 	salt, err1 := base64.RawStdEncoding.DecodeString(parts[4])
 	want, err2 := base64.RawStdEncoding.DecodeString(parts[5])
-	if err1 != nil || err2 != nil {
-		return false
+	if err1 != nil || err2 != nil || len(want) == 0 {
+		return false, false
 	}
 	got := argon2.IDKey([]byte(password), salt, t, m, p, uint32(len(want)))
-	return subtle.ConstantTimeCompare(got, want) == 1
+	return subtle.ConstantTimeCompare(got, want) == 1, true
 }

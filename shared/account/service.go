@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/mail"
 	"strings"
 	"sync"
@@ -29,6 +30,8 @@ import (
 //	keyhash#<sha256>  / ref              {org_id, user_id, key_id}: present while a key is active
 //	keyid#<key_id>    / ref              {org_id}
 //	session#<sha256>  / ref              Session
+//	loginguard#account#<sha256 of email> / ref   failed sign-ins of an email (login.go)
+//	loginguard#addr#<client address>     / ref   failed sign-ins from an address (login.go)
 const (
 	skProfile = "profile"
 	skRef     = "ref"
@@ -43,6 +46,14 @@ type Service struct {
 	store kv.Store
 	now   func() time.Time
 	rand  io.Reader
+	log   *slog.Logger
+
+	// Sign-in protection (login.go): the password checker, the slots bounding how many
+	// checks run at once, how long a sign-in waits for one, and the failure limits.
+	hasher    PasswordHasher
+	hashSlots chan struct{}
+	hashWait  time.Duration
+	limits    LoginLimits
 
 	mu       sync.Mutex
 	lastSeen map[string]time.Time // key ID -> last time its use was written
@@ -54,9 +65,33 @@ type Option func(*Service)
 // WithClock sets the clock (tests).
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
 
+// WithLogger sets the logger of sign-in refusals and lockouts; without it they are not
+// logged.
+func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
+
+// WithPasswordHasher replaces the argon2id password check (tests count its calls).
+func WithPasswordHasher(h PasswordHasher) Option { return func(s *Service) { s.hasher = h } }
+
+// WithHashSlots bounds the password checks running at once to slots and makes a sign-in
+// wait at most wait for one (then 503 with Retry-After). The default is DefaultHashSlots
+// and DefaultHashWait.
+func WithHashSlots(slots int, wait time.Duration) Option {
+	return func(s *Service) {
+		s.hashSlots = make(chan struct{}, max(slots, 1))
+		s.hashWait = wait
+	}
+}
+
+// WithLoginLimits replaces DefaultLoginLimits.
+func WithLoginLimits(l LoginLimits) Option { return func(s *Service) { s.limits = l } }
+
 // New makes a Service on a store.
 func New(store kv.Store, opts ...Option) *Service {
-	s := &Service{store: store, now: time.Now, rand: rand.Reader, lastSeen: map[string]time.Time{}}
+	s := &Service{
+		store: store, now: time.Now, rand: rand.Reader, log: slog.New(slog.DiscardHandler),
+		hasher: argon2idHasher{}, hashSlots: make(chan struct{}, DefaultHashSlots), hashWait: DefaultHashWait,
+		limits: DefaultLoginLimits(), lastSeen: map[string]time.Time{},
+	}
 	for _, o := range opts {
 		o(s)
 	}

@@ -3,7 +3,6 @@ package account
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/firmoapi/firmo/shared/apperr"
@@ -16,38 +15,6 @@ type Session struct {
 	UserID    string    `json:"user_id"`
 	CreatedAt time.Time `json:"created_at"`
 	ExpiresAt time.Time `json:"expires_at"`
-}
-
-var errBadLogin = apperr.New(apperr.ErrUnauthorized, "The email or password is not correct.")
-
-// Login checks an admin's email and password and opens a session. It returns the
-// session token, which the caller hands out once (as a cookie).
-func (s *Service) Login(ctx context.Context, email, password string, ttl time.Duration) (token string, sess Session, err error) {
-	u, err := s.FindUserByEmail(ctx, email)
-	if err != nil {
-		if errors.Is(err, apperr.ErrNotFound) {
-			// Spend the same time as a real check so timing does not reveal which emails exist.
-			checkPassword("$argon2id$v=19$m=65536,t=3,p=2$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g", password)
-			return "", Session{}, errBadLogin
-		}
-		return "", Session{}, err
-	}
-	if u.PasswordHash == "" || !checkPassword(u.PasswordHash, password) {
-		return "", Session{}, errBadLogin
-	}
-	if u.Role != RoleAdmin {
-		return "", Session{}, &apperr.Error{Kind: apperr.ErrForbidden, Message: "Only admins can sign in to the admin app."}
-	}
-	token, err = newToken(s.rand)
-	if err != nil {
-		return "", Session{}, err
-	}
-	now := s.now().UTC()
-	sess = Session{OrgID: u.OrgID, UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(ttl)}
-	if err := s.putJSON(ctx, kv.Key{PK: "session#" + hashSecret(token), SK: skRef}, sess, kv.Cond{IfAbsent: true}); err != nil {
-		return "", Session{}, fmt.Errorf("store session: %w", err)
-	}
-	return token, sess, nil
 }
 
 // SessionPrincipal resolves a session token to its caller.

@@ -25,9 +25,10 @@ const TestTaskKind = "test_echo"
 // (and runs cut short by a kill).
 func registerTestKinds(c *Core) error {
 	return c.Tasks.Kinds().Register(task.Kind{
-		Name:      TestTaskKind,
-		Processor: &delayedEcho{echo: &tasktest.Echo{}, runLog: c.Config.AWS.TestRunLog},
-		Columns:   tasktest.Columns,
+		Name:         TestTaskKind,
+		Processor:    &delayedEcho{echo: &tasktest.Echo{}, runLog: c.Config.AWS.TestRunLog},
+		Columns:      tasktest.Columns,
+		StatusRoutes: []string{task.GenStatusRoute},
 	})
 }
 

@@ -9,11 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/firmoapi/firmo/shared/account"
@@ -114,112 +110,65 @@ func openApp(ctx context.Context, env Env) (*allapp.App, config.Config, error) {
 	return a, cfg, err
 }
 
-func serve(ctx context.Context, env Env) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	if err := fs.Parse(env.Args[1:]); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+// keys runs `firmo keys create|revoke`. While `firmo serve` runs on the data dir (and
+// holds its store), the command goes through the server's admin socket; otherwise it
+// opens the store itself (README "Accounts and keys").
+func keys(ctx context.Context, env Env) error {
+	if len(env.Args) < 2 {
+		return fmt.Errorf("%w: firmo keys create|revoke", errUsage)
+	}
+	var cmd adminCommand
+	switch env.Args[1] {
+	case "create":
+		req, err := parseKeysCreate(env)
+		if err != nil {
+			return err
+		}
+		cmd = adminCommand{path: adminCreateKey, in: req}
+	case "revoke":
+		if len(env.Args) != 3 {
+			return fmt.Errorf("%w: firmo keys revoke KEY_PREFIX", errUsage)
+		}
+		cmd = adminCommand{path: adminRevokeKey, in: revokeRequest{KeyID: env.Args[2]}}
+	default:
+		return fmt.Errorf("%w: unknown keys command %q", errUsage, env.Args[1])
 	}
 	cfg, log, err := load(env)
 	if err != nil {
 		return err
 	}
-	if cfg.Backend != config.BackendLocal {
-		return fmt.Errorf("firmo serve runs the embedded composition; unset FIRMO_BACKEND or set it to local (AWS deploys with sam deploy)")
-	}
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-
-	a, err := allapp.NewLocal(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	demo, err := a.EnsureDemo(ctx)
-	if err != nil {
-		return fmt.Errorf("demo organisation: %w", err)
-	}
-	if err := seedOnFirstStart(ctx, env, a, cfg); err != nil {
-		return err
-	}
-	// Task workers run until shutdown drains them; unfinished tasks resume here.
-	if err := a.StartTasks(context.Background()); err != nil {
-		return err
-	}
-	// Rescoring and stale-field refreshing run on a timer; stopped before the store closes.
-	defer a.StartReprocessing(ctx, cfg.ReprocessEvery, log)()
-	// The company-name index follows the company store: synced now in the background
-	// (rebuilt when missing; picks up companies seeded or ingested while stopped) and
-	// again every reprocessing interval.
-	defer a.StartNameSync(ctx, cfg.ReprocessEvery, log)()
-
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
-	}
-	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	printBanner(env.Stdout, ln.Addr().String(), cfg.DataDir, demo)
-
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	log.Info("shutting down", "timeout", cfg.ShutdownWait.String())
-	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownWait)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("graceful shutdown: %w", err)
-	}
-	if err := a.StopTasks(sctx); err != nil {
-		log.Warn("task records still running at shutdown resume at the next start", "err", err)
-	}
-	log.Info("stopped")
-	return nil
-}
-
-func printBanner(w io.Writer, addr, dataDir string, d account.Demo) {
-	host := addr
-	if strings.HasPrefix(host, "[::]:") || strings.HasPrefix(host, "0.0.0.0:") {
-		host = "localhost:" + host[strings.LastIndex(host, ":")+1:]
-	}
-	fmt.Fprintf(w, "Firmo is serving on http://%s (data in %s)\n", host, dataDir)
-	fmt.Fprintf(w, "Demo organisation %q (plan %s). Demo API key (also in %s/%s):\n\n    %s\n\n", d.Org.Name, d.Org.Plan, dataDir, allapp.DemoKeyFile, d.Key)
-	if d.AdminPassword != "" {
-		fmt.Fprintf(w, "Admin app sign-in: %s, password in %s/%s\n", account.DemoAdminEmail, dataDir, allapp.DemoPasswordFile)
-	}
-	fmt.Fprintf(w, "Try: curl -H 'x-service-key: %s' http://%s/v1/account\nAPI reference: http://%s/docs\n", d.Key, host, host)
-}
-
-func keys(ctx context.Context, env Env) error {
-	if len(env.Args) < 2 {
-		return fmt.Errorf("%w: firmo keys create|revoke", errUsage)
-	}
-	a, _, err := openApp(ctx, env)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	switch env.Args[1] {
-	case "create":
-		return keysCreate(ctx, env, a)
-	case "revoke":
-		if len(env.Args) != 3 {
-			return fmt.Errorf("%w: firmo keys revoke KEY_PREFIX", errUsage)
+	var out keyResult
+	served := false
+	if cfg.Backend == config.BackendLocal {
+		if served, err = callAdmin(ctx, cfg.DataDir, cmd, &out); err != nil {
+			return err
 		}
-		k, err := a.Accounts.RevokeKeyByID(ctx, env.Args[2])
+	}
+	if !served {
+		a, err := allapp.New(ctx, cfg, log)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stdout, "revoked %s\n", k.ID)
+		defer a.Close()
+		if out, err = runAdmin(ctx, a.Accounts, cmd); err != nil {
+			return err
+		}
+	}
+	if cmd.path == adminRevokeKey {
+		fmt.Fprintf(env.Stdout, "revoked %s\n", out.KeyID)
 		return nil
 	}
-	return fmt.Errorf("%w: unknown keys command %q", errUsage, env.Args[1])
+	if out.PlanIgnored {
+		fmt.Fprintf(env.Stderr, "note: organisation %q exists on plan %s; --plan ignored\n", out.OrgName, out.Plan)
+	}
+	fmt.Fprintf(env.Stderr, "organisation %q (%s, plan %s), user %s (%s), key %s\n", out.OrgName, out.OrgID, out.Plan, out.UserEmail, out.Role, out.KeyID)
+	fmt.Fprintln(env.Stdout, out.Secret)
+	return nil
 }
 
-func keysCreate(ctx context.Context, env Env, a *allapp.App) error {
+// parseKeysCreate reads the flags of `firmo keys create`; bad values are usage errors
+// before any store or server is asked.
+func parseKeysCreate(env Env) (keyRequest, error) {
 	fs := flag.NewFlagSet("keys create", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	orgName := fs.String("org", "", "organisation name (created if needed)")
@@ -228,42 +177,43 @@ func keysCreate(ctx context.Context, env Env, a *allapp.App) error {
 	email := fs.String("email", "", "email of the new user (default: generated)")
 	label := fs.String("name", "", "label of the key")
 	if err := fs.Parse(env.Args[2:]); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return keyRequest{}, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if strings.TrimSpace(*orgName) == "" {
-		return fmt.Errorf("%w: --org is required", errUsage)
+		return keyRequest{}, fmt.Errorf("%w: --org is required", errUsage)
 	}
 	plan, err := account.ParsePlan(*planName)
 	if err != nil {
-		return err
+		return keyRequest{}, err
 	}
 	role, err := account.ParseRole(*roleName)
 	if err != nil {
-		return err
+		return keyRequest{}, err
 	}
-	org, created, err := a.Accounts.EnsureOrg(ctx, *orgName, plan)
+	return keyRequest{Org: *orgName, Plan: plan, PlanSet: isFlagSet(fs, "plan"), Role: role, Email: *email, Name: *label}, nil
+}
+
+// createKey creates the organisation if needed (on req.Plan), a user and a key.
+func createKey(ctx context.Context, accounts *account.Service, req keyRequest) (keyResult, error) {
+	org, created, err := accounts.EnsureOrg(ctx, req.Org, req.Plan)
 	if err != nil {
-		return err
+		return keyResult{}, err
 	}
-	if !created && org.Plan != plan && isFlagSet(fs, "plan") {
-		fmt.Fprintf(env.Stderr, "note: organisation %q exists on plan %s; --plan %s ignored\n", org.Name, org.Plan, plan)
-	}
-	addr := *email
+	addr := req.Email
 	if addr == "" {
 		id := strings.ReplaceAll(time.Now().UTC().Format("20060102T150405.000000"), ".", "")
-		addr = fmt.Sprintf("%s-%s@%s.firmo.local", role, strings.ToLower(id), slug(org.Name))
+		addr = fmt.Sprintf("%s-%s@%s.firmo.local", req.Role, strings.ToLower(id), slug(org.Name))
 	}
-	user, err := a.Accounts.CreateUser(ctx, org.ID, addr, role, "")
+	user, err := accounts.CreateUser(ctx, org.ID, addr, req.Role, "")
 	if err != nil {
-		return err
+		return keyResult{}, err
 	}
-	secret, key, err := a.Accounts.CreateKey(ctx, org.ID, user.ID, *label)
+	secret, key, err := accounts.CreateKey(ctx, org.ID, user.ID, req.Name)
 	if err != nil {
-		return err
+		return keyResult{}, err
 	}
-	fmt.Fprintf(env.Stderr, "organisation %q (%s, plan %s), user %s (%s), key %s\n", org.Name, org.ID, org.Plan, user.Email, user.Role, key.ID)
-	fmt.Fprintln(env.Stdout, secret)
-	return nil
+	return keyResult{Secret: secret, KeyID: key.ID, OrgID: org.ID, OrgName: org.Name, Plan: org.Plan,
+		PlanIgnored: !created && org.Plan != req.Plan && req.PlanSet, UserEmail: user.Email, Role: user.Role}, nil
 }
 
 func isFlagSet(fs *flag.FlagSet, name string) bool {

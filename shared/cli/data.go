@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -118,31 +119,55 @@ func seedWorld(ctx context.Context, env Env, a *allapp.App, opts world.Options, 
 	return a.SeedWorld(ctx, opts, load, func() { bar.Add(1) })
 }
 
-// seedOnFirstStart gives `firmo serve` its demo world the first time it runs on an
-// empty store (FIRMO_SEED_COMPANIES companies; 0 turns it off).
-func seedOnFirstStart(ctx context.Context, env Env, a *allapp.App, cfg config.Config) error {
+// seedingMarker is a file of the data dir that exists while a first start seeds the
+// demo world: a start stopped mid-way leaves it, and the next start seeds again (the
+// same world: seeding is idempotent and skips what is stored).
+const seedingMarker = "seeding-demo-world"
+
+// needsSeeding reports whether `firmo serve` seeds the demo world: on an empty store,
+// or to finish a first start that was stopped (FIRMO_SEED_COMPANIES=0 turns it off).
+func needsSeeding(ctx context.Context, a *allapp.App, cfg config.Config) (bool, error) {
 	if cfg.SeedCompanies == 0 {
-		return nil
+		return false, nil
 	}
-	empty, err := a.CompaniesEmpty(ctx)
-	if err != nil || !empty {
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, seedingMarker)); err == nil {
+		return true, nil
+	}
+	return a.CompaniesEmpty(ctx)
+}
+
+// seedOnFirstStart gives `firmo serve` its demo world of FIRMO_SEED_COMPANIES
+// companies and their contacts; the server answers meanwhile.
+func seedOnFirstStart(ctx context.Context, env Env, a *allapp.App, cfg config.Config) error {
+	marker := filepath.Join(cfg.DataDir, seedingMarker)
+	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+		return fmt.Errorf("seed the demo world: %w", err)
+	}
+	opts, resumed, err := world.Stored(ctx, a.Companies.Store())
+	if err != nil {
 		return err
 	}
-	opts := world.Options{Seed: allapp.DefaultWorldSeed, Companies: cfg.SeedCompanies, AsOf: time.Now()}.Normalized()
-	fmt.Fprintf(env.Stderr, "First start: seeding a demo world of %d companies (firmo seed makes others).\n", opts.Companies)
+	if !resumed {
+		opts = world.Options{Seed: allapp.DefaultWorldSeed, Companies: cfg.SeedCompanies, AsOf: time.Now()}.Normalized()
+	}
+	fmt.Fprintf(env.Stderr, "First start: seeding a demo world of %d companies in the background (firmo seed makes others); GET /readyz answers 200 when it is loaded.\n", opts.Companies)
 	start := time.Now()
 	// Text-derived fields (description, language, keywords, industries) are filled in by
-	// the reprocessing job, which starts with the server: the API answers at once.
+	// the reprocessing job, which starts once the world is loaded.
 	rep, err := seedWorld(ctx, env, a, opts, company.LoadOptions{DeferText: true})
 	if err != nil {
 		return fmt.Errorf("seed the demo world: %w", err)
 	}
+	companiesTook := time.Since(start)
 	nc, err := seedContacts(ctx, env, a, opts)
 	if err != nil {
 		return fmt.Errorf("seed the demo world's contacts: %w", err)
 	}
-	fmt.Fprintf(env.Stderr, "Seeded %d contacts.\n", nc)
-	fmt.Fprintf(env.Stderr, "Seeded %d companies in %s; descriptions, languages and industries are derived in the background.\n", rep.Companies, time.Since(start).Round(100*time.Millisecond))
+	if err := os.Remove(marker); err != nil {
+		return fmt.Errorf("seed the demo world: %w", err)
+	}
+	fmt.Fprintf(env.Stderr, "Seeded %d companies in %s and %d contacts in %s; descriptions, languages and industries are derived in the background.\n",
+		rep.Companies, companiesTook.Round(100*time.Millisecond), nc, (time.Since(start) - companiesTook).Round(100*time.Millisecond))
 	return nil
 }
 
@@ -242,6 +267,17 @@ func printReport(stdout, stderr io.Writer, rep company.Report) {
 		rep.Rows, rep.Accepted, rep.Changed, rep.Skipped, rep.Refreshed)
 }
 
+// printRowErrors lists row errors or warnings on w, at most maxShownErrors of them.
+func printRowErrors(w io.Writer, prefix string, errs []contact.RowError, what string) {
+	for i, e := range errs {
+		if i == maxShownErrors {
+			fmt.Fprintf(w, "%s... and %d more %s\n", prefix, len(errs)-maxShownErrors, what)
+			break
+		}
+		fmt.Fprintln(w, prefix+e.String())
+	}
+}
+
 // contactsNote says when contact search serves ingested contacts: it answers from an
 // in-memory snapshot that refreshes in the background once older than its MaxAge
 // (contactsearch.Deps, 5 minutes), and nothing tells a running server of an ingest.
@@ -264,14 +300,10 @@ func ingestContacts(ctx context.Context, env Env, a *allapp.App, file io.Reader,
 		return fmt.Errorf("%w: --format %q: contacts are csv or jsonl", errUsage, format)
 	}
 	rep, err := a.Contacts.Ingest(ctx, file, opts)
-	for i, e := range rep.Errors {
-		if i == maxShownErrors {
-			fmt.Fprintf(env.Stderr, "... and %d more bad rows\n", len(rep.Errors)-maxShownErrors)
-			break
-		}
-		fmt.Fprintln(env.Stderr, e.String())
-	}
-	fmt.Fprintf(env.Stdout, "%d rows: %d accepted (%d changed stored data), %d skipped\n", rep.Rows, rep.Accepted, rep.Changed, rep.Skipped)
+	printRowErrors(env.Stderr, "", rep.Errors, "bad rows")
+	printRowErrors(env.Stderr, "warning: ", rep.Warnings, "dropped values")
+	fmt.Fprintf(env.Stdout, "%d rows: %d accepted (%d changed stored data), %d skipped, %d invalid values dropped from kept rows\n",
+		rep.Rows, rep.Accepted, rep.Changed, rep.Skipped, len(rep.Warnings))
 	if err != nil {
 		return err
 	}

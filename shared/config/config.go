@@ -31,9 +31,10 @@ type Config struct {
 	MaxBodyBytes    int64         // FIRMO_MAX_BODY_BYTES: request body limit
 	DemoAPIKey      string        // FIRMO_DEMO_API_KEY: fixes the demo organisation's key
 	ShutdownWait    time.Duration // FIRMO_SHUTDOWN_TIMEOUT: graceful shutdown budget
+	BodyTimeout     time.Duration // FIRMO_BODY_TIMEOUT: `firmo serve` cuts a request whose body is not read in full within this time after its headers
 	SessionTTL      time.Duration // FIRMO_SESSION_TTL: admin app session lifetime
 	InsecureCookies bool          // FIRMO_INSECURE_COOKIES: drop the Secure cookie flag (plain-HTTP development only)
-	FetchAllowHosts []string      // FIRMO_FETCH_ALLOW_HOSTS: hosts or host:port pairs the guarded fetch client admits although private (tests only)
+	FetchAllowHosts []string      // FIRMO_FETCH_ALLOW_HOSTS: hosts or host:port pairs the guarded fetch client and the SMTP verifier admit although private (tests only)
 	DNSResolver     string        // FIRMO_DNS_RESOLVER: host:port of the DNS server for MX lookups; "" = /etc/resolv.conf
 	SeedCompanies   int           // FIRMO_SEED_COMPANIES: companies of the demo world `firmo serve` seeds into an empty store; 0 = none
 	ReprocessEvery  time.Duration // FIRMO_REPROCESS_INTERVAL: how often `firmo serve` continues the company reprocessing job
@@ -157,6 +158,7 @@ func Load(getenv Getenv) (Config, error) {
 		MaxBodyBytes:    l.int64("FIRMO_MAX_BODY_BYTES", 1<<20, 1024, 1<<30),
 		DemoAPIKey:      l.str("FIRMO_DEMO_API_KEY", ""),
 		ShutdownWait:    l.duration("FIRMO_SHUTDOWN_TIMEOUT", 15*time.Second),
+		BodyTimeout:     l.duration("FIRMO_BODY_TIMEOUT", 30*time.Second),
 		SessionTTL:      l.duration("FIRMO_SESSION_TTL", 12*time.Hour),
 		InsecureCookies: l.bool("FIRMO_INSECURE_COOKIES", false),
 		FetchAllowHosts: l.hosts("FIRMO_FETCH_ALLOW_HOSTS"),

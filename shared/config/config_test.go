@@ -65,3 +65,16 @@ func TestCompanySettings(t *testing.T) {
 		t.Fatalf("bad values: %v", err)
 	}
 }
+
+func TestBodyTimeout(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil || c.BodyTimeout != 30*time.Second {
+		t.Fatalf("default: %v, %v", c.BodyTimeout, err)
+	}
+	if c, err = Load(env(map[string]string{"FIRMO_BODY_TIMEOUT": "2m"})); err != nil || c.BodyTimeout != 2*time.Minute {
+		t.Fatalf("override: %v, %v", c.BodyTimeout, err)
+	}
+	if _, err = Load(env(map[string]string{"FIRMO_BODY_TIMEOUT": "0s"})); err == nil || !strings.Contains(err.Error(), "FIRMO_BODY_TIMEOUT") {
+		t.Fatalf("zero: %v", err)
+	}
+}

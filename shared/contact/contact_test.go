@@ -164,3 +164,38 @@ func TestIngestJSONLExplicitIDs(t *testing.T) {
 		}
 	}
 }
+
+// An invalid phone number drops that number, not the contact: the row is kept with its
+// other numbers and the number is listed as a warning with its line.
+func TestIngestKeepsContactWithInvalidPhone(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	in := `name,domain,email,phone,country
+Ana Bad,a.com,ana@a.com,12,DE
+Ben Mixed,a.com,ben@a.com,030 1234567;not a number,DE
+`
+	rep, err := s.Ingest(ctx, strings.NewReader(in), IngestOptions{Name: "c.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rows != 2 || rep.Accepted != 2 || rep.Skipped != 0 || len(rep.Errors) != 0 {
+		t.Fatalf("report = %+v, want both rows accepted", rep)
+	}
+	want := []RowError{{Line: 2, Field: "phone"}, {Line: 3, Field: "phone"}}
+	if len(rep.Warnings) != len(want) {
+		t.Fatalf("warnings = %+v, want %d", rep.Warnings, len(want))
+	}
+	for i, w := range want {
+		if got := rep.Warnings[i]; got.Line != w.Line || got.Field != w.Field || got.Message == "" {
+			t.Errorf("warning %d = %+v, want line %d field %s", i, got, w.Line, w.Field)
+		}
+	}
+	ana, err := s.ByEmail(ctx, "ana@a.com")
+	if err != nil || len(ana.Phones) != 0 {
+		t.Fatalf("ana = %+v, %v; want kept without phones", ana, err)
+	}
+	ben, err := s.ByEmail(ctx, "ben@a.com")
+	if err != nil || len(ben.Phones) != 1 || ben.Phones[0] != "030 1234567" {
+		t.Fatalf("ben = %+v, %v; want kept with the valid phone only", ben, err)
+	}
+}

@@ -47,13 +47,15 @@ type Row struct {
 // RowError is a rejected row: its 1-based line, the field to blame and why.
 type RowError = rowfile.RowError
 
-// Report is the outcome of an ingest run.
+// Report is the outcome of an ingest run. Errors are the skipped rows; Warnings are
+// values dropped from rows that were kept (an invalid phone number).
 type Report struct {
 	Rows     int        `json:"rows"`
 	Accepted int        `json:"accepted"`
 	Changed  int        `json:"changed"`
 	Skipped  int        `json:"skipped"`
 	Errors   []RowError `json:"errors"`
+	Warnings []RowError `json:"warnings"`
 }
 
 func (r *Report) reject(line int, err error) {
@@ -85,7 +87,8 @@ func (nopBar) Done()     {}
 // A row with a persona_id updates that persona; a row without one is matched to an
 // earlier ingest by its LinkedIn username, else its email, else its domain and name,
 // so ingesting the same file again changes nothing. Bad rows are reported by line and
-// skipped; nothing is written for them.
+// skipped; nothing is written for them. An invalid phone number does not make a row
+// bad: the number is dropped and listed in the report's Warnings.
 func (s *Store) Ingest(ctx context.Context, r io.Reader, opts IngestOptions) (Report, error) {
 	var rep Report
 	var bar company.Progress = nopBar{}
@@ -99,10 +102,13 @@ func (s *Store) Ingest(ctx context.Context, r io.Reader, opts IngestOptions) (Re
 	var lines []int
 	keep := func(line int, row Row) {
 		rep.Rows++
-		raw, err := Validate(row)
+		raw, warnings, err := validateKeep(row)
 		if err != nil {
 			rep.reject(line, err)
 			return
+		}
+		for _, w := range warnings {
+			rep.Warnings = append(rep.Warnings, rowfile.ErrorAt(line, w))
 		}
 		rep.Accepted++
 		good = append(good, raw)
@@ -198,8 +204,49 @@ func readCSV(r io.Reader, keep func(int, Row), rep *Report) error {
 // maxText bounds a text field.
 const maxText = 10000
 
-// Validate turns an ingest row into a raw contact, or names the bad field.
+// Validate turns an ingest row into a raw contact, or names the bad field; every
+// value must be valid (the demo world's rows are checked so).
 func Validate(row Row) (Raw, error) {
+	r, warnings, err := validateKeep(row)
+	if err == nil && len(warnings) > 0 {
+		err = warnings[0]
+	}
+	return r, err
+}
+
+// validateKeep is Validate for ingest: invalid phone numbers do not reject the row but
+// are left out of the contact and returned as warnings (apperr.Invalid errors naming
+// the field), since a contact is worth keeping without one of its numbers.
+func validateKeep(row Row) (Raw, []error, error) {
+	r, err := validate(row)
+	if err != nil {
+		return Raw{}, nil, err
+	}
+	phones, warnings := validPhones(row.Phone, r.Country)
+	r.Phones = phones
+	return r, warnings, nil
+}
+
+// validPhones keeps the valid numbers of a phone field and names each one dropped.
+func validPhones(raw json.RawMessage, country string) ([]string, []error) {
+	phones, err := list(raw)
+	if err != nil {
+		return nil, []error{apperr.Invalid("phone", "phone must be a string or an array of strings; dropped, the contact is kept")}
+	}
+	var keep []string
+	var warnings []error
+	for _, p := range phones {
+		if len(Phones([]string{p}, country)) == 0 {
+			warnings = append(warnings, apperr.Invalid("phone", "phone %q is not a valid number (in country %q); dropped, the contact is kept", p, country))
+			continue
+		}
+		keep = append(keep, p)
+	}
+	return keep, warnings
+}
+
+// validate checks every field but the phones, which Validate checks one by one.
+func validate(row Row) (Raw, error) {
 	var r Raw
 	if len(row.PersonaID) > 0 && string(row.PersonaID) != "null" {
 		id, err := intOf(row.PersonaID)
@@ -239,16 +286,6 @@ func Validate(row Row) (Raw, error) {
 		r.Country = cc
 	}
 	r.State = strings.TrimSpace(row.State)
-	phones, err := list(row.Phone)
-	if err != nil {
-		return r, apperr.Invalid("phone", "phone must be a string or an array of strings")
-	}
-	for _, p := range phones {
-		if len(Phones([]string{p}, r.Country)) == 0 {
-			return r, apperr.Invalid("phone", "phone %q is not a valid number (in country %q)", p, r.Country)
-		}
-	}
-	r.Phones = phones
 	if r.Skills, err = list(row.Skills); err != nil {
 		return r, apperr.Invalid("skills", "skills must be a string or an array of strings")
 	}

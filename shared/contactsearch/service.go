@@ -97,7 +97,25 @@ type Service struct {
 	mu         sync.Mutex
 	snap       *snapshot
 	refreshing bool
+	first      *firstBuild // the build callers wait for while there is no snapshot
+
+	// building admits one build at a time (the first, a background refresh, Refresh):
+	// each holds every contact's vector and a graph until it is done.
+	building sync.Mutex
 }
+
+// firstBuild is the one build of the first snapshot that every caller arriving before it
+// exists waits for. done is closed once sn or err is set.
+type firstBuild struct {
+	done chan struct{}
+	sn   *snapshot
+	err  error
+}
+
+// buildRetryAfter is the Retry-After of a search whose ctx ended while it waited for the
+// first snapshot (the demo world's 27,405 contacts take 2 to 12 s on a shared 2-core
+// machine: BENCHMARKS.md, "First searches after a restart").
+const buildRetryAfter = 10 * time.Second
 
 // New returns the service.
 func New(d Deps) *Service {
@@ -112,39 +130,56 @@ func New(d Deps) *Service {
 	return s
 }
 
-// Refresh rebuilds the snapshot now (after an ingest, or in tests).
+// Refresh rebuilds the snapshot now (after an ingest, or in tests), on ctx.
 func (s *Service) Refresh(ctx context.Context) error {
+	_, err := s.refresh(ctx)
+	return err
+}
+
+func (s *Service) refresh(ctx context.Context) (*snapshot, error) {
+	s.building.Lock()
+	defer s.building.Unlock()
 	s.mu.Lock()
 	prev := s.snap
 	s.mu.Unlock()
 	sn, err := s.build(ctx, prev)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.mu.Lock()
 	s.snap = sn
 	s.mu.Unlock()
-	return nil
+	return sn, nil
 }
 
-// current returns the snapshot, building it on first use and refreshing a stale one in
-// the background while the old one keeps answering.
+// current returns the snapshot, refreshing a stale one in the background while the old
+// one keeps answering. Before the first snapshot exists (a fresh start), every caller
+// waits for one shared build, with its own ctx: the build runs on none of their
+// cancellations, so a caller that gives up fails neither the build nor the others; it
+// gets a 503 with Retry-After.
 func (s *Service) current(ctx context.Context) (*snapshot, error) {
 	s.mu.Lock()
 	sn := s.snap
-	stale := sn != nil && time.Since(sn.built) > s.maxAge && !s.refreshing
+	if sn == nil {
+		fb := s.first
+		if fb == nil {
+			fb = &firstBuild{done: make(chan struct{})}
+			s.first = fb
+			go s.buildFirst(context.WithoutCancel(ctx), fb)
+		}
+		s.mu.Unlock()
+		select {
+		case <-fb.done:
+			return fb.sn, fb.err
+		case <-ctx.Done():
+			return nil, notReady(ctx.Err())
+		}
+	}
+	stale := time.Since(sn.built) > s.maxAge && !s.refreshing
 	if stale {
 		s.refreshing = true
 	}
 	s.mu.Unlock()
-	if sn == nil {
-		if err := s.Refresh(ctx); err != nil {
-			return nil, err
-		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.snap, nil
-	}
 	if stale {
 		go func() {
 			_ = s.Refresh(context.WithoutCancel(ctx)) // the old snapshot keeps serving on failure
@@ -154,6 +189,23 @@ func (s *Service) current(ctx context.Context) (*snapshot, error) {
 		}()
 	}
 	return sn, nil
+}
+
+// buildFirst runs fb, the shared first build; a failed one is forgotten, so the next
+// caller starts another.
+func (s *Service) buildFirst(ctx context.Context, fb *firstBuild) {
+	fb.sn, fb.err = s.refresh(ctx)
+	s.mu.Lock()
+	s.first = nil
+	s.mu.Unlock()
+	close(fb.done)
+}
+
+// notReady is the answer of a caller that stopped waiting for the first snapshot: a 503
+// with Retry-After that still says why (cause: its ctx's error).
+func notReady(cause error) error {
+	e := &apperr.Error{Kind: apperr.ErrUnavailable, Message: "Contact search is loading its contacts after a start; retry after the time given in Retry-After.", RetryAfter: buildRetryAfter}
+	return fmt.Errorf("%w: %w", e, cause)
 }
 
 // Entry is a company entry of the grouped result, the spec's fields in its order.

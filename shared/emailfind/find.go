@@ -105,6 +105,42 @@ func NewFinder(d FinderDeps) *Finder {
 		budgets: map[Round]time.Duration{RoundVerify: d.VerifyBudget, RoundEscalate: d.EscalateBudget}}
 }
 
+// maxPatternWait bounds the wait for a company pattern (a quarter of the budget at most).
+const maxPatternWait = 10 * time.Second
+
+// companyPattern returns the company's pattern, or "" when none is known or the source
+// does not answer within wait. The source may be slow (the contact store is read on its
+// first use, as after a restart): that costs the company tier, never the SMTP budget,
+// which would otherwise be spent before the conversation starts and answer a false
+// timeout without any attempt. A failing source likewise costs only the company tier.
+func (f *Finder) companyPattern(ctx context.Context, domain string, wait time.Duration) emailpattern.Template {
+	if f.patterns == nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	type answer struct {
+		p   emailpattern.Pattern
+		ok  bool
+		err error
+	}
+	ch := make(chan answer, 1) // the source may return after the wait: it never blocks
+	go func() {
+		p, ok, err := f.patterns.CompanyPattern(ctx, domain)
+		ch <- answer{p, ok, err}
+	}()
+	select {
+	case a := <-ch:
+		if a.err == nil && a.ok {
+			if t, err := emailpattern.ParseTemplate("company_pattern", a.p.Template); err == nil {
+				return t
+			}
+		}
+	case <-ctx.Done():
+	}
+	return ""
+}
+
 // Budget is the time one find of the round may take.
 func (f *Finder) Budget(r Round) time.Duration { return f.budgets[r] }
 
@@ -114,8 +150,6 @@ func (f *Finder) Find(ctx context.Context, req Request, round Round) (res Result
 	start := f.now()
 	res = Result{FirstName: req.FirstName, LastName: req.LastName, Domain: req.Domain}
 	defer func() { res.DurationMS = f.now().Sub(start).Milliseconds() }()
-	ctx, cancel := context.WithTimeout(ctx, f.Budget(round))
-	defer cancel()
 
 	p := emailpattern.Person{First: req.FirstName, Last: req.LastName, Domain: req.Domain}
 	if req.KnownPattern != "" {
@@ -123,14 +157,10 @@ func (f *Finder) Find(ctx context.Context, req Request, round Round) (res Result
 			p.Known = t
 		}
 	}
-	if f.patterns != nil {
-		// A failing contact index costs the company tier, not the whole find.
-		if cp, ok, err := f.patterns.CompanyPattern(ctx, req.Domain); err == nil && ok {
-			if t, err := emailpattern.ParseTemplate("company_pattern", cp.Template); err == nil {
-				p.Company = t
-			}
-		}
-	}
+	p.Company = f.companyPattern(ctx, req.Domain, min(f.Budget(round)/4, maxPatternWait))
+	// The budget is the SMTP conversation's: it starts once the candidates are known.
+	ctx, cancel := context.WithTimeout(ctx, f.Budget(round))
+	defer cancel()
 	depth, opt := emailpattern.Verify, smtpverify.Options{Probes: 1}
 	if round == RoundEscalate {
 		depth, opt = emailpattern.Escalate, smtpverify.Options{Probes: 2, FreshProbe: true}

@@ -20,6 +20,7 @@ import (
 	"github.com/firmoapi/firmo/shared/domain"
 	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/smtpverify"
 	"github.com/firmoapi/firmo/shared/task"
 )
 
@@ -28,6 +29,13 @@ const (
 	TaskKind = "email_find"
 	Provider = "smtp"
 	column   = "result"
+)
+
+// The routes that read email jobs, and the only ones that read their task
+// (task.Kind.StatusRoutes): GET /v1/gen/status does not show an email batch.
+const (
+	JobRoute          = "GET /v1/email/jobs/{job_id}"
+	BatchResultsRoute = "GET /v1/email/batch/{batch_id}/results"
 )
 
 // MaxBatch is the largest batch (spec: 1-500 requests).
@@ -111,6 +119,8 @@ func NewService(d ServiceDeps) (*Service, error) {
 	s := &Service{store: d.Store, tasks: d.Tasks, finder: d.Finder, bill: d.Billing, orgs: d.Orgs, log: d.Log, now: time.Now}
 	err := d.Tasks.Kinds().Register(task.Kind{
 		Name: TaskKind, Processor: processor{s}, Columns: []string{column},
+		// A batch is read as jobs (Job, Batch), never as a raw task.
+		StatusRoutes: []string{JobRoute, BatchResultsRoute},
 		// The record deadline leaves the find its whole budget plus the billing call,
 		// and stays within the AWS worker's 300 s with the default budgets.
 		Timeout: d.Finder.Budget(RoundEscalate) + 30*time.Second,
@@ -561,9 +571,17 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 	if _, err := s.store.Add(ctx, batchKey(rec.OrgID, rec.TaskID), startedCounter(rec.Index), 1, kv.AddCond{}); err != nil {
 		s.log.Warn("mark email job processing", "batch", rec.TaskID, "job", rec.Key, "err", err)
 	}
+	// Each run has the round's whole budget, counted from its own start (Finder.Find): a
+	// job redone after a crash or a shutdown holds its SMTP conversation again.
 	res := s.finder.Find(ctx, in.Request, params.Round)
 	if ctx.Err() != nil {
 		return task.Result{}, ctx.Err() // shut down mid-job: the engine redoes it
+	}
+	if res.Status == string(smtpverify.Timeout) && res.Attempts == 0 {
+		// No SMTP session was tried (the mail host's DNS did not answer in time): not a
+		// verdict on the address. Retried with a fresh budget; when no try gets that
+		// far, the job fails rather than answer timeout.
+		return task.Result{}, apperr.Retryable(fmt.Errorf("no SMTP session with the mail host of %s could be started in time", in.Domain), 0)
 	}
 	if res.Result != nil {
 		if jerr, err := s.charge(ctx, rec, res.Result.Email); err != nil {

@@ -2,19 +2,24 @@ package emailfind
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/billing"
+	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/kv/dynamokv"
+	"github.com/firmoapi/firmo/shared/smtpverify"
 	"github.com/firmoapi/firmo/shared/task"
 	"github.com/firmoapi/firmo/shared/task/memqueue"
 	"github.com/firmoapi/firmo/shared/testkit"
@@ -29,6 +34,7 @@ type jobRig struct {
 	accounts *account.Service
 	billing  *billing.Service
 	org      account.Org
+	stop     func(ctx context.Context) // stops the workers: in-flight jobs are cut short when ctx ends
 }
 
 func newJobRig(t *testing.T, check Checker) *jobRig {
@@ -43,28 +49,36 @@ func newJobRig(t *testing.T, check Checker) *jobRig {
 
 func newJobRigOn(t *testing.T, st kv.Store, check Checker) *jobRig {
 	t.Helper()
+	return newJobRigFinder(t, st, NewFinder(FinderDeps{Checker: check, VerifyBudget: 5 * time.Second, EscalateBudget: 10 * time.Second}))
+}
+
+func newJobRigFinder(t *testing.T, st kv.Store, finder *Finder) *jobRig {
+	t.Helper()
 	q := memqueue.New(memqueue.Options{Workers: 16, RetryDelay: 5 * time.Millisecond})
 	flow := memqueue.NewWorkflow(memqueue.FlowOptions{PollEvery: 10 * time.Millisecond, StepRetryDelay: 5 * time.Millisecond})
 	eng := task.New(task.Deps{Store: st, Kinds: task.NewRegistry(), Queue: q, Flow: flow, Limiter: task.NewLimiter(nil, 50),
 		Options: task.Options{Retry: task.RetryPolicy{Attempts: 3, Base: time.Millisecond, Max: 5 * time.Millisecond}}})
 	accounts, bill := account.New(st), billing.New(st)
-	svc, err := NewService(ServiceDeps{Store: st, Tasks: eng, Finder: NewFinder(FinderDeps{Checker: check, VerifyBudget: 5 * time.Second, EscalateBudget: 10 * time.Second}), Billing: bill, Orgs: accounts})
+	svc, err := NewService(ServiceDeps{Store: st, Tasks: eng, Finder: finder, Billing: bill, Orgs: accounts})
 	if err != nil {
 		t.Fatal(err)
 	}
 	q.Run(eng)
 	flow.Run(eng)
-	t.Cleanup(func() {
+	stop := func(ctx context.Context) {
 		flow.Close()
+		q.Close(ctx)
+	}
+	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		q.Close(ctx)
+		stop(ctx)
 	})
 	org, _, err := accounts.EnsureOrg(context.Background(), "Acme", account.PlanFree)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &jobRig{store: st, svc: svc, engine: eng, accounts: accounts, billing: bill, org: org}
+	return &jobRig{store: st, svc: svc, engine: eng, accounts: accounts, billing: bill, org: org, stop: stop}
 }
 
 // wait polls the batch until completed plus failed equals total.
@@ -190,8 +204,8 @@ func TestBatchLifecycleAndBilling(t *testing.T) {
 	if got := v.Results[0].Result; got.Domain != "acme.com" || got.Result.Email != "jane.doe@acme.com" {
 		t.Errorf("job 0 = %+v, want jane.doe@acme.com on the normalized domain", got)
 	}
-	// One job by id, as the batch shows it.
-	j, err := r.svc.Job(ctx, r.org.ID, sub.JobIDs[2])
+	// One job by id, as the batch shows it (read on its route, as the HTTP server does).
+	j, err := r.svc.Job(billing.WithRoute(context.Background(), JobRoute), r.org.ID, sub.JobIDs[2])
 	if err != nil || j.Status != JobCompleted || j.Result.Status != "catch_all_pattern" || !j.Result.IsCatchAll {
 		t.Fatalf("job = %+v, %v", j, err)
 	}
@@ -409,4 +423,99 @@ func TestMaxSizeBatchOnDynamoDB(t *testing.T) {
 		t.Fatalf("last job = %+v, %v", j, err)
 	}
 	r.engine.Cancel(ctx, task.Ref{OrgID: r.org.ID, TaskID: sub.BatchID})
+}
+
+// blockingChecker holds every check until its context ends, as a conversation in
+// flight when the process dies.
+type blockingChecker struct{}
+
+func (blockingChecker) Check(ctx context.Context, _ string, _ []string, _ smtpverify.Options) smtpverify.Outcome {
+	<-ctx.Done()
+	return smtpverify.Outcome{Status: smtpverify.Timeout, Accepted: -1, Attempts: 1}
+}
+
+// liveChecker answers like smtpverify.Verifier: with its budget already spent, the MX
+// lookup fails at once and the outcome is timeout with no attempt. It counts the
+// checks that had time to talk to the host.
+type liveChecker struct {
+	fakeChecker
+	live atomic.Int64
+}
+
+func (c *liveChecker) Check(ctx context.Context, domain string, locals []string, opt smtpverify.Options) smtpverify.Outcome {
+	if ctx.Err() != nil {
+		return smtpverify.Outcome{Status: smtpverify.Timeout, Accepted: -1}
+	}
+	c.live.Add(1)
+	return c.fakeChecker.Check(ctx, domain, locals, opt)
+}
+
+// coldPatterns answers its first question after wait, ignoring the caller's deadline,
+// as the contact store read once on first use (emailapp's learner) after a restart.
+type coldPatterns struct {
+	wait time.Duration
+	once sync.Once
+}
+
+func (p *coldPatterns) CompanyPattern(context.Context, string) (emailpattern.Pattern, bool, error) {
+	p.once.Do(func() { time.Sleep(p.wait) })
+	return emailpattern.Pattern{}, false, nil
+}
+
+// TestJobsInFlightAtACrashAreVerifiedAgain: jobs in flight when the process stops are
+// redone after the restart (Resume), each with its own SMTP budget. The restarted
+// process is cold (the company patterns take longer than a whole budget to answer):
+// the redone jobs still hold their conversations and are found, never answered
+// timeout without an attempt.
+func TestJobsInFlightAtACrashAreVerifiedAgain(t *testing.T) {
+	st, err := boltkv.Open(filepath.Join(t.TempDir(), "email.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ctx := context.Background()
+
+	first := newJobRigFinder(t, st, NewFinder(FinderDeps{Checker: blockingChecker{}, VerifyBudget: time.Minute}))
+	sub, err := first.svc.Submit(ctx, first.org.ID, Batch{Requests: people(3, "acme.com")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		v, err := first.svc.Batch(ctx, first.org.ID, sub.BatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		processing := 0
+		for _, j := range v.Results {
+			if j.Status == JobProcessing {
+				processing++
+			}
+		}
+		if processing == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("jobs never all in flight: %+v", v.Results)
+		}
+	}
+	expired, cancel := context.WithCancel(ctx)
+	cancel()
+	first.stop(expired) // the process goes: the conversations in flight are cut short
+
+	check := &liveChecker{fakeChecker: fakeChecker{mailboxes: map[string][]string{"acme.com": {"jane.doe0", "jane.doe1", "jane.doe2"}}}}
+	budget := 300 * time.Millisecond
+	second := newJobRigFinder(t, st, NewFinder(FinderDeps{Checker: check, Patterns: &coldPatterns{wait: 2 * budget}, VerifyBudget: budget}))
+	if n, err := second.engine.Resume(ctx); err != nil || n != 1 {
+		t.Fatalf("resume = %d, %v; want 1 task", n, err)
+	}
+	v := second.wait(t, first.org.ID, sub.BatchID)
+	for _, j := range v.Results {
+		if j.Status != JobCompleted || j.Result == nil || j.Result.Status != "found" || j.Result.Attempts < 1 {
+			b, _ := json.Marshal(j)
+			t.Errorf("job after the restart = %s; want completed, found after at least one SMTP attempt", b)
+		}
+	}
+	if n := check.live.Load(); n < 3 {
+		t.Errorf("%d checks talked to the mail host after the restart, want one per job (3)", n)
+	}
 }

@@ -82,7 +82,7 @@ type Response struct {
 // Client fetches URLs under the guard. It is safe for concurrent use.
 type Client struct {
 	opts   Options
-	allow  map[string]bool // lower-case host or host:port
+	allow  AllowList
 	http   *http.Client
 	dialer net.Dialer
 }
@@ -104,13 +104,7 @@ func New(o Options) *Client {
 	if o.UserAgent == "" {
 		o.UserAgent = DefaultUserAgent
 	}
-	c := &Client{opts: o, allow: map[string]bool{}, dialer: net.Dialer{Timeout: o.Timeout, KeepAlive: 30 * time.Second}}
-	for _, h := range o.AllowHosts {
-		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
-			c.allow[strings.Trim(h, "[]")] = true
-			c.allow[h] = true
-		}
-	}
+	c := &Client{opts: o, allow: NewAllowList(o.AllowHosts), dialer: net.Dialer{Timeout: o.Timeout, KeepAlive: 30 * time.Second}}
 	transport := &http.Transport{
 		// No proxy: a proxy would make the dial below meaningless.
 		Proxy:                  nil,
@@ -216,13 +210,7 @@ func (c *Client) checkURL(ctx context.Context, u *url.URL) error {
 	return err
 }
 
-func (c *Client) allowed(host, port string) bool {
-	if len(c.allow) == 0 {
-		return false
-	}
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	return c.allow[host] || c.allow[net.JoinHostPort(host, port)]
-}
+func (c *Client) allowed(host, port string) bool { return c.allow.Allows(host, port) }
 
 // vetted resolves host and returns its addresses when every one of them is public.
 // One bad answer refuses the host: a name that points anywhere private is not fetched.

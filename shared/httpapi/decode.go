@@ -43,7 +43,7 @@ func DecodeBytes(body []byte, dst any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
-		return jsonError(err)
+		return jsonError(body, err)
 	}
 	if dec.More() {
 		return apperr.Invalid("body", "the body must hold exactly one JSON object")
@@ -54,12 +54,17 @@ func DecodeBytes(body []byte, dst any) error {
 	return nil
 }
 
-func jsonError(err error) error {
+func jsonError(body []byte, err error) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	switch {
 	case errors.As(err, &typeErr):
+		// typeErr.Field is a Go path: it names embedded structs (researchBody.web_search)
+		// and drops array indexes and map keys, so the field is found in the body.
 		field := typeErr.Field
+		if p, ok := jsonPathAt(body, typeErr.Offset); ok {
+			field = p
+		}
 		if field == "" {
 			return apperr.Invalid("body", "the body must be a JSON object")
 		}
@@ -73,6 +78,74 @@ func jsonError(err error) error {
 		return apperr.Invalid(name, "unknown field %q", name)
 	}
 	return apperr.Invalid("body", "the body is not valid JSON for this endpoint")
+}
+
+// jsonPathAt names the value of body that json's decoder had read up to offset when it
+// failed (an UnmarshalTypeError's Offset: after a scalar, or after the opening
+// delimiter of an object or array) by its JSON path: keys joined by ".", array
+// indexes in brackets (domains[3], nested.flag); "" is the whole body.
+func jsonPathAt(body []byte, offset int64) (string, bool) {
+	type level struct {
+		array bool
+		index int    // the current element's index (arrays)
+		key   string // the current member's key (objects)
+		atKey bool   // the next token is a key (objects)
+	}
+	var stack []level
+	path := func() string {
+		var b strings.Builder
+		for i, l := range stack {
+			switch {
+			case l.array:
+				fmt.Fprintf(&b, "[%d]", l.index)
+			case i > 0:
+				b.WriteString("." + l.key)
+			default:
+				b.WriteString(l.key)
+			}
+		}
+		return b.String()
+	}
+	// done moves the innermost container past a complete value.
+	done := func() {
+		if n := len(stack); n > 0 {
+			if stack[n-1].array {
+				stack[n-1].index++
+			} else {
+				stack[n-1].atKey = true
+			}
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			done()
+			continue
+		}
+		if n := len(stack); n > 0 && !stack[n-1].array && stack[n-1].atKey {
+			stack[n-1].key, _ = tok.(string)
+			stack[n-1].atKey = false
+			continue
+		}
+		// tok begins a value: a scalar, or an object or array.
+		if dec.InputOffset() >= offset {
+			return path(), true
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, level{atKey: true})
+		case json.Delim('['):
+			stack = append(stack, level{array: true})
+		default:
+			done()
+		}
+	}
 }
 
 func describeType(kind string) string {

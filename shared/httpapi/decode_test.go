@@ -10,13 +10,23 @@ import (
 	"github.com/firmoapi/firmo/shared/apperr"
 )
 
+// embedded is shared by several bodies, as generationhttp's researchBody is.
+type embedded struct {
+	WebSearch bool `json:"web_search"`
+}
+
 type sample struct {
+	embedded
 	Name    string   `json:"name"`
 	Max     int      `json:"max_records"`
 	Domains []string `json:"domains"`
 	Nested  struct {
 		Flag bool `json:"flag"`
 	} `json:"nested"`
+	Previous map[string]string `json:"previous"`
+	Items    []struct {
+		N int `json:"n"`
+	} `json:"items"`
 }
 
 func TestDecodeJSON(t *testing.T) {
@@ -31,7 +41,15 @@ func TestDecodeJSON(t *testing.T) {
 		{"unknown field", `{"name":"a","nmae":"b"}`, "", "nmae"},
 		{"wrong type", `{"max_records":"ten"}`, "", "max_records"},
 		{"wrong nested type", `{"nested":{"flag":"yes"}}`, "", "nested.flag"},
-		{"array item type", `{"domains":[1]}`, "", "domains"},
+		{"array item type", `{"domains":["a.com",1]}`, "", "domains[1]"},
+		// The JSON path, never the Go one (embedded.web_search) nor one without indexes
+		// or map keys.
+		{"embedded struct field", `{"name":"a","web_search":"yes"}`, "", "web_search"},
+		{"map value", `{"previous":{"a.com":"x","b.com":{"k":1}}}`, "", "previous.b.com"},
+		{"array of objects", `{"items":[{"n":1},{"n":[2]}],"name":"a"}`, "", "items[1].n"},
+		{"object for a scalar", `{"nested":{"flag":{"x":[1,2]}}}`, "", "nested.flag"},
+		{"array for a string", `{"name":["a"]}`, "", "name"},
+		{"root not an object", `"text"`, "", "body"},
 		{"empty body", ``, "", "body"},
 		{"not an object", `[1,2]`, "", "body"},
 		{"trailing data", `{"name":"a"} {"name":"b"}`, "", "body"},

@@ -57,7 +57,8 @@ func newEWorld(t *testing.T) *eworld {
 	q := memqueue.New(memqueue.Options{Workers: 32, RetryDelay: 5 * time.Millisecond})
 	flow := memqueue.NewWorkflow(memqueue.FlowOptions{PollEvery: 10 * time.Millisecond})
 	eng := task.New(task.Deps{Store: store, Kinds: task.NewRegistry(), Queue: q, Flow: flow, Limiter: task.NewLimiter(nil, 50)})
-	verifier := smtpverify.New(smtpverify.Settings{Resolver: dns.Addr, Port: pf.Port, CommandTimeout: 5 * time.Second, PerHost: 32, HostInterval: -1})
+	verifier := smtpverify.New(smtpverify.Settings{Resolver: dns.Addr, Port: pf.Port, CommandTimeout: 5 * time.Second, PerHost: 32, HostInterval: -1,
+		AllowHosts: []string{"mx.example.net"}}) // the loopback Postfix
 	svc, err := emailfind.NewService(emailfind.ServiceDeps{Store: store, Tasks: eng, Finder: emailfind.NewFinder(emailfind.FinderDeps{Checker: verifier, VerifyBudget: 20 * time.Second, EscalateBudget: 30 * time.Second}), Billing: billing.New(store), Orgs: w.accounts})
 	if err != nil {
 		t.Fatal(err)

@@ -195,7 +195,7 @@ func TestExclusionListEndpoint(t *testing.T) {
 		{"long name", `{"query_name":"` + strings.Repeat("n", 256) + `","persona_ids":[1]}`, 422, "query_name", nil},
 		{"bad domain", `{"query_name":"x","domains":["a.com","not a domain"]}`, 422, "domains[1]", nil},
 		{"bad persona", `{"query_name":"x","persona_ids":[0]}`, 422, "persona_ids[0]", nil},
-		{"persona not an integer", `{"query_name":"x","persona_ids":["7"]}`, 422, "persona_ids", nil},
+		{"persona not an integer", `{"query_name":"x","persona_ids":["7"]}`, 422, "persona_ids[0]", nil},
 		{"unknown field", `{"query_name":"x","persona_ids":[1],"kind":"y"}`, 422, "kind", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -71,6 +71,9 @@ type Route struct {
 	// the main one first. A platform that cannot carry a response (Lambda's
 	// 6 MB, see ResponseLimit) answers 422 response_too_large naming them.
 	SizeParams []string
+	// MaxBody, when not 0, bounds the route's request body in place of Deps.MaxBody:
+	// for a route whose largest valid request is over the default.
+	MaxBody int64
 }
 
 // Pattern is the ServeMux pattern of the route.
@@ -94,6 +97,7 @@ type Server struct {
 	known   func() ([]string, error) // every route pattern of every family (see Deps.Known)
 	routes  []Route
 	limiter ratelimit.Limiter // nil: no rate limits (see UseRateLimits)
+	gate    Gate              // nil: every route is served (see UseGate)
 }
 
 // Deps are what a Server needs.
@@ -173,7 +177,7 @@ func (s *Server) handler(limit *ResponseLimit, families []Family) http.Handler {
 	// path. It is built on the first unmatched request.
 	every := sync.OnceValue(func() *http.ServeMux { return s.everyRoute(patterns) })
 	var h http.Handler = s.unmatched(mux, every)
-	h = s.limitBody(h)
+	h = s.limitBody(s.routeOf(mux), h)
 	h = s.recoverPanics(h)
 	h = compress(h)
 	if limit != nil {
@@ -201,6 +205,12 @@ func (s *Server) routeOf(mux *http.ServeMux) func(*http.Request) (Route, bool) {
 // recorded under (billing.WithRoute) and error answering.
 func (s *Server) endpoint(rt Route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.gate != nil {
+			if err := s.gate(rt); err != nil {
+				writeGated(w, r, err)
+				return
+			}
+		}
 		if rt.Auth == AuthRequired {
 			p, err := s.authenticate(r)
 			if err != nil {
@@ -324,13 +334,18 @@ func (r *recorder) Write(b []byte) (int, error) {
 	return r.body.Write(b)
 }
 
-func (s *Server) limitBody(next http.Handler) http.Handler {
+// limitBody bounds the request body by the route's MaxBody, else the server's.
+func (s *Server) limitBody(routeOf func(*http.Request) (Route, bool), next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > s.maxBody {
-			WriteError(w, r, s.log, &apperr.Error{Kind: apperr.ErrTooLarge, Message: fmt.Sprintf("The request body is larger than %d bytes.", s.maxBody)})
+		limit := s.maxBody
+		if rt, ok := routeOf(r); ok && rt.MaxBody > 0 {
+			limit = rt.MaxBody
+		}
+		if r.ContentLength > limit {
+			WriteError(w, r, s.log, &apperr.Error{Kind: apperr.ErrTooLarge, Message: fmt.Sprintf("The request body is larger than %d bytes.", limit)})
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, s.maxBody)
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		next.ServeHTTP(w, r)
 	})
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/llm"
@@ -95,6 +96,29 @@ type record struct {
 	Integration
 	SealedKey string    `json:"sealed_key"`
 	CheckedAt time.Time `json:"checked_at"` // last vendor model-list check
+	// CreatedBy and CreatorRole are the creating user's id and role. Items stored
+	// before they were recorded have neither and count as created by an admin.
+	CreatedBy   string       `json:"created_by,omitempty"`
+	CreatorRole account.Role `json:"creator_role,omitempty"`
+}
+
+// byMember says whether a member created the integration: such an integration never
+// becomes an organisation-wide choice (default, typed judge) on its own.
+func (r record) byMember() bool { return r.CreatorRole == account.RoleMember }
+
+// mayChange refuses (403) a change by a member unless they created the integration
+// and it is not the organisation default: the default carries everyone's research,
+// so only admins redirect it (README, LLM integrations).
+func mayChange(by account.Principal, r record, def string) error {
+	switch {
+	case by.User.Role == account.RoleAdmin:
+		return nil
+	case r.CreatedBy == "" || r.CreatedBy != by.User.ID:
+		return apperr.New(apperr.ErrForbidden, "Only an admin can change or delete an LLM integration created by another user; members change only their own.")
+	case r.ID == def:
+		return apperr.New(apperr.ErrForbidden, "This integration is the organisation default; only an admin can change or delete it.")
+	}
+	return nil
 }
 
 func pk(org string) string         { return "integrations#" + org }
@@ -164,9 +188,11 @@ func (s *Service) ByID(ctx context.Context, org, id string) (Integration, error)
 	return r.Integration, nil
 }
 
-// Create validates and stores a new integration. The first generative integration of
-// an organisation becomes its default.
-func (s *Service) Create(ctx context.Context, org string, in Input) (Integration, error) {
+// Create validates and stores a new integration for the caller's organisation. The
+// first generative integration an admin creates becomes the default when the
+// organisation has none; a member's never does.
+func (s *Service) Create(ctx context.Context, by account.Principal, in Input) (Integration, error) {
+	org := by.Org.ID
 	in, err := s.validate(ctx, in, true)
 	if err != nil {
 		return Integration{}, err
@@ -182,7 +208,7 @@ func (s *Service) Create(ctx context.Context, org string, in Input) (Integration
 	r := record{Integration: Integration{
 		ID: uuid.NewString(), Name: in.Name, Provider: in.Provider, Model: in.Model, BaseURL: in.BaseURL,
 		SupportsWebSearch: llm.SupportsWebSearch(in.Provider, in.Model), CreatedAt: now, UpdatedAt: now,
-	}}
+	}, CreatedBy: by.User.ID, CreatorRole: by.User.Role}
 	if r.SealedKey, err = s.sealer.Seal(org, in.APIKey); err != nil {
 		return Integration{}, fmt.Errorf("seal api key: %w", err)
 	}
@@ -198,7 +224,7 @@ func (s *Service) Create(ctx context.Context, org string, in Input) (Integration
 		_ = s.store.Delete(ctx, idKey(org, r.ID), kv.Cond{})
 		return Integration{}, err
 	}
-	if def == "" && r.Provider != ProviderTyped {
+	if def == "" && r.Provider != ProviderTyped && !r.byMember() {
 		if err := s.def(org).Set(ctx, r.ID, kv.Cond{IfAbsent: true}); err != nil && !errors.Is(err, apperr.ErrConflict) {
 			return Integration{}, err
 		}
@@ -211,10 +237,19 @@ func (s *Service) Create(ctx context.Context, org string, in Input) (Integration
 
 // Update changes an integration. Omitting api_key keeps the stored key, but changing
 // provider, model_name or base_url requires a new one (the old key was given for the
-// old target and must not be sent elsewhere).
-func (s *Service) Update(ctx context.Context, org, id string, p Patch) (Integration, error) {
+// old target and must not be sent elsewhere). A member changes only an integration
+// they created that is not the default (403).
+func (s *Service) Update(ctx context.Context, by account.Principal, id string, p Patch) (Integration, error) {
+	org := by.Org.ID
 	r, item, err := s.get(ctx, org, id)
 	if err != nil {
+		return Integration{}, err
+	}
+	def, err := s.def(org).Get(ctx)
+	if err != nil {
+		return Integration{}, err
+	}
+	if err := mayChange(by, r, def); err != nil {
 		return Integration{}, err
 	}
 	in := Input{Name: r.Name, Provider: r.Provider, Model: r.Model, BaseURL: r.BaseURL}
@@ -248,10 +283,6 @@ func (s *Service) Update(ctx context.Context, org, id string, p Patch) (Integrat
 			return Integration{}, apperr.Invalid("api_key", "Changing base_url requires a new api_key.")
 		}
 	}
-	def, err := s.def(org).Get(ctx)
-	if err != nil {
-		return Integration{}, err
-	}
 	if in.Provider == ProviderTyped && def == r.ID {
 		return Integration{}, apperr.BadRequest(CodeTypedDefault, "The organisation default cannot become a typed-judgment integration; set another default first.")
 	}
@@ -279,16 +310,23 @@ func (s *Service) Update(ctx context.Context, org, id string, p Patch) (Integrat
 	return r.Integration, nil
 }
 
-// Delete removes an integration (the caller checks the admin role). Deleting the
-// default leaves the organisation without one.
-func (s *Service) Delete(ctx context.Context, org, id string) error {
-	_, item, err := s.get(ctx, org, id)
+// Delete removes an integration; a member deletes only an integration they created
+// that is not the default (403). Deleting the default leaves the organisation without
+// one.
+func (s *Service) Delete(ctx context.Context, by account.Principal, id string) error {
+	org := by.Org.ID
+	r, item, err := s.get(ctx, org, id)
 	if err != nil {
 		return err
 	}
-	if def, err := s.def(org).Get(ctx); err != nil {
+	def, err := s.def(org).Get(ctx)
+	if err != nil {
 		return err
-	} else if def == id {
+	}
+	if err := mayChange(by, r, def); err != nil {
+		return err
+	}
+	if def == id {
 		if err := s.def(org).Clear(ctx); err != nil {
 			return fmt.Errorf("clear default: %w", err)
 		}
@@ -299,9 +337,13 @@ func (s *Service) Delete(ctx context.Context, org, id string) error {
 	return s.store.Delete(ctx, idKey(org, id), kv.Cond{})
 }
 
-// SetDefault makes an integration the organisation default; typed integrations are
-// refused (400): they cannot generate text.
-func (s *Service) SetDefault(ctx context.Context, org, id string) (Integration, error) {
+// SetDefault makes an integration the organisation default; it needs the admin role
+// (403), and typed integrations are refused (400): they cannot generate text.
+func (s *Service) SetDefault(ctx context.Context, by account.Principal, id string) (Integration, error) {
+	if by.User.Role != account.RoleAdmin {
+		return Integration{}, apperr.New(apperr.ErrForbidden, "Only an admin can set the organisation's default LLM integration; your role is "+string(by.User.Role)+".")
+	}
+	org := by.Org.ID
 	r, _, err := s.get(ctx, org, id)
 	if err != nil {
 		return Integration{}, err
@@ -362,14 +404,16 @@ func (s *Service) Resolve(ctx context.Context, org, integrationID string) (Integ
 }
 
 // Judge returns the organisation's typed-judgment provider: the oldest typed
-// integration. None is an error wrapping apperr.ErrNotFound.
+// integration an admin created (a member's would otherwise become an implicit
+// organisation-wide choice, like a default). None is an error wrapping
+// apperr.ErrNotFound.
 func (s *Service) Judge(ctx context.Context, org string) (Integration, llm.Judge, error) {
 	recs, _, err := s.all(ctx, org)
 	if err != nil {
 		return Integration{}, nil, err
 	}
 	for _, r := range recs { // oldest first
-		if r.Provider != ProviderTyped {
+		if r.Provider != ProviderTyped || r.byMember() {
 			continue
 		}
 		conn, err := s.conn(org, *r)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/integration"
@@ -116,7 +117,7 @@ func TestCreateValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.Create(ctx, "org1", c.in)
+			_, err := f.svc.Create(ctx, admin("org1"), c.in)
 			if st, field, _ := status(err); st != 422 || field != c.field {
 				t.Fatalf("got %d on %q (%v), want 422 on %q", st, field, err, c.field)
 			}
@@ -131,19 +132,19 @@ func TestCreateValidation(t *testing.T) {
 func TestLifecycle(t *testing.T) {
 	f := setup(t)
 	ctx := context.Background()
-	oa, err := f.svc.Create(ctx, "org1", integration.Input{Name: "Main", Provider: "openai", APIKey: key, Model: "gpt-4o-mini"})
+	oa, err := f.svc.Create(ctx, admin("org1"), integration.Input{Name: "Main", Provider: "openai", APIKey: key, Model: "gpt-4o-mini"})
 	if err != nil || !oa.IsDefault || oa.ModelDeprecated {
 		t.Fatalf("create: %+v %v", oa, err)
 	}
-	old, err := f.svc.Create(ctx, "org1", integration.Input{Name: "Old", Provider: "openai", APIKey: key, Model: "gpt-3.5-turbo-0301"})
+	old, err := f.svc.Create(ctx, admin("org1"), integration.Input{Name: "Old", Provider: "openai", APIKey: key, Model: "gpt-3.5-turbo-0301"})
 	if err != nil || old.IsDefault || !old.ModelDeprecated {
 		t.Fatalf("a model missing from the vendor list must be deprecated: %+v %v", old, err)
 	}
-	custom, err := f.svc.Create(ctx, "org1", integration.Input{Name: "Local", Provider: "custom", APIKey: key, Model: "gpt-4o-mini", BaseURL: strp(f.base)})
+	custom, err := f.svc.Create(ctx, admin("org1"), integration.Input{Name: "Local", Provider: "custom", APIKey: key, Model: "gpt-4o-mini", BaseURL: strp(f.base)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	typed, err := f.svc.Create(ctx, "org1", integration.Input{Name: "Judge", Provider: "typed", APIKey: key, Model: "judge-1", BaseURL: strp(f.base)})
+	typed, err := f.svc.Create(ctx, admin("org1"), integration.Input{Name: "Judge", Provider: "typed", APIKey: key, Model: "judge-1", BaseURL: strp(f.base)})
 	if err != nil || typed.IsDefault {
 		t.Fatalf("typed: %+v %v", typed, err)
 	}
@@ -173,10 +174,10 @@ func TestLifecycle(t *testing.T) {
 	}
 
 	// set-default: typed refused; custom accepted.
-	if _, err := f.svc.SetDefault(ctx, "org1", typed.ID); apperr.Describe(err).Status != 400 {
+	if _, err := f.svc.SetDefault(ctx, admin("org1"), typed.ID); apperr.Describe(err).Status != 400 {
 		t.Fatalf("typed default: %v", err)
 	}
-	if _, err := f.svc.SetDefault(ctx, "org1", custom.ID); err != nil {
+	if _, err := f.svc.SetDefault(ctx, admin("org1"), custom.ID); err != nil {
 		t.Fatal(err)
 	}
 	if in, _, _ := f.svc.Resolve(ctx, "org1", ""); in.ID != custom.ID {
@@ -184,7 +185,7 @@ func TestLifecycle(t *testing.T) {
 	}
 
 	// Update rules.
-	if _, err := f.svc.Update(ctx, "org1", oa.ID, integration.Patch{Name: strp("Renamed")}); err != nil {
+	if _, err := f.svc.Update(ctx, admin("org1"), oa.ID, integration.Patch{Name: strp("Renamed")}); err != nil {
 		t.Fatalf("rename without key: %v", err)
 	}
 	for name, p := range map[string]integration.Patch{
@@ -192,26 +193,26 @@ func TestLifecycle(t *testing.T) {
 		"provider": {Provider: strp("anthropic")},
 		"base_url": {BaseURL: strp("https://llm.example.com/v1"), BaseURLSet: true},
 	} {
-		if _, err := f.svc.Update(ctx, "org1", oa.ID, p); apperr.Describe(err).Field != "api_key" {
+		if _, err := f.svc.Update(ctx, admin("org1"), oa.ID, p); apperr.Describe(err).Field != "api_key" {
 			t.Fatalf("changing %s without a key: %v", name, err)
 		}
 	}
-	up, err := f.svc.Update(ctx, "org1", old.ID, integration.Patch{Model: strp("gpt-4o-mini"), APIKey: strp("new-key-1")})
+	up, err := f.svc.Update(ctx, admin("org1"), old.ID, integration.Patch{Model: strp("gpt-4o-mini"), APIKey: strp("new-key-1")})
 	if err != nil || up.ModelDeprecated || up.Model != "gpt-4o-mini" {
 		t.Fatalf("update with key: %+v %v", up, err)
 	}
-	if _, err := f.svc.Update(ctx, "org2", oa.ID, integration.Patch{Name: strp("x")}); !errors.Is(err, apperr.ErrNotFound) {
+	if _, err := f.svc.Update(ctx, admin("org2"), oa.ID, integration.Patch{Name: strp("x")}); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("other org update: %v", err)
 	}
-	if _, err := f.svc.Update(ctx, "org1", custom.ID, integration.Patch{Provider: strp("typed"), APIKey: strp("k2")}); apperr.Describe(err).Status != 400 {
+	if _, err := f.svc.Update(ctx, admin("org1"), custom.ID, integration.Patch{Provider: strp("typed"), APIKey: strp("k2")}); apperr.Describe(err).Status != 400 {
 		t.Fatalf("turning the default typed: %v", err)
 	}
 
 	// Delete: other org 404; the default leaves no default.
-	if err := f.svc.Delete(ctx, "org2", custom.ID); !errors.Is(err, apperr.ErrNotFound) {
+	if err := f.svc.Delete(ctx, admin("org2"), custom.ID); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("other org delete: %v", err)
 	}
-	if err := f.svc.Delete(ctx, "org1", custom.ID); err != nil {
+	if err := f.svc.Delete(ctx, admin("org1"), custom.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.svc.ByID(ctx, "org1", custom.ID); !errors.Is(err, apperr.ErrNotFound) {
@@ -243,14 +244,14 @@ func TestTypedThroughDefault(t *testing.T) {
 	// A typed integration cannot become the default, but a default that was deleted
 	// and is missing reads as "no default"; the TYPED_ code is for a default pointing
 	// at typed, which Update refuses. Check the explicit path and the code constant.
-	typed, err := f.svc.Create(ctx, "org1", integration.Input{Name: "J", Provider: "typed", APIKey: key, Model: "judge-1"})
+	typed, err := f.svc.Create(ctx, admin("org1"), integration.Input{Name: "J", Provider: "typed", APIKey: key, Model: "judge-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := f.svc.Resolve(ctx, "org1", ""); apperr.Describe(err).Code != integration.CodeNoIntegration {
 		t.Fatalf("only typed, via default: %v", err)
 	}
-	if _, err := f.svc.SetDefault(ctx, "org1", typed.ID); apperr.Describe(err).Code != integration.CodeTypedDefault {
+	if _, err := f.svc.SetDefault(ctx, admin("org1"), typed.ID); apperr.Describe(err).Code != integration.CodeTypedDefault {
 		t.Fatalf("set-default typed: %v", err)
 	}
 	// Without base_url and without FIRMO_TYPED_BASE_URL the judge is a clear 400.
@@ -273,4 +274,9 @@ func TestTestConnection(t *testing.T) {
 	if err := f.svc.TestConnection(ctx, integration.Input{Provider: "custom", Model: "m", BaseURL: strp(f.base)}); apperr.Describe(err).Field != "api_key" {
 		t.Fatalf("missing key: %v", err)
 	}
+}
+
+// admin is an admin caller of org.
+func admin(org string) account.Principal {
+	return account.Principal{Org: account.Org{ID: org}, User: account.User{ID: "admin-of-" + org, Role: account.RoleAdmin}}
 }

@@ -223,9 +223,14 @@ func NewBulk(d BulkDeps) *Bulk {
 	return &Bulk{matcher: d.Matcher, tasks: d.Tasks, store: d.Store, bill: d.Billing, now: time.Now}
 }
 
+// StatusRoute is the one route that reads bulk match tasks: it bills the results it
+// delivers (Status), so no other status route may show them (task.Kind.StatusRoutes).
+const StatusRoute = "GET /v1/bulkmatch/status/{task_id}"
+
 // Kind is the task kind to register on the engine.
 func (b *Bulk) Kind() task.Kind {
-	return task.Kind{Name: TaskKind, Processor: processor{b}, Columns: []string{resultColumn}, Timeout: time.Minute}
+	return task.Kind{Name: TaskKind, Processor: processor{b}, Columns: []string{resultColumn}, Timeout: time.Minute,
+		StatusRoutes: []string{StatusRoute}}
 }
 
 // BulkSubmitted is the answer of POST /v1/bulkmatch.

@@ -239,7 +239,7 @@ func TestBulkMatchEndToEnd(t *testing.T) {
 	if !reflect.DeepEqual(env.bill.routes, []string{route}) {
 		t.Errorf("charged under %q, want the submitting route %q", env.bill.routes, route)
 	}
-	again, err := env.bulk.Status(billing.WithRoute(context.Background(), "GET /v1/test/status"), orgA, sub.TaskID)
+	again, err := env.bulk.Status(billing.WithRoute(context.Background(), namematch.StatusRoute), orgA, sub.TaskID)
 	if err != nil || again.Credits != 0 || len(env.bill.calls) != 1 || len(again.Results) != 5 {
 		t.Errorf("second poll: credits %d, charges %d, rows %d, %v", again.Credits, len(env.bill.calls), len(again.Results), err)
 	}

@@ -43,20 +43,27 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 	if prm.SearchQueries > 0 {
 		p.s.search(ctx, rec.OrgID, prm, rc, &res)
 	}
+	// From here on an error still returns res: its Usage and Search are calls already
+	// made on the caller's keys, which cost_metadata counts (task.Result).
 	row := map[string]any{}
 	if !prm.TypedOnly && len(prm.Fields) > 0 {
 		if err := p.s.generate(ctx, rec.OrgID, prm, rc.text, row, &res); err != nil {
-			return task.Result{}, err
+			return spentOnly(res), err
 		}
 	}
 	p.s.judge(ctx, rec.OrgID, prm, rc.text, row, &res)
 	res.Row = row
 	if rc.bill != "" {
 		if err := p.s.charge(ctx, rec, rc.bill, p.kind); err != nil {
-			return task.Result{}, err
+			return spentOnly(res), err
 		}
 	}
 	return res, nil
+}
+
+// spentOnly is what a failed record returns: its spend, no row or warnings.
+func spentOnly(res task.Result) task.Result {
+	return task.Result{Usage: res.Usage, Search: res.Search, ExtraCostUSD: res.ExtraCostUSD}
 }
 
 // generate makes the record's one LLM call and fills the generative columns.

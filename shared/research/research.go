@@ -58,7 +58,8 @@ type Integrations interface {
 	// Resolve returns the generative client of integrationID or of the default; a typed
 	// integration named explicitly comes back with a nil client (typed-only run).
 	Resolve(ctx context.Context, org, integrationID string) (integration.Integration, llm.Client, error)
-	// Judge returns the oldest typed integration; none is an apperr.ErrNotFound.
+	// Judge returns the oldest typed integration an admin created; none is an
+	// apperr.ErrNotFound.
 	Judge(ctx context.Context, org string) (integration.Integration, llm.Judge, error)
 }
 
@@ -131,7 +132,8 @@ func New(d Deps) (*Service, error) {
 	}
 	s := &Service{d: d}
 	for _, k := range []string{KindCompanies, KindPersonas} {
-		err := d.Tasks.Kinds().Register(task.Kind{Name: k, Processor: processor{s: s, kind: k}, Columns: []string{AnswerLabel}, Timeout: recordTimeout})
+		err := d.Tasks.Kinds().Register(task.Kind{Name: k, Processor: processor{s: s, kind: k}, Columns: []string{AnswerLabel}, Timeout: recordTimeout,
+			StatusRoutes: []string{task.GenStatusRoute}})
 		if err != nil {
 			return nil, err
 		}

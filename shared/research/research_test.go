@@ -485,3 +485,42 @@ func TestLLMFailureKeepsRetryability(t *testing.T) {
 		t.Errorf("cancelled call: %v, want the context's error so the record is redone", got)
 	}
 }
+
+// TestTotalDomainsEchoesTheCountSent: total_domains is the number of domains sent, as
+// the submission echoes it, even when duplicates among them are merged.
+func TestTotalDomainsEchoesTheCountSent(t *testing.T) {
+	r := newRig(t)
+	sub, err := r.svc.SubmitCompanies(context.Background(), r.org.ID, CompanyRequest{
+		Options: Options{Query: "Q", ContextMode: ModeDomain}, Domains: []string{"a.com", "b.com", "https://www.a.com/about"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub.TotalDomains != 3 {
+		t.Errorf("total_domains = %d, want the 3 sent", sub.TotalDomains)
+	}
+	psub, err := r.svc.SubmitPersonas(context.Background(), r.org.ID, PersonaRequest{Options: Options{Query: "Q"}, PersonaIDs: []int64{7, 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if psub.TotalDomains != 2 {
+		t.Errorf("personas total_domains = %d, want the 2 sent", psub.TotalDomains)
+	}
+	r.wait(t, sub.TaskID)
+	r.wait(t, psub.TaskID)
+}
+
+// TestSearchSpendKeptWhenLLMFails: the search queries a record ran are in
+// cost_metadata even when its LLM call then failed.
+func TestSearchSpendKeptWhenLLMFails(t *testing.T) {
+	r := newRig(t)
+	r.chat.failStatus = 401
+	v := submitOne(t, r, Options{Query: "Q?", WebSearch: true, SearchContextSize: "medium"}, "a.com")
+	if got, _ := cells(t, v, "a.com")[AnswerLabel].(string); !strings.HasPrefix(got, "Error: ") {
+		t.Fatalf("cell %q, want the LLM failure", got)
+	}
+	s, ok := v.CostMetadata["search_provider"].(*task.SearchUsage)
+	if !ok || s.QueriesExecuted != 3 || s.QueriesSucceeded != 3 {
+		t.Fatalf("cost_metadata %v, want search_provider with 3 queries executed and succeeded", v.CostMetadata)
+	}
+}

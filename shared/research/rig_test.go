@@ -38,6 +38,8 @@ type chatServer struct {
 	calls    atomic.Int64
 	// tokens reported per call; promptTokens grows with the prompt so sums are checkable
 	completionTokens int
+	// failStatus, when set, answers every call with that HTTP status (401: a refused key)
+	failStatus int
 }
 
 type chatRequest struct {
@@ -89,6 +91,12 @@ func newChatServer(t *testing.T) *chatServer {
 		cs.requests = append(cs.requests, req)
 		cs.mu.Unlock()
 		cs.calls.Add(1)
+		if cs.failStatus != 0 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(cs.failStatus)
+			w.Write([]byte(`{"error":{"message":"refused","type":"invalid_request_error"}}`))
+			return
+		}
 		if cs.delay > 0 {
 			time.Sleep(cs.delay)
 		}

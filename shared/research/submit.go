@@ -163,7 +163,14 @@ func (s *Service) submit(ctx context.Context, orgID, kind, recordField string, k
 		records[i] = task.Input{Key: k, Data: prev[k]}
 	}
 	sub.OrgID, sub.Kind, sub.Records, sub.Field, sub.Params = orgID, kind, records, recordField, raw
-	return s.d.Tasks.Submit(ctx, sub)
+	got, err := s.d.Tasks.Submit(ctx, sub)
+	if err != nil {
+		return task.Submitted{}, err
+	}
+	// total_domains echoes the records sent (README, Batch research); the task merges
+	// duplicates, and says so in a warning.
+	got.TotalDomains = len(keys)
+	return got, nil
 }
 
 // plan checks the shared options against the organisation's integrations and search

@@ -12,6 +12,15 @@
 // carries no message and many mail hosts use self-signed certificates, so TLS here is
 // opportunistic (RFC 7435); a host whose handshake fails is retried in plain text.
 //
+// Address rules: the verifier connects only to public addresses, by the rules of the
+// guarded fetch client (fetch.Blocked): an MX host, or the domain itself as implicit
+// MX, that resolves to a private, loopback, link-local, CGNAT, reserved or cloud
+// metadata address is never dialed, since anyone who controls a domain's DNS could
+// otherwise make Firmo probe internal hosts. The check is made on the very address
+// dialed, for every MX host tried, so a DNS answer that changes after the lookup
+// (DNS rebinding) cannot slip through. Settings.AllowHosts (FIRMO_FETCH_ALLOW_HOSTS,
+// the fetch client's allow list) admits local test and demo mail servers.
+//
 // DNS rules: a null MX (a single "." exchanger, RFC 7505) means the domain accepts no
 // mail; a domain without MX records is its own mail host when it has A or AAAA
 // records (RFC 5321 section 5.1), and has no mail host otherwise.
@@ -37,7 +46,10 @@
 //     patterns. The guess is not proven, so the result holds no address.
 //   - undeliverable: the domain cannot receive mail: it does not exist (NXDOMAIN), has a
 //     null MX, has neither MX nor address records, every MX host refuses connections
-//     (connection refused, unreachable), or the host greets with a 5xx refusal.
+//     (connection refused, unreachable), or the host greets with a 5xx refusal. Also
+//     when every MX host points at addresses the address rules refuse: no session is
+//     opened, and the detail names the MX host, its address and why (such a domain
+//     cannot receive mail from the internet either).
 //   - error: the conversation failed for another reason: a protocol violation (a reply
 //     that is not SMTP, mixed multi-line codes, more than 64 KiB of replies), the
 //     connection closed mid-session, an unexpected reply (our sender refused with 5xx,

@@ -8,11 +8,14 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/firmoapi/firmo/shared/fetch"
 )
 
 // Status is the outcome of one verification, as the API reports it.
@@ -50,6 +53,11 @@ type Settings struct {
 	MaxRecipients  int           // RCPT commands per transaction before RSET
 	CatchAllTTL    time.Duration // how long a domain's catch-all verdict is cached; < 0 for no cache
 	DisableTLS     bool          // never STARTTLS (tests of plain servers)
+	// AllowHosts admits MX hosts although their addresses are private or loopback
+	// (FIRMO_FETCH_ALLOW_HOSTS, the guarded fetch client's allow list): an entry names
+	// the MX host or one of its addresses, alone or with the SMTP port. For local test
+	// and demo mail servers only.
+	AllowHosts []string
 }
 
 // DefaultSettings are conservative values for real mail hosts.
@@ -117,6 +125,7 @@ func (s Settings) withDefaults() Settings {
 type Verifier struct {
 	set    Settings
 	dns    *Resolver
+	allow  fetch.AllowList
 	hosts  *hostLimiter
 	cache  *catchAllCache
 	dialer net.Dialer
@@ -131,6 +140,7 @@ func New(s Settings) *Verifier {
 	return &Verifier{
 		set:    s,
 		dns:    NewResolver(s.Resolver, s.DNSTimeout),
+		allow:  fetch.NewAllowList(s.AllowHosts),
 		hosts:  newHostLimiter(s.PerHost, s.HostInterval),
 		cache:  newCatchAllCache(s.CatchAllTTL),
 		dialer: net.Dialer{Timeout: s.DialTimeout},
@@ -556,17 +566,44 @@ func (v *Verifier) rcptVerdict(host string, r reply, what string) verdict {
 }
 
 // connect dials the MX hosts in preference order and their addresses in turn, within
-// the per-host limits. Refused or unreachable hosts are skipped; when none answers the
-// verdict is undeliverable, or timeout when some attempt timed out.
+// the per-host limits. Refused or unreachable hosts are skipped, and so are addresses
+// the address rules refuse (see dial); when none answers the verdict is undeliverable,
+// or timeout when some attempt timed out.
 func (v *Verifier) connect(ctx context.Context, mxs []MX) (*conn, func(), verdict) {
 	sawTimeout, lastErr := false, error(nil)
+	var firstBlocked *blockedError
+	otherFailure := false // a failure other than a refused address
+	fail := func(host string, err error) {
+		var be *blockedError
+		switch {
+		case errors.As(err, &be):
+			if firstBlocked == nil {
+				firstBlocked = be
+			}
+			lastErr = be
+			return
+		case isTimeout(err):
+			sawTimeout = true
+		}
+		otherFailure = true
+		lastErr = fmt.Errorf("%s: %w", host, err)
+	}
 	for _, mx := range mxs {
 		addrs, err := v.dns.Addrs(ctx, mx.Host)
 		if err != nil {
-			if isTimeout(err) {
-				sawTimeout = true
+			fail(mx.Host, err)
+			continue
+		}
+		// Refused addresses are dropped before the host takes a session slot; dial
+		// vets again the address it connects to.
+		addrs = slices.DeleteFunc(addrs, func(ip netip.Addr) bool {
+			if be := v.vet(mx.Host, ip); be != nil {
+				fail(mx.Host, be)
+				return true
 			}
-			lastErr = fmt.Errorf("%s: %w", mx.Host, err)
+			return false
+		})
+		if len(addrs) == 0 {
 			continue
 		}
 		release, err := v.hosts.acquire(ctx, mx.Host)
@@ -574,14 +611,11 @@ func (v *Verifier) connect(ctx context.Context, mxs []MX) (*conn, func(), verdic
 			return nil, nil, verdict{status: Timeout, host: mx.Host, detail: "the budget ran out waiting for a session slot on " + mx.Host}
 		}
 		for _, ip := range addrs {
-			nc, err := v.dial(ctx, ip)
+			nc, err := v.dial(ctx, mx.Host, ip)
 			if err == nil {
 				return newConn(ctx, nc, mx.Host, v.set.CommandTimeout), release, verdict{}
 			}
-			if isTimeout(err) {
-				sawTimeout = true
-			}
-			lastErr = fmt.Errorf("%s: %w", mx.Host, err)
+			fail(mx.Host, err)
 			if ctx.Err() != nil {
 				break
 			}
@@ -591,14 +625,49 @@ func (v *Verifier) connect(ctx context.Context, mxs []MX) (*conn, func(), verdic
 			break
 		}
 	}
-	if sawTimeout || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	switch {
+	case sawTimeout || errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return nil, nil, verdict{status: Timeout, host: mxs[0].Host, detail: fmt.Sprintf("no mail host answered in time: %v", lastErr)}
+	case firstBlocked != nil && !otherFailure:
+		return nil, nil, verdict{status: Undeliverable, host: firstBlocked.host, detail: firstBlocked.Error()}
 	}
 	return nil, nil, verdict{status: Undeliverable, host: mxs[0].Host, detail: fmt.Sprintf("no mail host accepts connections: %v", lastErr)}
 }
 
-func (v *Verifier) dial(ctx context.Context, ip netip.Addr) (net.Conn, error) {
+// dial connects to one address of an MX host on the SMTP port, after vetting that very
+// address, so neither an MX record nor a DNS answer that changed after the lookup (DNS
+// rebinding) can open a session to a private, loopback, link-local or cloud metadata
+// address: the rules of the guarded fetch client (fetch.Blocked), with its allow list
+// (Settings.AllowHosts). It is the only place the verifier opens connections.
+func (v *Verifier) dial(ctx context.Context, host string, ip netip.Addr) (net.Conn, error) {
+	if be := v.vet(host, ip); be != nil {
+		return nil, be
+	}
 	return v.dialer.DialContext(ctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(v.set.Port)))
+}
+
+// vet applies the address rules to one address of an MX host: nil when it may be
+// dialed (a public address, or the host or address is on the allow list).
+func (v *Verifier) vet(host string, ip netip.Addr) *blockedError {
+	port := strconv.Itoa(v.set.Port)
+	if v.allow.Allows(host, port) || v.allow.Allows(ip.String(), port) {
+		return nil
+	}
+	if reason := fetch.Blocked(ip.AsSlice()); reason != "" {
+		return &blockedError{host: host, ip: ip, reason: reason}
+	}
+	return nil
+}
+
+// blockedError is an MX address the address rules refuse: nothing is dialed.
+type blockedError struct {
+	host   string
+	ip     netip.Addr
+	reason string // from fetch.Blocked: "loopback address", "private address", ...
+}
+
+func (e *blockedError) Error() string {
+	return fmt.Sprintf("the MX host %s points at %s (%s): mail hosts on private, loopback, link-local or metadata addresses are never connected to", e.host, e.ip, e.reason)
 }
 
 // ioVerdict classifies a network failure in the middle of a session.

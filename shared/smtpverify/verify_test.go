@@ -61,8 +61,13 @@ func zone() testkit.DNSZone {
 	}
 }
 
-// testSettings are short timeouts and waits so every case ends in about a second.
+// testSettings are short timeouts and waits so every case ends in about a second. The
+// loopback test mail hosts are on the allow list, as FIRMO_FETCH_ALLOW_HOSTS puts them.
 func testSettings(dnsAddr string, port int) Settings {
+	var allow []string
+	for _, ip := range []string{ipPostfix, ipSilent, ipBroken, ipRefused, ipRefusing, ipFake} {
+		allow = append(allow, net.JoinHostPort(ip, strconv.Itoa(port)))
+	}
 	return Settings{
 		Resolver:       dnsAddr,
 		Port:           port,
@@ -74,6 +79,7 @@ func testSettings(dnsAddr string, port int) Settings {
 		GreylistWait:   250 * time.Millisecond,
 		CatchAllTTL:    time.Hour,
 		HostInterval:   -1, // cases run in parallel against one MX host
+		AllowHosts:     allow,
 	}
 }
 

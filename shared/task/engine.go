@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -331,7 +332,8 @@ func split(records []Input) []chunkDoc {
 }
 
 // Status returns a task as the status endpoint shows it. Another organisation's
-// task is not found.
+// task, or one whose kind the request's route does not read (Kind.StatusRoutes), is
+// not found.
 func (e *Engine) Status(ctx context.Context, r Ref) (View, error) {
 	t, _, err := e.store.getMeta(ctx, r)
 	if errors.Is(err, apperr.ErrNotFound) {
@@ -340,11 +342,29 @@ func (e *Engine) Status(ctx context.Context, r Ref) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
+	if !e.readsKind(billing.RouteOf(ctx), t.Kind) {
+		return View{}, notFound(r)
+	}
 	rows, err := e.store.rows(ctx, r)
 	if err != nil {
 		return View{}, err
 	}
-	return view(t, rows), nil
+	spends, err := e.store.spends(ctx, r)
+	if err != nil {
+		return View{}, err
+	}
+	return view(t, rows, spends), nil
+}
+
+// readsKind reports whether a request on route may read tasks of kind. A kind this
+// process does not register is read by no route (the generation Lambda does not know
+// bulkmatch, and must not show it either).
+func (e *Engine) readsKind(route, kind string) bool {
+	if route == "" {
+		return true // not a request: the engine's own steps, a submission's cleanup
+	}
+	k, ok := e.kinds.Lookup(kind)
+	return ok && slices.Contains(k.StatusRoutes, route)
 }
 
 func notFound(r Ref) error {
@@ -353,7 +373,9 @@ func notFound(r Ref) error {
 
 // Cancel stops a running task: no new record starts, finished answers are kept, and
 // the workflow ends the task as cancelled. Cancelling a task that already ended
-// answers success false with its status.
+// answers success false with its status. Any kind may be cancelled, whatever the route:
+// DELETE /v1/gen/cancel/{task_id} is the one cancel route of every kind, and a
+// cancellation shows no results (README, Tasks).
 func (e *Engine) Cancel(ctx context.Context, r Ref) (Cancellation, error) {
 	for attempt := 0; ; attempt++ {
 		t, v, err := e.store.getMeta(ctx, r)

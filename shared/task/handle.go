@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/firmoapi/firmo/shared/apperr"
 )
 
@@ -85,6 +87,9 @@ func (e *Engine) answer(ctx context.Context, t Task, m Message) (rowDoc, error) 
 		}
 		res, perr := e.call(ctx, kind.Processor, rec, timeout)
 		release()
+		if err := e.recordSpend(ctx, m, attempt, res); err != nil {
+			return rowDoc{}, err
+		}
 		if ctx.Err() != nil {
 			return rowDoc{}, ctx.Err()
 		}
@@ -99,6 +104,36 @@ func (e *Engine) answer(ctx context.Context, t Task, m Message) (rowDoc, error) 
 			return rowDoc{}, err
 		}
 	}
+}
+
+// spendWrite bounds the write of an attempt's spend, which runs even when the record's
+// context has ended (a shutdown that cut the record short).
+const spendWrite = 10 * time.Second
+
+// recordSpend stores what one attempt spent (Result.Usage, Search, ExtraCostUSD, also
+// when it returned an error) before the record's row or its retry, so cost_metadata
+// counts every call made on the customer's keys: those of retried attempts, and those
+// of a run cut short by a shutdown or a crash before its row was written, whose
+// redelivery runs the record again. The item is keyed by a fresh attempt id, written
+// with put-if-absent: a retried write of one attempt counts once.
+func (e *Engine) recordSpend(ctx context.Context, m Message, attempt int, res Result) error {
+	if len(res.Usage) == 0 && len(res.Search) == 0 && res.ExtraCostUSD == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), spendWrite)
+	defer cancel()
+	sp := spendDoc{Key: m.Key, Attempt: attempt, Usage: res.Usage, Search: res.Search, ExtraCost: res.ExtraCostUSD, At: e.opts.Now().UnixMilli()}
+	id := uuid.NewString()
+	var err error
+	for try := 0; try < 3; try++ {
+		if err = e.store.putSpend(ctx, m.Ref, id, sp); err == nil || ctx.Err() != nil {
+			break
+		}
+		if sleep(ctx, time.Duration(try+1)*100*time.Millisecond) != nil {
+			break
+		}
+	}
+	return err
 }
 
 // call runs one attempt under its own deadline. A panic in a processor is a bug; it
@@ -156,7 +191,8 @@ func (e *Engine) resultRow(t Task, m Message, attempts int, res Result) rowDoc {
 	if res.Row == nil {
 		cells = json.RawMessage("{}")
 	}
-	row := rowDoc{Key: m.Key, Index: m.Index, Cells: cells, Usage: res.Usage, Search: res.Search, ExtraCost: res.ExtraCostUSD, Attempts: attempts, At: e.opts.Now().UnixMilli()}
+	// The spend is not in the row: recordSpend stored it when the attempt returned.
+	row := rowDoc{Key: m.Key, Index: m.Index, Cells: cells, Attempts: attempts, At: e.opts.Now().UnixMilli()}
 	for _, w := range res.Warnings {
 		if len(row.Warnings) == maxRowWarnings {
 			break

@@ -42,6 +42,7 @@ type Result struct {
 	// Warnings are non-fatal problems; the task shows them deduplicated.
 	Warnings []string
 	// Usage is the spend on each provider/model the record called (cost_metadata).
+	// Spend returned with an error counts too: the calls were paid for.
 	Usage []Usage
 	// Search is the spend on a caller-supplied search provider.
 	Search []SearchUsage
@@ -70,6 +71,10 @@ type SearchUsage struct {
 	CostUSD          float64 `json:"est_cost_usd"`
 }
 
+// GenStatusRoute is the engine's general status route (shared/httpapi/generationhttp):
+// the kinds whose results it may show list it in their StatusRoutes.
+const GenStatusRoute = "GET /v1/gen/status/{task_id}"
+
 // Kind is one sort of task: a name, its processor and its default result columns.
 type Kind struct {
 	Name      string
@@ -79,6 +84,12 @@ type Kind struct {
 	Columns []string
 	// Timeout bounds one attempt of one record; zero means Options.RecordTimeout.
 	Timeout time.Duration
+	// StatusRoutes are the route patterns ("GET /v1/bulkmatch/status/{task_id}") through
+	// which a request reads the kind's tasks. Engine.Status answers any other route's
+	// request as if the task did not exist: a kind billed when its results are read
+	// (bulk match) is read only where it is billed. A kind with none is read by no
+	// route; callers outside a request (no billing.RouteOf in ctx) read every kind.
+	StatusRoutes []string
 }
 
 // Registry holds the task kinds. A later issue adds a kind with Register at start-up.

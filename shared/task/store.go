@@ -21,6 +21,10 @@ import (
 //	  SK "params"                      the task's parameters, immutable (workers cache them)
 //	  SK "in#<chunk, 5 digits>"        an input chunk: up to 500 records and ~192 KB
 //	  SK "row#<record key>"            one record's answer, written once (Put IfAbsent)
+//	  SK "spend#<attempt id>"          what one attempt of a record spent (LLM and search
+//	                                   calls), written before anything else of the attempt
+//	                                   (Put IfAbsent, so a retried write counts once); an
+//	                                   attempt redone after a crash has a new id and counts too
 //	  SK "done#<group, 5 digits>"      counters only: counter "r<i>" is > 0 once the row of
 //	                                   record group*100+i is written. ADD +1 is idempotent
 //	                                   by presence, so a redelivered record never counts twice
@@ -39,6 +43,7 @@ const (
 	skChunkPrefix = "in#"
 	skRowPrefix   = "row#"
 	skDonePrefix  = "done#"
+	skSpendPrefix = "spend#"
 	pkActive      = "tasks#active"
 	doneGroup     = 100
 	queryPage     = 1000
@@ -80,6 +85,18 @@ type rowDoc struct {
 	ExtraCost float64         `json:"x,omitempty"`
 	Attempts  int             `json:"a"`
 	At        int64           `json:"t"` // unix milliseconds when written
+}
+
+// spendDoc is what one attempt of a record spent (cost_metadata and estimated_cost
+// sum these). Rows written before spend was recorded per attempt carry their record's
+// spend themselves (rowDoc.Usage, Search, ExtraCost).
+type spendDoc struct {
+	Key       string        `json:"k"`
+	Attempt   int           `json:"a"`
+	Usage     []Usage       `json:"u,omitempty"`
+	Search    []SearchUsage `json:"s,omitempty"`
+	ExtraCost float64       `json:"x,omitempty"`
+	At        int64         `json:"t"` // unix milliseconds when written
 }
 
 type activeDoc struct {
@@ -173,6 +190,36 @@ func (s store) putRow(ctx context.Context, r Ref, row rowDoc) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("put row %q of %s: %w", row.Key, r, err)
+}
+
+// putSpend records an attempt's spend under its id; writing the same id again is a no-op.
+func (s store) putSpend(ctx context.Context, r Ref, attemptID string, sp spendDoc) error {
+	b, err := json.Marshal(sp)
+	if err != nil {
+		return fmt.Errorf("encode spend of %q in %s: %w", sp.Key, r, err)
+	}
+	_, err = s.kv.Put(ctx, kv.Key{PK: taskPK(r), SK: skSpendPrefix + attemptID}, b, kv.Cond{IfAbsent: true})
+	if err != nil && !errors.Is(err, apperr.ErrConflict) {
+		return fmt.Errorf("put spend of %q in %s: %w", sp.Key, r, err)
+	}
+	return nil
+}
+
+// spends returns the recorded spend of every attempt of the task.
+func (s store) spends(ctx context.Context, r Ref) ([]spendDoc, error) {
+	var out []spendDoc
+	err := s.each(ctx, taskPK(r), skSpendPrefix, func(it kv.Item) error {
+		var sp spendDoc
+		if err := json.Unmarshal(it.Data, &sp); err != nil {
+			return fmt.Errorf("decode spend %q: %w", it.SK, err)
+		}
+		out = append(out, sp)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read spend of %s: %w", r, err)
+	}
+	return out, nil
 }
 
 func (s store) markDone(ctx context.Context, r Ref, index int) error {

@@ -7,10 +7,11 @@ import (
 	"time"
 )
 
-// view assembles the status answer from the task and its rows. Warnings, costs and
-// progress are computed from the rows rather than kept in counters: each row is
-// written once, so the sums count each record once.
-func view(t Task, rows []rowDoc) View {
+// view assembles the status answer from the task, its rows and the spend of its
+// attempts. Warnings and progress are computed from the rows rather than kept in
+// counters: each row is written once, so the sums count each record once. Costs sum
+// every attempt's spend, the attempts whose row never came included (see costs).
+func view(t Task, rows []rowDoc, spends []spendDoc) View {
 	v := View{
 		TaskID: t.TaskID, ColumnName: t.ColumnName, Status: t.Status, TotalDomains: t.Total,
 		ResponseFormat: t.ResponseFormat, TitleValidation: t.TitleValidation, Error: t.Error,
@@ -29,7 +30,12 @@ func view(t Task, rows []rowDoc) View {
 		v.Progress = 100
 	}
 	v.Warnings = warnings(t, rows)
-	v.CostMetadata, v.EstimatedCost = costs(rows)
+	for _, r := range rows {
+		if len(r.Usage) > 0 || len(r.Search) > 0 || r.ExtraCost != 0 {
+			spends = append(spends, spendDoc{Key: r.Key, Usage: r.Usage, Search: r.Search, ExtraCost: r.ExtraCost})
+		}
+	}
+	v.CostMetadata, v.EstimatedCost = costs(spends)
 	return v
 }
 
@@ -85,14 +91,16 @@ type modelCost struct {
 	CostUSD          float64 `json:"est_cost_usd"`
 }
 
-// costs sums the rows' spend into cost_metadata (one entry per provider/model, plus
-// search_provider) and estimated_cost (everything, including spend without an entry).
-func costs(rows []rowDoc) (map[string]any, float64) {
+// costs sums the attempts' spend into cost_metadata (one entry per provider/model,
+// plus search_provider) and estimated_cost (everything, including spend without an
+// entry). It is what was spent on the customer's keys: a record retried, or redone
+// after a crash cut its run short, counts the calls of every run.
+func costs(spends []spendDoc) (map[string]any, float64) {
 	meta := map[string]any{}
 	models := map[string]*modelCost{}
 	var search *SearchUsage
 	total := 0.0
-	for _, r := range rows {
+	for _, r := range spends {
 		total += r.ExtraCost
 		for _, u := range r.Usage {
 			k := u.Provider + "/" + u.Model

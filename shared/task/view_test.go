@@ -35,12 +35,12 @@ func TestWarningsDeduplicatedRecentBounded(t *testing.T) {
 
 func TestCosts(t *testing.T) {
 	p := func(n int64) *int64 { return &n }
-	rows := []rowDoc{
+	spends := []spendDoc{
 		{Usage: []Usage{{Provider: "openai", Model: "m1", Calls: 2, SearchCalls: 1, PromptTokens: p(100), CostUSD: 0.01}}, Search: []SearchUsage{{Provider: "serp", Model: "s1", QueriesExecuted: 2, QueriesSucceeded: 1, CostUSD: 0.002}}},
 		{Usage: []Usage{{Provider: "openai", Model: "m1", Calls: 1, PromptTokens: p(50), CompletionTokens: p(7), CostUSD: 0.02}}, ExtraCost: 0.5},
 		{Usage: []Usage{{Provider: "other", Model: "x", Calls: 1}}},
 	}
-	meta, total := costs(rows)
+	meta, total := costs(spends)
 	b, _ := json.Marshal(meta)
 	want := `{"openai/m1":{"calls":3,"search_calls":1,"prompt_tokens":150,"completion_tokens":7,"est_cost_usd":0.03},"other/x":{"calls":1,"search_calls":0,"est_cost_usd":0},"search_provider":{"provider":"serp","search_model":"s1","queries_executed":2,"queries_succeeded":1,"est_cost_usd":0.002}}`
 	if string(b) != want || total != 0.532 {

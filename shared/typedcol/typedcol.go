@@ -6,7 +6,8 @@
 //
 // The query is cut into parts: every line is a part, list items ("1. ", "2) ", "- ",
 // "* ") included; a line holding several sentences is cut after each "?" and after
-// each "." or "!" followed by a space. A part may start with a short label
+// each "." or "!" followed by a space (not after an abbreviation: a word of at most
+// three characters or holding a dot, such as "Inc." or "e.g."; a number is none). A part may start with a short label
 // ("Pricing: ...", at most five words before the colon, no URL), which becomes the
 // column label.
 //
@@ -160,9 +161,15 @@ func attachOptionLists(ps []string) []string {
 	return out
 }
 
+// shortWordBefore tells a "." after an abbreviation ("e.g.", "No.", "Inc.") from one
+// ending a sentence. A number is no abbreviation: "on a scale of 1 to 5. Who ..." is
+// two sentences.
 func shortWordBefore(s string) bool {
 	i := strings.LastIndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '(' })
 	w := s[i+1:]
+	if w != "" && strings.Trim(w, "0123456789") == "" {
+		return false
+	}
 	return len(w) <= 3 || strings.Contains(w, ".")
 }
 

@@ -94,3 +94,20 @@ func TestCriteria(t *testing.T) {
 		t.Errorf("free text %q, want none", s.FreeText())
 	}
 }
+
+// A sentence ending in a number ("... 1 to 5.") is still a sentence: the question after
+// it is its own part, in either order.
+func TestSentenceEndingInANumber(t *testing.T) {
+	for _, q := range []string{
+		"Rate their digital maturity on a scale of 1 to 5. Who founded it?",
+		"Who founded it? Rate their digital maturity on a scale of 1 to 5.",
+	} {
+		s := Detect(q)
+		if len(s.Typed) != 1 || s.Typed[0].Kind != KindScale || s.Typed[0].Instructions != "Rate their digital maturity on a scale of 1 to 5." {
+			t.Errorf("%q: typed %+v, want one scale column of the first sentence", q, s.Typed)
+		}
+		if s.FreeText() != "Who founded it?" {
+			t.Errorf("%q: free text %q, want the question", q, s.FreeText())
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/kv"
 )
@@ -82,6 +83,25 @@ func New(d Deps) *Service {
 type record struct {
 	Provider
 	SealedKey string `json:"sealed_key,omitempty"`
+	// CreatedBy and CreatorRole are the creating user's id and role. Providers stored
+	// before they were recorded have neither and count as created by an admin.
+	CreatedBy   string       `json:"created_by,omitempty"`
+	CreatorRole account.Role `json:"creator_role,omitempty"`
+}
+
+// mayChange refuses (403) a change by a member unless they created the provider and
+// it is not the organisation default: the default serves everyone's research, so
+// only admins change it (README, Web search providers).
+func mayChange(by account.Principal, r record, def string) error {
+	switch {
+	case by.User.Role == account.RoleAdmin:
+		return nil
+	case r.CreatedBy == "" || r.CreatedBy != by.User.ID:
+		return apperr.New(apperr.ErrForbidden, "Only an admin can delete a search provider created by another user; members delete only their own.")
+	case r.ID == def:
+		return apperr.New(apperr.ErrForbidden, "This search provider is the organisation default; only an admin can delete it.")
+	}
+	return nil
 }
 
 func pk(org string) string         { return "searchproviders#" + org }
@@ -111,9 +131,11 @@ func (s *Service) List(ctx context.Context, org string) ([]Provider, error) {
 	return out, nil
 }
 
-// Create stores a provider. native needs no key; the others require one. The first
-// provider of an organisation becomes its default.
-func (s *Service) Create(ctx context.Context, org string, in Input) (Provider, error) {
+// Create stores a provider for the caller's organisation. native needs no key; the
+// others require one. The first provider an admin creates becomes the default when
+// the organisation has none; a member's never does.
+func (s *Service) Create(ctx context.Context, by account.Principal, in Input) (Provider, error) {
+	org := by.Org.ID
 	in.Kind = strings.TrimSpace(in.Kind)
 	in.Name = strings.TrimSpace(in.Name)
 	switch {
@@ -144,7 +166,7 @@ func (s *Service) Create(ctx context.Context, org string, in Input) (Provider, e
 		return Provider{}, apperr.BadRequest("too_many_search_providers", "An organisation can have at most %d search providers; delete one first.", MaxPerOrg)
 	}
 	now := s.now().UTC()
-	r := record{Provider: Provider{ID: uuid.NewString(), Kind: in.Kind, Name: in.Name, CreatedAt: now}}
+	r := record{Provider: Provider{ID: uuid.NewString(), Kind: in.Kind, Name: in.Name, CreatedAt: now}, CreatedBy: by.User.ID, CreatorRole: by.User.Role}
 	if in.APIKey != "" {
 		if r.SealedKey, err = s.sealer.Seal(org, in.APIKey); err != nil {
 			return Provider{}, fmt.Errorf("seal api key: %w", err)
@@ -153,7 +175,7 @@ func (s *Service) Create(ctx context.Context, org string, in Input) (Provider, e
 	if _, err := kv.PutJSON(ctx, s.store, kv.Key{PK: pk(org), SK: sk(now, r.ID)}, r, kv.Cond{IfAbsent: true}); err != nil {
 		return Provider{}, err
 	}
-	if def == "" {
+	if def == "" && r.CreatorRole != account.RoleMember {
 		if err := s.def(org).Set(ctx, r.ID, kv.Cond{IfAbsent: true}); err != nil && !errors.Is(err, apperr.ErrConflict) {
 			return Provider{}, err
 		}
@@ -168,15 +190,22 @@ func sk(created time.Time, id string) string {
 	return fmt.Sprintf("p#%020d#%s", created.UnixNano(), id)
 }
 
-// Delete removes a provider; deleting the default leaves none.
-func (s *Service) Delete(ctx context.Context, org, id string) error {
+// Delete removes a provider; a member deletes only a provider they created that is
+// not the default (403). Deleting the default leaves none.
+func (s *Service) Delete(ctx context.Context, by account.Principal, id string) error {
+	org := by.Org.ID
 	r, err := s.get(ctx, org, id)
 	if err != nil {
 		return err
 	}
-	if def, err := s.def(org).Get(ctx); err != nil {
+	def, err := s.def(org).Get(ctx)
+	if err != nil {
 		return err
-	} else if def == id {
+	}
+	if err := mayChange(by, r, def); err != nil {
+		return err
+	}
+	if def == id {
 		if err := s.def(org).Clear(ctx); err != nil {
 			return fmt.Errorf("clear default search provider: %w", err)
 		}
@@ -187,8 +216,12 @@ func (s *Service) Delete(ctx context.Context, org, id string) error {
 	return nil
 }
 
-// SetDefault makes a provider the organisation default.
-func (s *Service) SetDefault(ctx context.Context, org, id string) (Provider, error) {
+// SetDefault makes a provider the organisation default; it needs the admin role (403).
+func (s *Service) SetDefault(ctx context.Context, by account.Principal, id string) (Provider, error) {
+	if by.User.Role != account.RoleAdmin {
+		return Provider{}, apperr.New(apperr.ErrForbidden, "Only an admin can set the organisation's default search provider; your role is "+string(by.User.Role)+".")
+	}
+	org := by.Org.ID
 	r, err := s.get(ctx, org, id)
 	if err != nil {
 		return Provider{}, err

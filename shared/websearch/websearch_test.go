@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/secret"
@@ -90,11 +91,11 @@ func TestServiceLifecycle(t *testing.T) {
 	if _, _, err := s.Resolve(ctx, "org1", ""); apperr.Describe(err).Status != 400 {
 		t.Fatalf("no provider: %v", err)
 	}
-	brave, err := s.Create(ctx, "org1", websearch.Input{Kind: "brave", Name: "Brave", APIKey: "BSA-secret-key-123"})
+	brave, err := s.Create(ctx, admin("org1"), websearch.Input{Kind: "brave", Name: "Brave", APIKey: "BSA-secret-key-123"})
 	if err != nil || !brave.IsDefault {
 		t.Fatalf("create: %+v %v", brave, err)
 	}
-	native, err := s.Create(ctx, "org1", websearch.Input{Kind: "native"})
+	native, err := s.Create(ctx, admin("org1"), websearch.Input{Kind: "native"})
 	if err != nil || native.IsDefault || native.Name != "native" {
 		t.Fatalf("create native: %+v %v", native, err)
 	}
@@ -102,7 +103,7 @@ func TestServiceLifecycle(t *testing.T) {
 	if err != nil || p.ID != brave.ID || keys["brave"] != "BSA-secret-key-123" {
 		t.Fatalf("resolve default: %+v %v key %q", p, err, keys["brave"])
 	}
-	if _, err := s.SetDefault(ctx, "org1", native.ID); err != nil {
+	if _, err := s.SetDefault(ctx, admin("org1"), native.ID); err != nil {
 		t.Fatal(err)
 	}
 	if p, _, _ := s.Resolve(ctx, "org1", ""); p.ID != native.ID {
@@ -111,8 +112,8 @@ func TestServiceLifecycle(t *testing.T) {
 	// Another organisation sees nothing of it.
 	for _, err := range []error{
 		func() error { _, _, err := s.Resolve(ctx, "org2", brave.ID); return err }(),
-		s.Delete(ctx, "org2", brave.ID),
-		func() error { _, err := s.SetDefault(ctx, "org2", brave.ID); return err }(),
+		s.Delete(ctx, admin("org2"), brave.ID),
+		func() error { _, err := s.SetDefault(ctx, admin("org2"), brave.ID); return err }(),
 	} {
 		if !errors.Is(err, apperr.ErrNotFound) {
 			t.Fatalf("other org: %v, want not found", err)
@@ -122,7 +123,7 @@ func TestServiceLifecycle(t *testing.T) {
 	if len(list) != 2 || list[0].ID != brave.ID || !list[1].IsDefault {
 		t.Fatalf("list = %+v", list)
 	}
-	if err := s.Delete(ctx, "org1", native.ID); err != nil {
+	if err := s.Delete(ctx, admin("org1"), native.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.Resolve(ctx, "org1", ""); apperr.Describe(err).Status != 400 {
@@ -150,7 +151,7 @@ func TestCreateValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%+v", c.in), func(t *testing.T) {
-			_, err := s.Create(context.Background(), "org1", c.in)
+			_, err := s.Create(context.Background(), admin("org1"), c.in)
 			if d := apperr.Describe(err); d.Status != 422 || d.Field != c.field {
 				t.Fatalf("got %+v, want 422 on %s", d, c.field)
 			}
@@ -185,4 +186,9 @@ func TestClassifyRetryable(t *testing.T) {
 	if got := websearch.ErrUnavailable.Error(); got != "search provider: unavailable" {
 		t.Errorf("ErrUnavailable text = %q, want it unchanged", got)
 	}
+}
+
+// admin is an admin caller of org.
+func admin(org string) account.Principal {
+	return account.Principal{Org: account.Org{ID: org}, User: account.User{ID: "admin-of-" + org, Role: account.RoleAdmin}}
 }

@@ -119,7 +119,8 @@ func TestEndToEndOnAWS(t *testing.T) {
 		A:  map[string][]string{"mx.example.net": {"127.0.0.1"}},
 	})
 	s := startLambdaStack(t, map[string]string{
-		"FIRMO_FETCH_ALLOW_HOSTS": strings.TrimPrefix(llmSrv.URL, "http://"),
+		// The LLM stand-in, and the loopback Postfix for the email Lambda's SMTP verifier.
+		"FIRMO_FETCH_ALLOW_HOSTS": strings.TrimPrefix(llmSrv.URL, "http://") + ",127.0.0.1:" + fmt.Sprint(pf.Port),
 		"FIRMO_DNS_RESOLVER":      dns.Addr, "FIRMO_SMTP_PORT": fmt.Sprint(pf.Port),
 	})
 

@@ -31,15 +31,23 @@ func (a *App) SeedWorld(ctx context.Context, opts world.Options, load company.Lo
 	// A bulk load allocates a lot of short-lived garbage; collecting less often saves a
 	// fifth of the time for a bounded, temporary amount of memory.
 	defer debug.SetGCPercent(debug.SetGCPercent(200))
-	if b, ok := a.Core.Store.(deferredSyncer); ok {
-		synced := b.DeferSync()
-		defer func() {
-			if err := synced(); err != nil {
-				a.Core.Log.Error("sync after seeding", "err", err)
-			}
-		}()
-	}
+	defer a.deferSync()()
 	return world.Seed(ctx, a.Companies, w, load, onCompany)
+}
+
+// deferSync turns off the embedded store's fsync of each transaction for a seed (a
+// no-op on other stores); the returned func syncs once and turns it back on.
+func (a *App) deferSync() (synced func()) {
+	b, ok := a.Core.Store.(deferredSyncer)
+	if !ok {
+		return func() {}
+	}
+	done := b.DeferSync()
+	return func() {
+		if err := done(); err != nil {
+			a.Core.Log.Error("sync after seeding", "err", err)
+		}
+	}
 }
 
 // WorldSeeded reports whether a demo world was seeded into the store.
@@ -59,7 +67,10 @@ func (a *App) CompaniesEmpty(ctx context.Context) (bool, error) {
 }
 
 // SeedContacts stores the demo world's contacts (world.ContactRows of every company).
+// Like SeedWorld it syncs once at the end, not after each contact: rerunning it
+// restores what a crash mid-way loses.
 func (a *App) SeedContacts(ctx context.Context, opts world.Options, onCompany func()) (int, error) {
+	defer a.deferSync()()
 	return world.SeedContacts(ctx, a.Contacts, world.New(opts), onCompany)
 }
 

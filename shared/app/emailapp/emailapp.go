@@ -25,7 +25,9 @@ func routes(s *emailfind.Service) []httpapi.Route { return emailhttp.EmailRoutes
 func Service(_ context.Context, c *app.Core) (*emailfind.Service, error) {
 	return app.Shared(c, "emailapp.Service", func() (*emailfind.Service, error) {
 		cfg := c.Config
-		verifier := smtpverify.New(smtpverify.Settings{Resolver: cfg.DNSResolver, Port: cfg.SMTP.Port, HELO: cfg.SMTP.HELO, From: cfg.SMTP.From})
+		// MX hosts on private or loopback addresses are refused unless the fetch allow
+		// list admits them (README, "Email finding").
+		verifier := smtpverify.New(smtpverify.Settings{Resolver: cfg.DNSResolver, Port: cfg.SMTP.Port, HELO: cfg.SMTP.HELO, From: cfg.SMTP.From, AllowHosts: cfg.FetchAllowHosts})
 		patterns := newLearnedPatterns(contact.NewStore(c.Store))
 		finder := emailfind.NewFinder(emailfind.FinderDeps{Checker: verifier, Patterns: patterns}) // the default budgets
 		svc, err := emailfind.NewService(emailfind.ServiceDeps{Store: c.Store, Tasks: c.Tasks, Finder: finder, Billing: c.Billing, Orgs: c.Accounts, Log: c.Log})

@@ -16,7 +16,7 @@ type AccountService interface {
 	ListKeys(ctx context.Context, orgID string) ([]account.Key, error)
 	CreateKey(ctx context.Context, orgID, userID, name string) (string, account.Key, error)
 	RevokeKey(ctx context.Context, orgID, keyID string) (account.Key, error)
-	Login(ctx context.Context, email, password string, ttl time.Duration) (string, account.Session, error)
+	Login(ctx context.Context, in account.LoginAttempt, ttl time.Duration) (string, account.Session, error)
 	Logout(ctx context.Context, token string) error
 }
 
@@ -169,7 +169,8 @@ func (a *accountAPI) login(w http.ResponseWriter, r *http.Request) error {
 	if req.Password == "" {
 		return apperr.Invalid("password", "password is required")
 	}
-	token, sess, err := a.svc.Login(r.Context(), req.Email, req.Password, a.opts.TTL)
+	in := account.LoginAttempt{Email: req.Email, Password: req.Password, ClientAddr: httpapi.ClientAddr(r)}
+	token, sess, err := a.svc.Login(r.Context(), in, a.opts.TTL)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 // Page renders a document on first use; later calls return the same bytes.
 type Page func() ([]byte, error)
 
-// MetaRoutes are the unauthenticated service routes: health, the OpenAPI document and
+// MetaRoutes are the unauthenticated service routes: health, readiness, the OpenAPI document and
 // the browsable reference (each rendered once, on its first request, so a cold start
 // does not assemble them). They belong to the account family's function on AWS.
 func MetaRoutes(openapiJSON, docsHTML Page) []httpapi.Route {
@@ -17,6 +17,13 @@ func MetaRoutes(openapiJSON, docsHTML Page) []httpapi.Route {
 	return []httpapi.Route{
 		{Method: "GET", Path: "/healthz", Family: fam, Auth: httpapi.AuthNone, Handle: func(w http.ResponseWriter, r *http.Request) error {
 			httpapi.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+			return nil
+		}},
+		// Readiness: a process that reaches this handler serves every route. `firmo
+		// serve` answers 503 with Retry-After in front of it while the demo world of its
+		// first start loads (its gate, shared/cli); a Lambda is ready when it runs.
+		{Method: "GET", Path: "/readyz", Family: fam, Auth: httpapi.AuthNone, Handle: func(w http.ResponseWriter, r *http.Request) error {
+			httpapi.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 			return nil
 		}},
 		{Method: "GET", Path: "/v1/openapi.json", Family: fam, Auth: httpapi.AuthNone, Handle: func(w http.ResponseWriter, r *http.Request) error {

@@ -16,9 +16,12 @@ type TaskService interface {
 
 type genAPI struct{ tasks TaskService }
 
-// GenerationRoutes are the generation family's task endpoints: status and cancel of
-// every asynchronous task (batch research, ICP validation, contact generation). The
-// caller's organisation scopes the task id: another organisation's task is a 404.
+// GenerationRoutes are the generation family's task endpoints. Status reads the kinds
+// that list task.GenStatusRoute (batch research, ICP validation, contact generation);
+// a bulk match or an email batch is a 404 here, as the engine's Status decides, since
+// each is read (and bulk match billed) on its own route. Cancel stops a task of any
+// kind. The caller's organisation scopes the task id: another organisation's task is
+// a 404.
 func GenerationRoutes(tasks TaskService) []httpapi.Route {
 	g := &genAPI{tasks: tasks}
 	const fam = httpapi.FamilyGeneration

@@ -17,15 +17,18 @@ import (
 type IntegrationService interface {
 	List(ctx context.Context, org string) ([]integration.Integration, time.Time, error)
 	ByID(ctx context.Context, org, id string) (integration.Integration, error)
-	Create(ctx context.Context, org string, in integration.Input) (integration.Integration, error)
-	Update(ctx context.Context, org, id string, p integration.Patch) (integration.Integration, error)
-	Delete(ctx context.Context, org, id string) error
-	SetDefault(ctx context.Context, org, id string) (integration.Integration, error)
+	// The changes take the caller: who may make them depends on the role and on who
+	// created the integration.
+	Create(ctx context.Context, by account.Principal, in integration.Input) (integration.Integration, error)
+	Update(ctx context.Context, by account.Principal, id string, p integration.Patch) (integration.Integration, error)
+	Delete(ctx context.Context, by account.Principal, id string) error
+	SetDefault(ctx context.Context, by account.Principal, id string) (integration.Integration, error)
 	TestConnection(ctx context.Context, in integration.Input) error
 }
 
-// IntegrationRoutes are the LLM integration routes (Lambda "integrations"). Delete and
-// set-default need the admin role.
+// IntegrationRoutes are the LLM integration routes (Lambda "integrations"). The
+// service decides who may change what: set-default needs the admin role, and a member
+// updates or deletes only an integration they created that is not the default.
 func IntegrationRoutes(svc IntegrationService) []httpapi.Route {
 	a := &integrationAPI{svc: svc}
 	const fam = httpapi.FamilyIntegrations
@@ -115,7 +118,7 @@ func (a *integrationAPI) create(w http.ResponseWriter, r *http.Request) error {
 	if err := httpapi.DecodeJSON(r, &b); err != nil {
 		return err
 	}
-	in, err := a.svc.Create(r.Context(), httpapi.Caller(r).Org.ID, b.input())
+	in, err := a.svc.Create(r.Context(), httpapi.Caller(r), b.input())
 	if err != nil {
 		return err
 	}
@@ -138,7 +141,7 @@ func (a *integrationAPI) update(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := integration.Patch{Name: b.IntegrationName, Provider: b.Provider, APIKey: b.APIKey, Model: b.ModelName, BaseURL: b.BaseURL.Val, BaseURLSet: b.BaseURL.Set}
-	in, err := a.svc.Update(r.Context(), httpapi.Caller(r).Org.ID, r.PathValue("integration_id"), p)
+	in, err := a.svc.Update(r.Context(), httpapi.Caller(r), r.PathValue("integration_id"), p)
 	if err != nil {
 		return err
 	}
@@ -147,12 +150,8 @@ func (a *integrationAPI) update(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *integrationAPI) delete(w http.ResponseWriter, r *http.Request) error {
-	p := httpapi.Caller(r)
-	if err := p.RequireRole(account.RoleAdmin); err != nil {
-		return err
-	}
 	id := r.PathValue("integration_id")
-	if err := a.svc.Delete(r.Context(), p.Org.ID, id); err != nil {
+	if err := a.svc.Delete(r.Context(), httpapi.Caller(r), id); err != nil {
 		return err
 	}
 	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"message": "LLM integration deleted.", "integration_id": id})
@@ -160,11 +159,7 @@ func (a *integrationAPI) delete(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *integrationAPI) setDefault(w http.ResponseWriter, r *http.Request) error {
-	p := httpapi.Caller(r)
-	if err := p.RequireRole(account.RoleAdmin); err != nil {
-		return err
-	}
-	in, err := a.svc.SetDefault(r.Context(), p.Org.ID, r.PathValue("integration_id"))
+	in, err := a.svc.SetDefault(r.Context(), httpapi.Caller(r), r.PathValue("integration_id"))
 	if err != nil {
 		return err
 	}

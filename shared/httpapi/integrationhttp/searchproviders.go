@@ -13,13 +13,16 @@ import (
 // implements it.
 type SearchProviderService interface {
 	List(ctx context.Context, org string) ([]websearch.Provider, error)
-	Create(ctx context.Context, org string, in websearch.Input) (websearch.Provider, error)
-	Delete(ctx context.Context, org, id string) error
-	SetDefault(ctx context.Context, org, id string) (websearch.Provider, error)
+	// The changes take the caller: who may make them depends on the role and on who
+	// created the provider.
+	Create(ctx context.Context, by account.Principal, in websearch.Input) (websearch.Provider, error)
+	Delete(ctx context.Context, by account.Principal, id string) error
+	SetDefault(ctx context.Context, by account.Principal, id string) (websearch.Provider, error)
 }
 
 // SearchProviderRoutes are the organisation's web search providers (Lambda
-// "integrations"). Like LLM integrations, delete and set-default need the admin role.
+// "integrations"). Like LLM integrations, set-default needs the admin role and a
+// member deletes only a provider they created that is not the default.
 func SearchProviderRoutes(svc SearchProviderService) []httpapi.Route {
 	a := &searchProviderAPI{svc: svc}
 	const fam = httpapi.FamilyIntegrations
@@ -74,7 +77,7 @@ func (a *searchProviderAPI) create(w http.ResponseWriter, r *http.Request) error
 	if err := httpapi.DecodeJSON(r, &b); err != nil {
 		return err
 	}
-	p, err := a.svc.Create(r.Context(), httpapi.Caller(r).Org.ID, websearch.Input{Kind: b.Provider, Name: b.Name, APIKey: b.APIKey})
+	p, err := a.svc.Create(r.Context(), httpapi.Caller(r), websearch.Input{Kind: b.Provider, Name: b.Name, APIKey: b.APIKey})
 	if err != nil {
 		return err
 	}
@@ -83,12 +86,8 @@ func (a *searchProviderAPI) create(w http.ResponseWriter, r *http.Request) error
 }
 
 func (a *searchProviderAPI) delete(w http.ResponseWriter, r *http.Request) error {
-	p := httpapi.Caller(r)
-	if err := p.RequireRole(account.RoleAdmin); err != nil {
-		return err
-	}
 	id := r.PathValue("provider_id")
-	if err := a.svc.Delete(r.Context(), p.Org.ID, id); err != nil {
+	if err := a.svc.Delete(r.Context(), httpapi.Caller(r), id); err != nil {
 		return err
 	}
 	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"message": "Search provider deleted.", "provider_id": id})
@@ -96,11 +95,7 @@ func (a *searchProviderAPI) delete(w http.ResponseWriter, r *http.Request) error
 }
 
 func (a *searchProviderAPI) setDefault(w http.ResponseWriter, r *http.Request) error {
-	p := httpapi.Caller(r)
-	if err := p.RequireRole(account.RoleAdmin); err != nil {
-		return err
-	}
-	sp, err := a.svc.SetDefault(r.Context(), p.Org.ID, r.PathValue("provider_id"))
+	sp, err := a.svc.SetDefault(r.Context(), httpapi.Caller(r), r.PathValue("provider_id"))
 	if err != nil {
 		return err
 	}

@@ -29,13 +29,26 @@ func QueryRoutes(svc QueryService) []httpapi.Route {
 	const fam = httpapi.FamilyQueries
 	return []httpapi.Route{
 		{Method: "GET", Path: "/v1/queries/saved", Family: fam, Handle: a.list},
-		{Method: "POST", Path: "/v1/queries/exclusion-list", Family: fam, Handle: a.createExclusionList},
+		{Method: "POST", Path: "/v1/queries/exclusion-list", Family: fam, Handle: a.createExclusionList, MaxBody: ExclusionListMaxBody},
 		{Method: "PATCH", Path: "/v1/queries/{query_id}", Family: fam, Handle: a.patch},
 		{Method: "DELETE", Path: "/v1/queries/{query_id}", Family: fam, Handle: a.delete},
 	}
 }
 
 type queryAPI struct{ svc QueryService }
+
+// ExclusionListMaxBody bounds the body of POST /v1/queries/exclusion-list: it admits
+// query.MaxEntries domains of the longest length a domain name may have (253
+// characters) and query.MaxEntries persona ids of 19 digits, each with its quotes,
+// comma and some white space, plus room for the name. The server's default limit
+// (FIRMO_MAX_BODY_BYTES, 1 MB) holds about 4,000 such domains.
+const ExclusionListMaxBody = query.MaxEntries*(maxDomainLen+entrySlack) + query.MaxEntries*(maxPersonaIDLen+entrySlack) + 64<<10
+
+const (
+	maxDomainLen    = 253 + 2 // a domain name (domain.Normalize's limit) in quotes
+	maxPersonaIDLen = 19      // the digits of the largest int64
+	entrySlack      = 8       // a comma and white space (", ", indentation)
+)
 
 func actor(p account.Principal) query.Actor {
 	return query.Actor{UserID: p.User.ID, UserName: p.User.Email, Admin: p.User.Role == account.RoleAdmin}

@@ -45,9 +45,9 @@ type Echo struct {
 
 var _ task.Processor = (*Echo)(nil)
 
-// Kind registers e under name.
+// Kind registers e under name, read through GET /v1/gen/status.
 func (e *Echo) Kind(name string) task.Kind {
-	return task.Kind{Name: name, Processor: e, Columns: Columns}
+	return task.Kind{Name: name, Processor: e, Columns: Columns, StatusRoutes: []string{task.GenStatusRoute}}
 }
 
 // Provider implements task.Processor.
