@@ -43,7 +43,7 @@ func TestASLValid(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// DESIGN.md: ASL files hold no ARNs, only placeholders.
+			// statemachines/README.md: ASL files hold no ARNs, only placeholders.
 			if strings.Contains(string(raw), "arn:aws:lambda") || strings.Contains(string(raw), "arn:aws:sqs") {
 				t.Errorf("%s.asl.json holds an ARN; use a ${Placeholder}", name)
 			}

@@ -28,7 +28,7 @@ import (
 
 const demoKey = "size-test-demo-key-0123456789"
 
-// The largest answers the spec allows, on the default demo world, through this
+// The largest answers the API reference allows, on the default demo world, through this
 // function's handler: 10,000 contacts are 6 to 7 MB of JSON, over Lambda's 6 MB. With
 // Accept-Encoding: gzip they fit, and decode to what the local server answers; without
 // it the answer is 422 response_too_large naming max_records, never a 500.

@@ -10,13 +10,13 @@ import (
 	"github.com/firmoapi/firmo/shared/geo"
 )
 
-// EmployeeBuckets are the spec's employees values, smallest first.
+// EmployeeBuckets are the API reference's employees values, smallest first.
 var EmployeeBuckets = []string{"1-10", "11-50", "51-200", "201-500", "501-1000", "1001-5000", "5001-10000", "10001+"}
 
 // employeeBounds[i] is the largest head count of EmployeeBuckets[i].
 var employeeBounds = []int{10, 50, 200, 500, 1000, 5000, 10000}
 
-// RevenueBuckets are the spec's revenue_range values; RevenueUnknown is "N/A".
+// RevenueBuckets are the API reference's revenue_range values; RevenueUnknown is "N/A".
 var RevenueBuckets = []string{"<1M", "1-10M", "10-100M", "100M-1B", ">1B"}
 
 // RevenueUnknown is the revenue_range of a company whose revenue is not known.

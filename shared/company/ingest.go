@@ -355,7 +355,7 @@ func validateCompany(line int, row CompanyRow) (parsedCompany, error) {
 
 // ---- certificates ----
 
-// certRow is a JSON Lines certificate record (the spec's certificate record).
+// certRow is a JSON Lines certificate record (the API reference's certificate record).
 type certRow struct {
 	SHA1Fingerprint string   `json:"sha1_fingerprint"`
 	FQDN            string   `json:"fqdn"`

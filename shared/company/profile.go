@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// Profile is the company profile of the spec, its fields in the spec's order (latitude
+// Profile is the company profile of the API reference, its fields in the API reference's order (latitude
 // and longitude right after address). Absent values are JSON null, never omitted, so
 // every profile has the same shape; empty lists are [] and empty objects {}.
 type Profile struct {
@@ -44,8 +44,8 @@ type Profile struct {
 	MXProvider     *string `json:"mx_provider"`
 	RedirectDomain *string `json:"redirect_domain"`
 	UpdateDate     string  `json:"update_date"`
-	// Language is the ISO 639-2 code of the homepage's text. The spec's table does not
-	// list it; it is added after the spec's fields (clients treat extra fields as optional).
+	// Language is the ISO 639-2 code of the homepage's text. The API reference's table does not
+	// list it; it is added after the API reference's fields (clients treat extra fields as optional).
 	Language *string `json:"language"`
 }
 
@@ -101,7 +101,7 @@ func nonNilMap(m map[string]float64) map[string]float64 {
 	return m
 }
 
-// Certificate is the spec's certificate record.
+// Certificate is the API reference's certificate record.
 type Certificate struct {
 	SHA1Fingerprint string    `json:"sha1_fingerprint"`
 	FQDN            string    `json:"fqdn"`
@@ -138,5 +138,5 @@ type Page struct {
 	Language    string `json:"language"` // ISO 639-2, "" when undetermined
 }
 
-// Date formats a time as the spec's date (YYYY-MM-DD, UTC).
+// Date formats a time as the API reference's date (YYYY-MM-DD, UTC).
 func Date(t time.Time) string { return t.UTC().Format(time.DateOnly) }

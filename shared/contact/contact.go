@@ -1,4 +1,4 @@
-// Package contact holds Firmo's contact records: the spec's Contact record, the raw
+// Package contact holds Firmo's contact records: the API reference's Contact record, the raw
 // row a contact is stored as, the derivation of department, seniority and phone types
 // from the raw row, the contact store on kv.Store and `firmo ingest contacts`.
 //
@@ -15,7 +15,7 @@ import (
 	"github.com/firmoapi/firmo/shared/title"
 )
 
-// Phone types of the spec.
+// Phone types of the API reference.
 const (
 	Mobile   = "mobile"
 	Landline = "landline"
@@ -49,7 +49,7 @@ type Raw struct {
 	Seniority      string   `json:"seniority,omitempty"`
 }
 
-// Contact is the spec's Contact record, fields in the spec's order. The company fields
+// Contact is the API reference's Contact record, fields in the API reference's order. The company fields
 // (industry, employees, revenue_range, company_name) come from the employer's profile
 // when the record is served. Similarity is set in similarity mode only.
 type Contact struct {
@@ -127,7 +127,7 @@ func nonNil(s []string) []string {
 }
 
 // Phones parses raw numbers as written in a country (a "+" or "00" prefix needs none)
-// into E.164 with a type. Unparseable numbers are left out: the spec's phone objects
+// into E.164 with a type. Unparseable numbers are left out: the API reference's phone objects
 // are E.164 only. Duplicates are dropped.
 //
 // Type: libphonenumber's MOBILE is mobile, and so is FIXED_LINE_OR_MOBILE, which is what

@@ -340,7 +340,7 @@ func (s *Service) indexPath(sn *snapshot) string {
 	return filepath.Join(s.dir, fmt.Sprintf("contacts-%016x.hnsw", h))
 }
 
-// similarity turns a cosine into the spec's 0-100 score.
+// similarity turns a cosine into the API reference's 0-100 score.
 func similarity(score float32) int {
 	v := int(math.Round(float64(score) * 100))
 	return max(0, min(100, v))

@@ -55,7 +55,7 @@ func (s *IDs) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Params are the parameters of POST /v1/contacts/discover, with the spec's names. The
+// Params are the parameters of POST /v1/contacts/discover, with the API reference's names. The
 // count and legacy list endpoints take the same vocabulary (count: the filters only).
 type Params struct {
 	PersonaID        IDs     `json:"persona_id,omitempty"`
@@ -104,7 +104,7 @@ type Params struct {
 	Consensus             *int `json:"consensus,omitempty"`
 }
 
-// Limits of the spec.
+// Limits of the API reference.
 const (
 	MaxPersonaIDs           = 10
 	DefaultMaxRecords       = 100
@@ -307,7 +307,7 @@ func validateFilters(p Params) (Filters, error) {
 	}
 	f.PersonCountry, f.NegPersonC = setOf(pc), setOf(npc)
 	if len(p.PersonState) > 0 {
-		// Unresolvable names are dropped, not rejected (the spec); when none resolves the
+		// Unresolvable names are dropped, not rejected (the API reference); when none resolves the
 		// filter restricts nothing.
 		f.PersonState = setOf(geo.ResolveStates(pc, p.PersonState))
 	}
@@ -416,7 +416,7 @@ func countries(field string, vals []string) ([]string, error) {
 	return geo.ExpandCountriesField(field, vals)
 }
 
-// employeeBounds are the head counts of the spec's buckets; the last is open.
+// employeeBounds are the head counts of the API reference's buckets; the last is open.
 var employeeBounds = []struct {
 	bucket   string
 	low, top int

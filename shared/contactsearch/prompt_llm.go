@@ -202,7 +202,7 @@ const (
 
 // validPrompt keeps only what the parser could have produced: enum values checked
 // against the same tables as the request parameters, countries and regions known to
-// geo, buckets of the spec, titles the title filter accepts, short signals. Unknown
+// geo, buckets of the API reference, titles the title filter accepts, short signals. Unknown
 // values are dropped, never trusted.
 func validPrompt(p Prompt) Prompt {
 	var out Prompt

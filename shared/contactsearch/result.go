@@ -30,7 +30,7 @@ type Group struct {
 	Members []int
 }
 
-// Select applies the spec's result control to a ranked list:
+// Select applies the API reference's result control to a ranked list:
 //   - a non-zero results_by_company forces offset to 0; otherwise offset skips that many
 //     ranked contacts;
 //   - companies appear in the order of their best-ranked contact and hold at most

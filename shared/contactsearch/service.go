@@ -208,7 +208,7 @@ func notReady(cause error) error {
 	return fmt.Errorf("%w: %w", e, cause)
 }
 
-// Entry is a company entry of the grouped result, the spec's fields in its order.
+// Entry is a company entry of the grouped result, the API reference's fields in its order.
 type Entry struct {
 	Domain                 string             `json:"domain"`
 	Name                   string             `json:"name"`

@@ -240,6 +240,6 @@ func TestRegionsSorted(t *testing.T) {
 	}
 	want := []string{"ANZ", "APAC", "ASEAN", "BENELUX", "CEE", "DACH", "EMEA", "EU", "GCC", "LATAM", "MENA", "NORDICS"}
 	if !slices.Equal(codes, want) {
-		t.Errorf("region codes = %v, want the spec's %v", codes, want)
+		t.Errorf("region codes = %v, want the API reference's %v", codes, want)
 	}
 }

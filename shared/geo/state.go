@@ -53,7 +53,7 @@ func StateName(country, value string) (string, bool) {
 	return s.DisplayName(), true
 }
 
-// ResolveStates implements the state filters of the spec (person_state, filter_state):
+// ResolveStates implements the state filters of the API reference (person_state, filter_state):
 // each value, an ISO 3166-2 code or a name, is resolved under every selected country
 // after region aliases are expanded. A value resolving under several countries is kept
 // for each ("Limburg" under BENELUX gives BE-VLI and NL-LI); a value resolving under none

@@ -352,7 +352,7 @@ func TestRateLimits(t *testing.T) {
 			}
 		}
 	}
-	// The spec's CRM figure wins over the route's own: GET connections is 20 a minute on FREE.
+	// The API reference's CRM figure wins over the route's own: GET connections is 20 a minute on FREE.
 	if r := w.do("GET", "/v1/crm/connections", free, ""); r.header.Get("X-RateLimit-Limit") != "20" {
 		t.Fatalf("CRM connections limit = %s, want 20", r.header.Get("X-RateLimit-Limit"))
 	}

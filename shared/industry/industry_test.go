@@ -40,7 +40,7 @@ func TestTaxonomy(t *testing.T) {
 			}
 		}
 	}
-	// The examples of the spec, and the industries the demo world writes pages for.
+	// The examples of the API reference, and the industries the demo world writes pages for.
 	for _, v := range []string{"SAAS", "SOFTWARE", "FINANCIAL_SERVICES", "HEALTHCARE", "CLOUD_COMPUTING", "IT_SERVICES",
 		"RETAIL", "MANUFACTURING", "LOGISTICS", "REAL_ESTATE", "EDUCATION", "HOSPITALITY", "LEGAL_SERVICES",
 		"CONSTRUCTION", "MARKETING_ADVERTISING"} {

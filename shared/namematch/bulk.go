@@ -27,7 +27,7 @@ import (
 const (
 	// TaskKind is the task engine kind of bulk match.
 	TaskKind = "bulkmatch"
-	// MaxBulkBytes and MaxBulkRows bound an upload (as the spec's segment upload).
+	// MaxBulkBytes and MaxBulkRows bound an upload (as the API reference's segment upload).
 	MaxBulkBytes = 1 << 20
 	MaxBulkRows  = 10_000
 	// resultColumn is the task's one result column; a row's answer is its value.

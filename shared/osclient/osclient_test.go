@@ -19,7 +19,7 @@ import (
 // These tests check what the client sends (auth headers, retries) against a tiny
 // in-process HTTP server that answers the one call made (index exists). It is a test of
 // the client's construction only, not of OpenSearch: the adapters' real-cluster suites
-// run when OPENSEARCH_URL is set (DESIGN.md section 5).
+// run when OPENSEARCH_URL is set (README, Tests).
 
 func TestAuthHeaders(t *testing.T) {
 	var got atomic.Value

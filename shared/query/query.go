@@ -53,7 +53,7 @@ const (
 	ActionDiscover      = "discover"
 )
 
-// Limits of the spec and of this implementation.
+// Limits of the API reference and of this implementation.
 const (
 	MaxEntries       = 240_000 // domains, and separately persona ids, kept per query
 	MinListDomains   = 20      // a domain exclusion list needs at least this many
@@ -134,7 +134,7 @@ type NewList struct {
 	Params     json.RawMessage // query_params: a JSON object, or nil
 }
 
-// CreateExclusionList saves an exclusion list under the spec's rules: a name of 1 to 255
+// CreateExclusionList saves an exclusion list under the API reference's rules: a name of 1 to 255
 // characters, domains and/or persona ids, at least MinListDomains distinct domains when
 // domains are given, duplicates removed after normalization, and at most MaxEntries of
 // each (the rest is dropped and the query marked Truncated).

@@ -8,7 +8,7 @@
 // kv.Store, shared across Lambda instances through DynamoDB). Both pass the contract
 // suite ratelimittest.Run.
 //
-// The policy (Limit) is one table: a base per-minute figure per endpoint, the spec's CRM
+// The policy (Limit) is one table: a base per-minute figure per endpoint, the API reference's CRM
 // figures among them and DefaultBase for every other endpoint, times a plan multiplier.
 package ratelimit
 
@@ -63,7 +63,7 @@ func Decide(count int64, limit int, start time.Time) Decision {
 // for the FREE plan; a route may set its own base (httpapi.Route.RateLimit).
 const DefaultBase = 120
 
-// baseLimits are the spec's CRM figures (requests per minute, before the plan
+// baseLimits are the API reference's CRM figures (requests per minute, before the plan
 // multiplier), keyed by route pattern. They win over a route's own setting, because the
 // spec fixes them.
 var baseLimits = map[string]int{

@@ -24,7 +24,7 @@ func TestLimit(t *testing.T) {
 		{account.PlanPro, "GET /v1/crm/{provider}/authorize", 0, 50},
 		{account.PlanEnterprise, "POST /v1/crm/{provider}/suppress", 0, 100},
 		{account.PlanFree, "DELETE /v1/crm/{provider}/connection", 0, 10},
-		// The spec's CRM figures win over a route's own base.
+		// The API reference's CRM figures win over a route's own base.
 		{account.PlanFree, "POST /v1/crm/{provider}/suppress", 1000, 5},
 		{account.PlanFree, "GET /v1/score", 0, ratelimit.DefaultBase},
 		{account.PlanEnterprise, "GET /v1/score", 0, 20 * ratelimit.DefaultBase},

@@ -23,7 +23,7 @@
 // Costs: each LLM call adds to cost_metadata["<provider>/<model>"] (calls, search_calls,
 // tokens as the server reported them, est_cost_usd from the llm price table); search
 // provider queries add to cost_metadata.search_provider; typed judgments are folded into
-// estimated_cost only, as the spec says.
+// estimated_cost only, as the API reference says.
 package research
 
 import (

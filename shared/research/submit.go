@@ -45,7 +45,7 @@ const (
 	native    = "native"
 )
 
-// Error codes of this package's 400s (the spec's where it names them).
+// Error codes of this package's 400s (the API reference's where it names them).
 const (
 	CodeTypedNoTypedColumns = "TYPED_NO_TYPED_COLUMNS"
 	CodeNativeNotAllowed    = "native_not_allowed"

@@ -20,7 +20,7 @@
 //	w(x) = 0.4 + 0.5·exp(−(x−6)²/8) + 0.05·(x−1)
 //
 // where C is the baseline certificate count per year, P the baseline points per year and
-// M the market coefficient. Counting x back from D is a reading of the spec, chosen
+// M the market coefficient. Counting x back from D is a reading of the API reference, chosen
 // because of what the weights then mean: w rises from 0.42 for the latest year to a peak
 // of 1.15 for year 6 and stays near 1 for years 7 to 10, so the base rewards a history
 // that has lasted, while being current is measured by the recency, growth and expiration

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Fixed by the spec; only the three Constants are Firmo's choice.
+// Fixed by the API reference; only the three Constants are Firmo's choice.
 const (
 	// Years is the number of one-year windows the base score looks back over.
 	Years = 10
@@ -23,14 +23,14 @@ const (
 )
 
 // Certificate is the part of a certificate record the score reads: its validity period
-// (the spec's date_from and date_to, X.509 notBefore and notAfter). DateFrom is taken as
+// (the API reference's date_from and date_to, X.509 notBefore and notAfter). DateFrom is taken as
 // the issue date.
 type Certificate struct {
 	DateFrom time.Time
 	DateTo   time.Time
 }
 
-// Constants are the tunable inputs of the formula that the spec leaves to Firmo. They are
+// Constants are the tunable inputs of the formula that the API reference leaves to Firmo. They are
 // returned with every score so it can be recomputed by hand.
 type Constants struct {
 	// BaselineCertificates is the number of certificates issued in one year that earns

@@ -325,7 +325,7 @@ func TestConstantsValid(t *testing.T) {
 }
 
 // TestComputeMatchesReference checks Compute against a straightforward re-implementation
-// of the spec over many random histories.
+// of the API reference over many random histories.
 func TestComputeMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	constants := []Constants{
@@ -377,7 +377,7 @@ func randomHistory(rng *rand.Rand) []Certificate {
 	return certs
 }
 
-// reference follows the spec's wording literally, with windows as explicit date ranges.
+// reference follows the API reference's wording literally, with windows as explicit date ranges.
 func reference(certs []Certificate, at time.Time, c Constants) (Result, float64) {
 	const dayDur = 24 * time.Hour
 	var issued []Certificate

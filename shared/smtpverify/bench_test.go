@@ -18,7 +18,7 @@ import (
 	"github.com/firmoapi/firmo/shared/testkit"
 )
 
-// benchSessions is the concurrency goal of DESIGN.md section 6: at least 500 SMTP
+// benchSessions is the concurrency goal of shared/smtpverify/BENCHMARKS.md: at least 500 SMTP
 // sessions at once on 2 cores within 100 MB RSS.
 const benchSessions = 500
 

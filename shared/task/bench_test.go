@@ -13,7 +13,7 @@ import (
 	"github.com/firmoapi/firmo/shared/task/tasktest"
 )
 
-// The task engine's goals (DESIGN.md section 6), on the embedded composition wired as
+// The task engine's goals (shared/task/BENCHMARKS.md), on the embedded composition wired as
 // shared/app wires it: 50 workers per provider lane, at most 50 calls at once per
 // provider, the workflow's default 250 ms progress poll. Results: BENCHMARKS.md.
 

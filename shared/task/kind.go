@@ -47,7 +47,7 @@ type Result struct {
 	// Search is the spend on a caller-supplied search provider.
 	Search []SearchUsage
 	// ExtraCostUSD is folded into estimated_cost without a cost_metadata entry
-	// (the spec's typed-judgment spend).
+	// (the API reference's typed-judgment spend).
 	ExtraCostUSD float64
 }
 

@@ -1,5 +1,5 @@
 // Package task is the async task engine: one engine carries every long-running
-// operation of the spec (batch research, ICP validation, contact generation, ...).
+// operation of the API reference (batch research, ICP validation, contact generation, ...).
 //
 // A task is a list of records (domains or persona ids) and one kind. A kind registers a
 // Processor that answers one record; the engine stores the task, fans its records out
@@ -25,7 +25,7 @@ import (
 	"time"
 )
 
-// Status is the state of a task (DESIGN.md section 3).
+// Status is the state of a task (README, Tasks).
 type Status string
 
 const (
@@ -103,7 +103,7 @@ type TypedColumn struct {
 	Criteria     map[string]string `json:"criteria"`
 }
 
-// TaskError is why a task failed (DESIGN.md section 3: code and message).
+// TaskError is why a task failed (README, Tasks: code and message).
 type TaskError struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
@@ -134,7 +134,7 @@ type Task struct {
 	FinishedAt      *time.Time      `json:"finished_at,omitempty"`
 }
 
-// View is a task as the status endpoint shows it: the spec's Generation task fields,
+// View is a task as the status endpoint shows it: the API reference's Generation task fields,
 // plus error on a failed task. While the task runs, finished rows are in
 // InterimResults; once it has ended (completed, cancelled or failed) they are in Results.
 type View struct {

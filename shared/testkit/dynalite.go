@@ -15,7 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
-// dynaliteVersion is the DynamoDB stand-in of DESIGN.md section 5.
+// dynaliteVersion is the DynamoDB stand-in of README's Tests section.
 const dynaliteVersion = "4.0.0"
 
 // Dynalite starts an in-memory dynalite (the DynamoDB stand-in) on a free loopback

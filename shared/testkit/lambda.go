@@ -62,7 +62,7 @@ type LambdaFunction struct {
 	MemoryMB  int           // AWS_LAMBDA_FUNCTION_MEMORY_SIZE; default 128
 }
 
-// Lambda is a stand-in for the AWS Lambda service (DESIGN.md section 5): it runs real
+// Lambda is a stand-in for the AWS Lambda service (README, Tests): it runs real
 // `bootstrap` binaries built with aws-lambda-go as subprocesses, serves each process
 // the Lambda Runtime API it polls (next, response, error, init/error), and answers the
 // Lambda Invoke API (POST /2015-03-31/functions/{name}/invocations) so that Go tests

@@ -17,7 +17,7 @@ import (
 	"github.com/google/uuid"
 )
 
-// The KMS stand-in of DESIGN.md section 5: local-kms, built from its Go module at this
+// The KMS stand-in of README's Tests section: local-kms, built from its Go module at this
 // pseudo-version (the Makefile's tools target pins the same one).
 const (
 	LocalKMSModule  = "github.com/nsmithuk/local-kms"

@@ -13,7 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 )
 
-// The Step Functions stand-in of DESIGN.md section 5 and the Node.js it needs.
+// The Step Functions stand-in of README's Tests section and the Node.js it needs.
 const (
 	localStepFunctionsVersion = "3.0.0"
 	node22Version             = "22.23.3"

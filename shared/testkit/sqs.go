@@ -14,7 +14,7 @@ import (
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 )
 
-// localSQSVersion is the SQS stand-in of DESIGN.md section 5.
+// localSQSVersion is the SQS stand-in of README's Tests section.
 const localSQSVersion = "2.0.2"
 
 // SQS starts local-aws-sqs (in memory) on a free loopback port for the life of the

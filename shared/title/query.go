@@ -13,7 +13,7 @@ const (
 	MaxTermLen = 200 // bytes per term
 )
 
-// Query is a parsed contact-search title filter (the spec's `title` and `negate_title`).
+// Query is a parsed contact-search title filter (the API reference's `title` and `negate_title`).
 //
 // Each item of the filter is one term, and terms are OR-ed: a title matches when any term
 // matches. A term prefixed with "+" is required: a title matches only when every required

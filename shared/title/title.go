@@ -53,7 +53,7 @@
 //
 // # Matching
 //
-// ParseQuery implements the spec's title filter; see Query.
+// ParseQuery implements the API reference's title filter; see Query.
 //
 // ACCURACY.md reports the classifier's accuracy on the labelled set in testdata.
 package title
@@ -63,7 +63,7 @@ import (
 	"strings"
 )
 
-// The 15 canonical department values of the spec (case-sensitive).
+// The 15 canonical department values of the API reference (case-sensitive).
 const (
 	Operations          = "Operations"
 	Executive           = "Executive"
@@ -82,7 +82,7 @@ const (
 	Other               = "Other"
 )
 
-// The 7 seniority values of the spec, highest first.
+// The 7 seniority values of the API reference, highest first.
 const (
 	ExecutiveLevel = "executive"
 	VP             = "vp"
@@ -101,7 +101,7 @@ var departments = [...]string{
 
 var seniorities = [...]string{ExecutiveLevel, VP, Director, Manager, SeniorIC, MidLevel, EntryLevel}
 
-// Departments returns the 15 canonical department values in the spec's order.
+// Departments returns the 15 canonical department values in the API reference's order.
 // The slice is a copy: callers may keep or modify it.
 func Departments() []string { return slices.Clone(departments[:]) }
 
@@ -109,7 +109,7 @@ func Departments() []string { return slices.Clone(departments[:]) }
 func Seniorities() []string { return slices.Clone(seniorities[:]) }
 
 // ValidDepartment reports whether s is one of the 15 department values, compared
-// exactly: the spec answers 422 to "sales - marketing".
+// exactly: the API reference answers 422 to "sales - marketing".
 func ValidDepartment(s string) bool { return slices.Contains(departments[:], s) }
 
 // ValidSeniority reports whether s is one of the 7 seniority values, compared exactly.

@@ -52,7 +52,7 @@ const (
 	KindScale  = "scale"
 )
 
-// Column is a typed column descriptor (the spec's response_format.typed_columns item).
+// Column is a typed column descriptor (the API reference's response_format.typed_columns item).
 type Column struct {
 	Key          string            `json:"key"`
 	Label        string            `json:"label"`

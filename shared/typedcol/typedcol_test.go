@@ -68,7 +68,7 @@ func TestDetectExamples(t *testing.T) {
 	}
 }
 
-// TestCriteria checks the descriptor shapes the spec gives: yes/no criteria keyed true
+// TestCriteria checks the descriptor shapes the API reference gives: yes/no criteria keyed true
 // and false, choice keyed by option, scale keyed by level position.
 func TestCriteria(t *testing.T) {
 	s := Detect("Is it B2B?\nTier: one of Gold, Silver\nRate fit from 1 to 3")

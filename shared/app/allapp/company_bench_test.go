@@ -88,7 +88,7 @@ func lookupServer(b *testing.B) (*lookupFixture, error) {
 
 // BenchmarkCompanyLookups measures single-domain lookups through the whole HTTP stack
 // (authentication, rate limits, access log, JSON) on a loopback server, with 32
-// keep-alive clients on the same machine. Goal (DESIGN.md section 6): at least 2,000
+// keep-alive clients on the same machine. Goal (shared/company/BENCHMARKS.md): at least 2,000
 // requests/s on 2 cores with p95 at most 30 ms. Reported: req/s, p50/p95/p99 in ms.
 func BenchmarkCompanyLookups(b *testing.B) {
 	f, err := lookupServer(b)

@@ -71,7 +71,7 @@ func TestCompanyEndpointsAnswerForEverySeededDomain(t *testing.T) {
 	}
 }
 
-// checkFieldOrder checks that the profile's fields come in the spec's order, with
+// checkFieldOrder checks that the profile's fields come in the API reference's order, with
 // latitude and longitude right after address.
 func checkFieldOrder(t *testing.T, raw string) {
 	t.Helper()
@@ -93,7 +93,7 @@ func checkFieldOrder(t *testing.T, raw string) {
 }
 
 // checkScoreRecomputes recomputes a score from its parameters and the documented
-// constants: the base from the year counts, then the spec's formula.
+// constants: the base from the year counts, then the API reference's formula.
 func checkScoreRecomputes(t *testing.T, dom string, body map[string]any) {
 	t.Helper()
 	p := body["parameters"].(map[string]any)

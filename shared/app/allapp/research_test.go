@@ -181,7 +181,7 @@ func TestBatchResearchAcceptance(t *testing.T) {
 }
 
 // TestBatchResearchErrors checks the request errors over HTTP: strict bodies (422 naming
-// the field) and the spec's 400s that need no integration.
+// the field) and the API reference's 400s that need no integration.
 func TestBatchResearchErrors(t *testing.T) {
 	e := newEnv(t, nil)
 	k := key(e.demoKey)

@@ -67,7 +67,7 @@ func buildNames(c *app.Core, cluster *opensearchapi.Client, companies company.St
 }
 
 // ensuredNames creates the OpenSearch index on first use rather than at start-up, so a
-// Lambda's init makes no request (DESIGN.md section 6). A failed creation is retried by
+// Lambda's init makes no request (shared/app/LAMBDAS.md: nothing heavy at a cold start). A failed creation is retried by
 // the next call; once it succeeded, calls go straight to the index.
 type ensuredNames struct {
 	*osmatch.Index

@@ -18,7 +18,7 @@ import (
 )
 
 // liveClient connects to the cluster named by OPENSEARCH_URL (with the k-NN plugin), or
-// skips: no OpenSearch can run on the build machines (DESIGN.md section 5).
+// skips: no OpenSearch can run on the build machines (README, Tests).
 func liveClient(t *testing.T) *opensearchapi.Client {
 	t.Helper()
 	url := os.Getenv("OPENSEARCH_URL")

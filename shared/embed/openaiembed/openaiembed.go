@@ -156,7 +156,7 @@ func (e *Embedder) call(ctx context.Context, batch []string) ([][]float32, error
 	return e.vectors(r, len(batch))
 }
 
-// vectors orders the answer by index (the spec does not promise order) and checks it.
+// vectors orders the answer by index (OpenAI's API does not promise order) and checks it.
 func (e *Embedder) vectors(r response, n int) ([][]float32, error) {
 	if len(r.Data) != n {
 		return nil, fmt.Errorf("embeddings response holds %d vectors for %d inputs: %w", len(r.Data), n, apperr.ErrUnavailable)

@@ -22,7 +22,7 @@ const key = "sk-test-123"
 
 // fakeOpenAI answers POST /v1/embeddings in OpenAI's wire format with the built-in
 // embedder's vectors, after checking that the request is exactly what OpenAI expects. It
-// lists the data in reverse order, which the spec allows, to prove the client sorts by index.
+// lists the data in reverse order, which OpenAI's API allows, to prove the client sorts by index.
 type fakeOpenAI struct {
 	t        *testing.T
 	requests atomic.Int32

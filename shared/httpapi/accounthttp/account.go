@@ -32,7 +32,7 @@ type accountAPI struct {
 }
 
 // AccountRoutes are the account family: the caller's account, API keys and admin app
-// sign-in. Key issuing and rotation are left open by the spec; these endpoints fill it.
+// sign-in. Key issuing and rotation are left open by the API reference; these endpoints fill it.
 func AccountRoutes(svc AccountService, opts SessionOptions) []httpapi.Route {
 	a := &accountAPI{svc: svc, opts: opts}
 	const fam = httpapi.FamilyAccount

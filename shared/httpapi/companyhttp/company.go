@@ -53,7 +53,7 @@ func (a *companyAPI) bizdata(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// History limits of the spec.
+// History limits of the API reference.
 const (
 	historyMin     = 100
 	historyMax     = 10000

@@ -22,7 +22,7 @@ type QueryService interface {
 }
 
 // QueryRoutes are the saved-query family (Lambda "queries"). Listing, creating
-// exclusion lists and updating need the STARTER plan or higher, as the spec says;
+// exclusion lists and updating need the STARTER plan or higher, as the API reference says;
 // deleting is open to every plan. Members change their own queries, admins any.
 func QueryRoutes(svc QueryService) []httpapi.Route {
 	a := &queryAPI{svc: svc}

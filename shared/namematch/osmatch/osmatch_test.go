@@ -220,7 +220,7 @@ func TestClusterDownIsUnavailable(t *testing.T) {
 func TestIntegrationContract(t *testing.T) {
 	url := os.Getenv("OPENSEARCH_URL")
 	if url == "" {
-		t.Skip("OPENSEARCH_URL is not set: the OpenSearch integration suite needs a live cluster (no OpenSearch can run on the build machines, DESIGN.md section 5)")
+		t.Skip("OPENSEARCH_URL is not set: the OpenSearch integration suite needs a live cluster (no OpenSearch can run on the build machines, README's Tests section)")
 	}
 	c, err := opensearchapi.NewClient(opensearchapi.Config{Client: opensearch.Config{
 		Addresses: []string{url}, Username: os.Getenv("OPENSEARCH_USER"), Password: os.Getenv("OPENSEARCH_PASSWORD"),
