@@ -58,3 +58,33 @@ func hasGoSource(t *testing.T, dir string) bool {
 	}
 	return false
 }
+
+// TestCommentsCiteTheRepository keeps code comments and test messages pointing at what
+// the repository holds (the README, the API reference, the code, the benchmark notes):
+// a citation of a design note or of a specification that does not ship with the code
+// sends a reader nowhere.
+func TestCommentsCiteTheRepository(t *testing.T) {
+	root := repoRoot(t)
+	banned := regexp.MustCompile(`DESIGN\.md|service-spec|\b[Tt]he spec\b`)
+	for _, dir := range []string{"functions", "shared", "statemachines"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+				return err
+			}
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for i, line := range strings.Split(string(raw), "\n") {
+				if banned.MatchString(line) && !strings.Contains(line, "banned :=") {
+					rel, _ := filepath.Rel(root, path)
+					t.Errorf("%s:%d cites something outside the repository: %s", rel, i+1, strings.TrimSpace(line))
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}

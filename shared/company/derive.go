@@ -154,7 +154,7 @@ func (d *Deriver) Derive(ctx context.Context, in Inputs) (Profile, Scored, Deriv
 	return p, sc, der, pages
 }
 
-// profileScore is the score as the profile shows it. The spec gives the profile's score
+// profileScore is the score as the profile shows it. The API reference gives the profile's score
 // the range 1-800 while GET /score answers 0-800: a company with no certificates, or one
 // whose score decayed to nothing, shows 1 in its profile (the lowest rank) and the
 // computed 0 on /score, whose parameters explain it.

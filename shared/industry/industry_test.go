@@ -16,7 +16,7 @@ var shared = New()
 func TestTaxonomy(t *testing.T) {
 	enum := regexp.MustCompile(`^[A-Z][A-Z0-9_]*[A-Z0-9]$`)
 	all, subs := All(), Subs()
-	// The spec counts 217 sub-industry labels.
+	// The API reference counts 217 sub-industry labels.
 	if len(all) != 39 || len(subs) != 217 {
 		t.Fatalf("got %d industries and %d sub-industries, want 39 and 217", len(all), len(subs))
 	}

@@ -54,7 +54,7 @@
 //
 // # Constants
 //
-// The spec leaves the three constants to Firmo; DefaultConstants returns
+// The API reference leaves the three constants to Firmo; DefaultConstants returns
 //
 //	C = 4 certificates per year   (baseline certificate count)
 //	P = 100 points per year       (baseline points)
