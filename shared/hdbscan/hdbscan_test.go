@@ -1,0 +1,571 @@
+package hdbscan
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/firmoapi/firmo/shared/apperr"
+)
+
+// blobs returns, for each center, count Gaussian points of standard deviation sd, then
+// noise uniform points in [lo, hi]^dim, and the true group of each point (-1 for noise).
+func blobs(seed uint64, centers [][]float64, count int, sd float64, noise int, lo, hi float64) ([][]float64, []int) {
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	var pts [][]float64
+	var truth []int
+	for g, c := range centers {
+		for range count {
+			p := make([]float64, len(c))
+			for k := range c {
+				p[k] = c[k] + sd*r.NormFloat64()
+			}
+			pts = append(pts, p)
+			truth = append(truth, g)
+		}
+	}
+	for range noise {
+		p := make([]float64, len(centers[0]))
+		for k := range p {
+			p[k] = lo + (hi-lo)*r.Float64()
+		}
+		pts = append(pts, p)
+		truth = append(truth, -1)
+	}
+	return pts, truth
+}
+
+func dist2(a, b []float64) float64 {
+	var s float64
+	for k := range a {
+		s += (a[k] - b[k]) * (a[k] - b[k])
+	}
+	return math.Sqrt(s)
+}
+
+// samePartition reports whether a and b label the points identically up to renaming the
+// clusters, noise (-1) staying noise.
+func samePartition(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	ab, ba := map[int]int{}, map[int]int{}
+	for i := range a {
+		if (a[i] < 0) != (b[i] < 0) {
+			return false
+		}
+		if a[i] < 0 {
+			continue
+		}
+		if x, ok := ab[a[i]]; ok && x != b[i] {
+			return false
+		}
+		if x, ok := ba[b[i]]; ok && x != a[i] {
+			return false
+		}
+		ab[a[i]], ba[b[i]] = b[i], a[i]
+	}
+	return true
+}
+
+func checkResult(t *testing.T, res Result, n int) {
+	t.Helper()
+	if len(res.Labels) != n || len(res.Probabilities) != n {
+		t.Fatalf("got %d labels, %d probabilities for %d points", len(res.Labels), len(res.Probabilities), n)
+	}
+	sizes := make([]int, res.NumClusters())
+	maxProb := make([]float64, res.NumClusters())
+	for i, l := range res.Labels {
+		p := res.Probabilities[i]
+		if math.IsNaN(p) || p < 0 || p > 1 {
+			t.Fatalf("point %d: probability %v outside [0,1]", i, p)
+		}
+		if l < -1 || l >= res.NumClusters() {
+			t.Fatalf("point %d: label %d with %d clusters", i, l, res.NumClusters())
+		}
+		if l == -1 {
+			if p != 0 {
+				t.Fatalf("noise point %d has probability %v", i, p)
+			}
+			continue
+		}
+		sizes[l]++
+		maxProb[l] = max(maxProb[l], p)
+	}
+	for c := range sizes {
+		if c > 0 && sizes[c] > sizes[c-1] {
+			t.Fatalf("cluster %d (%d points) larger than cluster %d (%d)", c, sizes[c], c-1, sizes[c-1])
+		}
+		if maxProb[c] != 1 {
+			t.Fatalf("cluster %d: densest point has probability %v, want 1", c, maxProb[c])
+		}
+		if s := res.Stabilities[c]; math.IsNaN(s) || math.IsInf(s, 0) || s <= 0 {
+			t.Fatalf("cluster %d: stability %v", c, s)
+		}
+	}
+}
+
+var threeCenters = [][]float64{{0, 0}, {10, 0}, {0, 10}}
+
+func TestClusterBlobs(t *testing.T) {
+	pts, truth := blobs(1, threeCenters, 100, 0.5, 40, -10, 20)
+	for _, tc := range []struct {
+		name string
+		opts Options
+	}{
+		{"min cluster size 15", Options{MinClusterSize: 15}},
+		{"min samples 3", Options{MinClusterSize: 10, MinSamples: 3}},
+		{"cosine", Options{MinClusterSize: 15, Metric: Cosine}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := pts
+			if tc.opts.Metric == Cosine {
+				// Shift away from the origin so angles separate the blobs.
+				in = make([][]float64, len(pts))
+				for i, p := range pts {
+					in[i] = []float64{p[0] + 20, p[1] + 20}
+				}
+			}
+			res, err := Cluster(in, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, res, len(pts))
+			if res.NumClusters() != 3 {
+				t.Fatalf("got %d clusters, want 3 (labels %v)", res.NumClusters(), res.Labels)
+			}
+			blobLabel := map[int]int{}
+			for i, g := range truth {
+				if g < 0 || dist2(pts[i], threeCenters[g]) > 1 { // core points: within 2 sd
+					continue
+				}
+				l := res.Labels[i]
+				if l < 0 {
+					t.Fatalf("core point %d of blob %d is noise", i, g)
+				}
+				if want, ok := blobLabel[g]; ok && want != l {
+					t.Fatalf("blob %d split over clusters %d and %d", g, want, l)
+				}
+				blobLabel[g] = l
+			}
+			if len(blobLabel) != 3 || blobLabel[0] == blobLabel[1] || blobLabel[1] == blobLabel[2] || blobLabel[0] == blobLabel[2] {
+				t.Fatalf("blobs map to clusters %v", blobLabel)
+			}
+			// Blob points stay in their blob's cluster. Uniform points far from every blob are
+			// noise, or (bridging blobs, as in scikit-learn) weak members of a cluster.
+			far, farNoise := 0, 0
+			for i, l := range res.Labels {
+				g := truth[i]
+				if g >= 0 && l >= 0 && l != blobLabel[g] {
+					t.Fatalf("point %d of blob %d in cluster %d", i, g, l)
+				}
+				if g < 0 && tc.opts.Metric == Euclidean {
+					near := false
+					for _, c := range threeCenters {
+						near = near || dist2(pts[i], c) < 4
+					}
+					if !near {
+						far++
+						if l == -1 {
+							farNoise++
+						} else if res.Probabilities[i] >= 0.5 {
+							t.Errorf("far uniform point %d in cluster %d with probability %v", i, l, res.Probabilities[i])
+						}
+					}
+				}
+			}
+			// A small MinSamples lets sparse points reach clusters before the blobs separate,
+			// so the noise count is only checked with the default MinSamples.
+			if tc.opts.Metric == Euclidean && (far < 30 || tc.opts.MinSamples == 0 && 2*farNoise < far) {
+				t.Fatalf("%d of %d far uniform points are noise", farNoise, far)
+			}
+		})
+	}
+}
+
+// TestHandWorked checks the condensed tree, selection and probabilities of a 1-D example.
+//
+// Points (index: value): 0:0 1:1 2:2 3:3 4:5 | 5:10 6:11 7:12 | 8:30, MinClusterSize 3,
+// MinSamples 2 (core distance = distance to the nearest other point):
+//
+//	core: 1 1 1 1 2 | 1 1 1 | 18
+//	spanning tree (mutual reachability): 0-1, 1-2, 2-3, 5-6, 6-7 at 1; 3-4 at max(1,2,2)=2;
+//	4-5 at max(2,1,5)=5; 7-8 at max(1,18,18)=18.
+//
+// Condensed tree, top-down (lambda = 1/distance):
+//
+//	root (9 points, birth 0): at 18 the parts are {0..7} (8) and {8} (1): point 8 leaves the
+//	root at lambda 1/18 and {0..7} continues as the root. At 5 the parts {0..4} (5) and {5,6,7}
+//	(3) both reach 3 points: clusters A = {0..4} and B = {5,6,7} are born at lambda 1/5.
+//	A: at 2 point 4 leaves (lambda 1/2), at 1 points 0..3 leave together (lambda 1).
+//	B: at 1 points 5, 6, 7 leave (lambda 1).
+//
+// Stabilities: A = (1/2 - 1/5) + 4*(1 - 1/5) = 3.5; B = 3*(1 - 1/5) = 2.4.
+// Excess of mass: A and B are leaves and the root is never selected, so both are clusters;
+// A is larger, so label 0. Point 8 is noise. Probabilities: lambda over the cluster's largest
+// lambda (1): point 4 gets 0.5, the others in clusters 1.
+func TestHandWorked(t *testing.T) {
+	values := []float64{0, 1, 2, 3, 5, 10, 11, 12, 30}
+	pts := make([][]float64, len(values))
+	for i, v := range values {
+		pts[i] = []float64{v}
+	}
+	opts := Options{MinClusterSize: 3, MinSamples: 2}
+
+	t.Run("condensed tree", func(t *testing.T) {
+		o, err := validate(pts, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := newSpace(pts, o.Metric)
+		edges := sp.spanningTree(sp.coreDistances(o.MinSamples))
+		ct := condense(buildHierarchy(len(pts), edges), o.MinClusterSize, lambdaCap(edges))
+		if len(ct.parent) != 3 || ct.parent[1] != 0 || ct.parent[2] != 0 {
+			t.Fatalf("cluster parents %v, want [-1 0 0]", ct.parent)
+		}
+		a, b := ct.ptCluster[0], ct.ptCluster[5]
+		if ct.size[a] != 5 || ct.size[b] != 3 {
+			t.Fatalf("sizes %v", ct.size)
+		}
+		for _, c := range []int{a, b} {
+			if math.Abs(ct.birth[c]-0.2) > 1e-12 {
+				t.Errorf("cluster %d born at %v, want 0.2", c, ct.birth[c])
+			}
+		}
+		if math.Abs(ct.stability[a]-3.5) > 1e-12 || math.Abs(ct.stability[b]-2.4) > 1e-12 {
+			t.Errorf("stabilities A=%v B=%v, want 3.5 and 2.4", ct.stability[a], ct.stability[b])
+		}
+		wantLambda := []float64{1, 1, 1, 1, 0.5, 1, 1, 1, 1.0 / 18}
+		for p, w := range wantLambda {
+			if math.Abs(ct.ptLambda[p]-w) > 1e-12 {
+				t.Errorf("point %d leaves at lambda %v, want %v", p, ct.ptLambda[p], w)
+			}
+		}
+		if ct.ptCluster[8] != 0 {
+			t.Errorf("point 8 leaves cluster %d, want the root", ct.ptCluster[8])
+		}
+	})
+
+	for _, tc := range []struct {
+		name       string
+		maxC       int
+		wantLabels []int
+		wantProb   []float64
+		wantStab   []float64
+	}{
+		{"selection", 0, []int{0, 0, 0, 0, 0, 1, 1, 1, -1}, []float64{1, 1, 1, 1, 0.5, 1, 1, 1, 0}, []float64{3.5, 2.4}},
+		{"max clusters 1 keeps the most stable", 1, []int{0, 0, 0, 0, 0, -1, -1, -1, -1}, []float64{1, 1, 1, 1, 0.5, 0, 0, 0, 0}, []float64{3.5}},
+		{"max clusters 2 is no cap here", 2, []int{0, 0, 0, 0, 0, 1, 1, 1, -1}, []float64{1, 1, 1, 1, 0.5, 1, 1, 1, 0}, []float64{3.5, 2.4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := opts
+			o.MaxClusters = tc.maxC
+			res, err := Cluster(pts, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(res.Labels) != fmt.Sprint(tc.wantLabels) {
+				t.Errorf("labels %v, want %v", res.Labels, tc.wantLabels)
+			}
+			for i := range tc.wantProb {
+				if math.Abs(res.Probabilities[i]-tc.wantProb[i]) > 1e-12 {
+					t.Errorf("probabilities %v, want %v", res.Probabilities, tc.wantProb)
+					break
+				}
+			}
+			if len(res.Stabilities) != len(tc.wantStab) {
+				t.Fatalf("stabilities %v, want %v", res.Stabilities, tc.wantStab)
+			}
+			for i := range tc.wantStab {
+				if math.Abs(res.Stabilities[i]-tc.wantStab[i]) > 1e-12 {
+					t.Errorf("stabilities %v, want %v", res.Stabilities, tc.wantStab)
+				}
+			}
+		})
+	}
+}
+
+// TestNoClusters covers inputs where allow_single_cluster=false leaves everything noise:
+// the root is never selected, so data that never splits into two parts of MinClusterSize
+// points has no cluster.
+func TestNoClusters(t *testing.T) {
+	lattice := make([][]float64, 50)
+	for i := range lattice {
+		lattice[i] = []float64{float64(i)}
+	}
+	three, _ := blobs(2, threeCenters, 30, 0.5, 10, -5, 15)
+	same := make([][]float64, 20)
+	for i := range same {
+		same[i] = []float64{1, 2, 3}
+	}
+	for _, tc := range []struct {
+		name string
+		pts  [][]float64
+		opts Options
+	}{
+		// Evenly spaced points merge all at one distance: one multi-way split into singletons.
+		{"regular lattice", lattice, Options{}},
+		// More than half the points: no split can give two parts that large.
+		{"min cluster size above every group", three, Options{MinClusterSize: 51}},
+		{"all points identical", same, Options{MinClusterSize: 3}},
+		{"single point", [][]float64{{1}}, Options{MinSamples: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Cluster(tc.pts, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, res, len(tc.pts))
+			if res.NumClusters() != 0 {
+				t.Fatalf("got %d clusters, want all noise: %v", res.NumClusters(), res.Labels)
+			}
+		})
+	}
+}
+
+// TestSingleBlob: with allow_single_cluster=false a single Gaussian blob is never one cluster
+// holding every point; it is noise or splits along density fluctuations, as in scikit-learn.
+func TestSingleBlob(t *testing.T) {
+	for _, seed := range []uint64{3, 4, 5} {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			pts, _ := blobs(seed, [][]float64{{0, 0}}, 200, 1, 0, 0, 0)
+			res, err := Cluster(pts, Options{MinClusterSize: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, res, len(pts))
+			if res.NumClusters() == 1 {
+				for _, l := range res.Labels {
+					if l != 0 {
+						return
+					}
+				}
+				t.Fatal("the whole blob is one cluster: the root was selected")
+			}
+		})
+	}
+}
+
+func TestDuplicates(t *testing.T) {
+	base, truth := blobs(6, threeCenters, 40, 0.5, 0, 0, 0)
+	var pts [][]float64
+	var tr []int
+	for i, p := range base {
+		for range 3 {
+			pts = append(pts, append([]float64(nil), p...))
+			tr = append(tr, truth[i])
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		opts Options
+	}{
+		// MinSamples 3: every point's core distance is 0 (itself and two copies).
+		{"zero core distances", Options{MinClusterSize: 10, MinSamples: 3}},
+		{"copies below min cluster size", Options{MinClusterSize: 10}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Cluster(pts, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, res, len(pts))
+			if res.NumClusters() != 3 {
+				t.Fatalf("got %d clusters, want 3", res.NumClusters())
+			}
+			if !samePartition(res.Labels, tr) {
+				t.Fatalf("labels %v do not recover the blobs", res.Labels)
+			}
+		})
+	}
+}
+
+func TestMaxClusters(t *testing.T) {
+	centers := [][]float64{{0, 0}, {10, 0}, {0, 10}, {10, 10}, {20, 20}}
+	pts, _ := blobs(7, centers, 40, 0.5, 0, 0, 0)
+	full, err := Cluster(pts, Options{MinClusterSize: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.NumClusters() != 5 {
+		t.Fatalf("got %d clusters without a cap, want 5", full.NumClusters())
+	}
+	for _, limit := range []int{1, 2, 4, 5, 9} {
+		t.Run(fmt.Sprint("max ", limit), func(t *testing.T) {
+			res, err := Cluster(pts, Options{MinClusterSize: 10, MaxClusters: limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, res, len(pts))
+			want := min(limit, 5)
+			if res.NumClusters() != want {
+				t.Fatalf("got %d clusters, want %d", res.NumClusters(), want)
+			}
+			// Kept clusters are the most stable ones, with the same points; the rest is noise.
+			for i, l := range res.Labels {
+				if l >= 0 && full.Labels[i] < 0 {
+					t.Fatalf("point %d is noise uncapped but in cluster %d capped", i, l)
+				}
+			}
+			kept := res.Stabilities
+			minKept := math.Inf(1)
+			for _, s := range kept {
+				minKept = min(minKept, s)
+			}
+			dropped := 0
+			for _, s := range full.Stabilities {
+				found := false
+				for _, k := range kept {
+					found = found || k == s
+				}
+				if !found {
+					dropped++
+					if s > minKept {
+						t.Fatalf("dropped stability %v above kept %v", s, kept)
+					}
+				}
+			}
+			if dropped != 5-want {
+				t.Fatalf("dropped %d clusters, want %d", dropped, 5-want)
+			}
+		})
+	}
+}
+
+func TestOrderInvariance(t *testing.T) {
+	pts, _ := blobs(8, threeCenters, 60, 0.8, 40, -5, 15)
+	lattice := make([][]float64, 0, 60)
+	for i := range 30 {
+		lattice = append(lattice, []float64{float64(i % 10), float64(i / 10)}, []float64{float64(i%10) + 40, float64(i / 10)})
+	}
+	for _, tc := range []struct {
+		name string
+		pts  [][]float64
+		opts Options
+	}{
+		{"blobs with noise", pts, Options{}},
+		{"blobs min samples 2", pts, Options{MinClusterSize: 8, MinSamples: 2}},
+		// Many equal distances: the tie handling must not depend on order.
+		{"lattices", lattice, Options{MinClusterSize: 4, MinSamples: 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base, err := Cluster(tc.pts, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rand.New(rand.NewPCG(9, 10))
+			for trial := range 5 {
+				perm := r.Perm(len(tc.pts))
+				shuffled := make([][]float64, len(tc.pts))
+				for i, j := range perm {
+					shuffled[i] = tc.pts[j]
+				}
+				res, err := Cluster(shuffled, tc.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				back := make([]int, len(tc.pts))
+				prob := make([]float64, len(tc.pts))
+				for i, j := range perm {
+					back[j] = res.Labels[i]
+					prob[j] = res.Probabilities[i]
+				}
+				if !samePartition(base.Labels, back) {
+					t.Fatalf("trial %d: partition changed under permutation", trial)
+				}
+				for i := range prob {
+					if prob[i] != base.Probabilities[i] {
+						t.Fatalf("trial %d: point %d probability %v, was %v", trial, i, prob[i], base.Probabilities[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestInvalid(t *testing.T) {
+	ok := [][]float64{{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}}
+	for _, tc := range []struct {
+		name string
+		pts  [][]float64
+		opts Options
+	}{
+		{"no points", nil, Options{}},
+		{"zero dimension", [][]float64{{}, {}}, Options{MinSamples: 1}},
+		{"ragged", [][]float64{{0, 0}, {1}, {2, 2}, {3, 3}, {4, 4}}, Options{}},
+		{"NaN", [][]float64{{0, 0}, {math.NaN(), 1}, {2, 2}, {3, 3}, {4, 4}}, Options{}},
+		{"min cluster size 1", ok, Options{MinClusterSize: 1}},
+		{"negative min samples", ok, Options{MinSamples: -1}},
+		{"min samples above n", ok, Options{MinSamples: 6}},
+		{"default min samples above n", ok[:4], Options{}},
+		{"negative max clusters", ok, Options{MaxClusters: -1}},
+		{"unknown metric", ok, Options{Metric: 7}},
+		{"cosine zero vector", ok, Options{Metric: Cosine}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Cluster(tc.pts, tc.opts)
+			if !errors.Is(err, apperr.ErrInvalid) {
+				t.Fatalf("error %v, want apperr.ErrInvalid", err)
+			}
+		})
+	}
+}
+
+func TestNthSmallest(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{1, 2, 7, 100} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			a := make([]float64, n)
+			for i := range a {
+				a[i] = float64(r.IntN(5)) // many ties
+			}
+			sorted := append([]float64(nil), a...)
+			for i := 1; i < n; i++ {
+				for j := i; j > 0 && sorted[j] < sorted[j-1]; j-- {
+					sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
+				}
+			}
+			for k := range n {
+				if got := nthSmallest(append([]float64(nil), a...), k); got != sorted[k] {
+					t.Fatalf("k=%d: got %v, want %v", k, got, sorted[k])
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkCluster(b *testing.B) {
+	for _, n := range []int{2000, 10000} {
+		b.Run(fmt.Sprint(n, "x384"), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(13, 14))
+			centers := make([][]float64, 20)
+			for c := range centers {
+				centers[c] = make([]float64, 384)
+				for k := range centers[c] {
+					centers[c][k] = r.NormFloat64()
+				}
+			}
+			pts := make([][]float64, n)
+			for i := range pts {
+				c := centers[r.IntN(len(centers))]
+				p := make([]float64, 384)
+				for k := range p {
+					p[k] = c[k] + 0.3*r.NormFloat64()
+				}
+				pts[i] = p
+			}
+			var clusters int
+			for b.Loop() {
+				res, err := Cluster(pts, Options{MinClusterSize: 10, Metric: Cosine})
+				if err != nil {
+					b.Fatal(err)
+				}
+				clusters = res.NumClusters()
+			}
+			b.ReportMetric(float64(clusters), "clusters")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/point")
+		})
+	}
+}
