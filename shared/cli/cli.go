@@ -39,6 +39,8 @@ Usage:
                                      load the deterministic demo world (or write it as ingest files)
   firmo ingest companies|contacts|certs|pages FILE [--format csv|jsonl|pem]
                                      load company rows, certificates or pages; bad rows are listed and skipped
+  firmo icp-train (--truth | --org ORG_ID [--integration ID]) [--companies N] [--icps K] [--out FILE] [--svg FILE]
+                                     train the native ICP-fit model (native-icp) and write its model file
   firmo version                      print the version
 
 Configuration comes from FIRMO_* environment variables; see README.md.
@@ -60,6 +62,8 @@ func Run(ctx context.Context, env Env) int {
 		err = seed(ctx, env)
 	case "ingest":
 		err = ingest(ctx, env)
+	case "icp-train":
+		err = icpTrain(ctx, env)
 	case "version", "--version":
 		fmt.Fprintf(env.Stdout, "firmo %s\n", env.Version)
 	case "help", "-h", "--help":

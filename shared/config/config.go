@@ -43,12 +43,46 @@ type Config struct {
 	// rest; locally, when empty, one is generated into <DataDir>/secret-key. Never logged.
 	SecretKey    string
 	TypedBaseURL string // FIRMO_TYPED_BASE_URL: typed-judgment endpoint for typed integrations without a base_url
+	// ICPModelPath is FIRMO_ICP_MODEL_PATH: the native ICP-fit model file (written by
+	// `firmo icp-train`); empty uses the model embedded in the binary.
+	ICPModelPath string
 
 	OpenSearch OpenSearch
 	Embedder   Embedder
+	CRM        CRM
 
 	AWS AWS
 }
+
+// CRM configures the CRM connections (shared/crm): the OAuth clients Firmo is
+// registered as at each provider and the public base URL its callback is reached at.
+type CRM struct {
+	// RedirectBaseURL is FIRMO_CRM_REDIRECT_BASE_URL: the public base URL (scheme and
+	// host, no path) the providers redirect back to, at
+	// <base>/v1/crm/<provider>/callback. Empty: authorize answers 503 naming it.
+	RedirectBaseURL string
+	// HubSpot, Salesforce and Pipedrive are FIRMO_CRM_<PROVIDER>_*.
+	HubSpot, Salesforce, Pipedrive CRMProvider
+	// Fakes is FIRMO_CRM_FAKES: `firmo serve` starts the test kit's fake providers on
+	// loopback and points every provider at them (an offline demo; local composition
+	// only, refused with FIRMO_BACKEND=aws).
+	Fakes bool
+}
+
+// CRMProvider is one provider's OAuth client and, for tests and the offline demo, the
+// URLs that point it at a fake instead of its real hosts.
+type CRMProvider struct {
+	ClientID     string // FIRMO_CRM_<PROVIDER>_CLIENT_ID
+	ClientSecret string // FIRMO_CRM_<PROVIDER>_CLIENT_SECRET; never logged
+	AuthURL      string // FIRMO_CRM_<PROVIDER>_AUTH_URL: the authorize URL; empty: the real one
+	TokenURL     string // FIRMO_CRM_<PROVIDER>_TOKEN_URL: the token URL; empty: the real one
+	// APIURL is FIRMO_CRM_<PROVIDER>_API_URL: the API base; empty: the real host
+	// (HubSpot) or the one the token response names (Salesforce, Pipedrive).
+	APIURL string
+}
+
+// Configured reports whether the provider's OAuth client is set.
+func (p CRMProvider) Configured() bool { return p.ClientID != "" && p.ClientSecret != "" }
 
 // OpenSearch is the cluster behind company-name matching and contact search when one is
 // configured: on AWS an Amazon OpenSearch Service domain; locally a developer's cluster.
@@ -167,8 +201,16 @@ func Load(getenv Getenv) (Config, error) {
 		ReprocessEvery:  l.duration("FIRMO_REPROCESS_INTERVAL", time.Hour),
 		SecretKey:       l.str("FIRMO_SECRET_KEY", ""),
 		TypedBaseURL:    l.str("FIRMO_TYPED_BASE_URL", ""),
+		ICPModelPath:    l.str("FIRMO_ICP_MODEL_PATH", ""),
 		OpenSearch:      l.openSearch(),
 		Embedder:        l.embedder(),
+		CRM: CRM{
+			RedirectBaseURL: strings.TrimRight(l.url("FIRMO_CRM_REDIRECT_BASE_URL"), "/"),
+			HubSpot:         l.crmProvider("HUBSPOT"),
+			Salesforce:      l.crmProvider("SALESFORCE"),
+			Pipedrive:       l.crmProvider("PIPEDRIVE"),
+			Fakes:           l.bool("FIRMO_CRM_FAKES", false),
+		},
 		SMTP: SMTP{
 			Port: int(l.int64("FIRMO_SMTP_PORT", 25, 1, 65535)),
 			HELO: l.str("FIRMO_SMTP_HELO", "verify.firmo.local"),
@@ -209,6 +251,9 @@ func Load(getenv Getenv) (Config, error) {
 	}
 	if strings.ContainsAny(c.SMTP.HELO, " \t<>@") {
 		l.fail("FIRMO_SMTP_HELO", "is %q; want a host name", c.SMTP.HELO)
+	}
+	if c.CRM.Fakes && c.Backend == BackendAWS {
+		l.fail("FIRMO_CRM_FAKES", "starts fake CRM providers for a local demo; it cannot be used with FIRMO_BACKEND=aws")
 	}
 	if len(l.problems) > 0 {
 		return Config{}, fmt.Errorf("configuration: %w", errors.Join(l.problems...))
@@ -450,6 +495,15 @@ func (l *loader) embedder() Embedder {
 		}
 	}
 	return e
+}
+
+// crmProvider reads FIRMO_CRM_<provider>_*.
+func (l *loader) crmProvider(provider string) CRMProvider {
+	p := "FIRMO_CRM_" + provider + "_"
+	return CRMProvider{
+		ClientID: l.str(p+"CLIENT_ID", ""), ClientSecret: l.str(p+"CLIENT_SECRET", ""),
+		AuthURL: l.url(p + "AUTH_URL"), TokenURL: l.url(p + "TOKEN_URL"), APIURL: strings.TrimRight(l.url(p+"API_URL"), "/"),
+	}
 }
 
 func (l *loader) url(name string) string {
