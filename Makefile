@@ -17,10 +17,10 @@ NPM_TOOLS := dynalite@4.0.0 local-aws-sqs@2.0.2 aws-local-stepfunctions@3.0.0 as
 LOCAL_KMS_VERSION := v0.0.0-20260228092603-2a5e92d09ab6
 LOCAL_KMS := $(TOOLS)/go/local-kms-$(LOCAL_KMS_VERSION)/local-kms
 # Lambda functions: directory under functions/ -> SAM logical id <Name>Function.
-FUNCTIONS := account generation queries integrations email company contacts scheduler worker steps
+FUNCTIONS := account generation queries integrations email company contacts datasets scheduler worker steps crm
 TEST_TIMEOUT ?= 14m
 
-.PHONY: run test test-short build bench lint lambda-sizes tools clean help FORCE build-AccountFunction build-GenerationFunction build-QueriesFunction build-IntegrationsFunction build-EmailFunction build-CompanyFunction build-ContactsFunction build-SchedulerFunction build-WorkerFunction build-StepsFunction
+.PHONY: run test test-short build bench lint lambda-sizes tools clean help FORCE build-AccountFunction build-GenerationFunction build-QueriesFunction build-IntegrationsFunction build-EmailFunction build-CompanyFunction build-ContactsFunction build-DatasetsFunction build-SchedulerFunction build-WorkerFunction build-StepsFunction build-CrmFunction
 
 help:
 	@echo "make run     serve the API on :8080 with embedded storage and the demo world"
@@ -90,6 +90,9 @@ build-CompanyFunction:
 build-ContactsFunction:
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/contacts
 
+build-DatasetsFunction:
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/datasets
+
 build-SchedulerFunction:
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/scheduler
 
@@ -98,6 +101,9 @@ build-WorkerFunction:
 
 build-StepsFunction:
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/steps
+
+build-CrmFunction:
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/crm
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...

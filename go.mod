@@ -17,6 +17,7 @@ require (
 	github.com/awslabs/aws-lambda-go-api-proxy v0.16.2
 	github.com/blevesearch/bleve/v2 v2.6.1
 	github.com/blevesearch/snowballstem v0.9.0
+	github.com/emersion/go-smtp v0.25.1
 	github.com/go-shiori/dom v0.0.0-20230515143342-73569d674e1c
 	github.com/google/uuid v1.6.0
 	github.com/markusmobius/go-trafilatura v1.12.2
@@ -81,7 +82,6 @@ require (
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/elliotchance/pie/v2 v2.9.0 // indirect
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // indirect
-	github.com/emersion/go-smtp v0.25.1 // indirect
 	github.com/forPelevin/gomoji v1.2.0 // indirect
 	github.com/go-logr/logr v1.4.2 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect

@@ -1,7 +1,9 @@
 // Command worker is the Lambda the task queue's SQS event source invokes: it answers
 // each record of the batch with the task engine and reports the ones to deliver again
 // (ReportBatchItemFailures). It composes the families whose task kinds it runs: email
-// (email_find), generation (gen_process, gen_process_personas) and company (bulk match).
+// (email_find), generation (gen_process, gen_process_personas, contact_generate, whose
+// find_emails runs the email family's finder), company (bulk match)
+// crm (crm_suppress) and datasets (segment).
 package main
 
 import (
@@ -13,14 +15,21 @@ import (
 
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/app/companyapp"
+	"github.com/firmoapi/firmo/shared/app/crmapp"
+	"github.com/firmoapi/firmo/shared/app/datasetsapp"
 	"github.com/firmoapi/firmo/shared/app/emailapp"
 	"github.com/firmoapi/firmo/shared/app/generationapp"
 )
 
 func main() {
-	core, err := app.FromEnv(context.Background(), os.Getenv, emailapp.Composer(), generationapp.Composer(), &companyapp.Composer{})
+	core, err := app.FromEnv(context.Background(), os.Getenv, emailapp.Composer(), generationapp.Composer(), &companyapp.Composer{}, crmapp.Composer(), datasetsapp.Composer())
 	if err != nil {
 		log.Fatal(err)
 	}
+	emails, err := emailapp.Service(context.Background(), core) // built by its composer: no new work
+	if err != nil {
+		log.Fatal(err)
+	}
+	generationapp.UseFinder(core, emailapp.ContactFinder{F: emails.Finder()}) // contact generation's find_emails
 	lambda.Start(core.HandleSQS)
 }

@@ -28,7 +28,7 @@ func newService(t *testing.T, opts ...account.Option) (*account.Service, string)
 	return account.New(store, opts...), path
 }
 
-func setup(t *testing.T, svc *account.Service, plan account.Plan, role account.Role) (account.Org, account.User, string) {
+func setup(t testing.TB, svc *account.Service, plan account.Plan, role account.Role) (account.Org, account.User, string) {
 	t.Helper()
 	ctx := context.Background()
 	org, _, err := svc.EnsureOrg(ctx, "Acme "+string(role), plan)

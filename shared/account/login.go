@@ -23,9 +23,11 @@ import (
 //     (1 s, 2 s, 4 s, ... at most a minute); after LockAfter failures it is locked for
 //     LockFor. While a subject waits or is locked every attempt, even with the right
 //     password, is answered 429 with Retry-After, without a password check. Failures
-//     are forgotten Forget after the last one (timestamps: dynalite has no TTL expiry),
-//     and an email's on a successful sign-in; an address's only by time, so signing in
-//     to one's own account does not reset an attacker's address.
+//     are forgotten Forget after the last one, and an email's on a successful sign-in;
+//     an address's only by time, so signing in to one's own account does not reset an
+//     attacker's address. A guard whose failures are forgotten and whose wait or lock is
+//     over is deleted, on read or by a sweep (loginexpiry.go), so unknown emails do not
+//     fill the store.
 //   - Unknown emails and password-less users (made by the CLI) are checked against
 //     DummyHash, and count as failures like a wrong password: every failure costs one
 //     password check and the same writes, and locks the same way whether the email
@@ -215,7 +217,7 @@ func (s *Service) refuseBlocked(ctx context.Context, subjects []loginSubject, in
 	now := s.now()
 	var worst *apperr.Error
 	for _, sub := range subjects {
-		g, _, err := s.readGuard(ctx, sub.key)
+		g, _, err := s.readGuard(ctx, sub, now)
 		if err != nil {
 			return err
 		}
@@ -261,6 +263,7 @@ func (s *Service) loginFailed(ctx context.Context, subjects []loginSubject, in L
 				"blocked_until", g.BlockedUntil.UTC(), "email", logEmail(in.Email), "client_addr", in.ClientAddr)
 		}
 	}
+	s.sweepGuards(ctx)
 	return errBadLogin
 }
 
@@ -269,9 +272,13 @@ const recordFailureAttempts = 8
 
 func (s *Service) recordFailure(ctx context.Context, sub loginSubject, now time.Time) (loginGuard, error) {
 	for range recordFailureAttempts {
-		g, version, err := s.readGuard(ctx, sub.key)
+		g, version, err := s.readGuard(ctx, sub, now)
 		if err != nil {
 			return loginGuard{}, err
+		}
+		var oldExpiry time.Time
+		if version != 0 {
+			oldExpiry = sub.limit.expiry(g)
 		}
 		if now.Sub(g.LastFailure) >= sub.limit.Forget {
 			g = loginGuard{}
@@ -286,13 +293,31 @@ func (s *Service) recordFailure(ctx context.Context, sub loginSubject, now time.
 			if err != nil {
 				return loginGuard{}, fmt.Errorf("record failed sign-in: %w", err)
 			}
+			s.reindexGuard(ctx, sub.key.PK, oldExpiry, sub.limit.expiry(g))
 			return g, nil
 		}
 	}
 	return loginGuard{}, apperr.Retryable(fmt.Errorf("record failed sign-in %s: %d conflicting writes", sub.key, recordFailureAttempts), time.Second)
 }
 
-func (s *Service) readGuard(ctx context.Context, key kv.Key) (loginGuard, int64, error) {
+// readGuard reads a subject's guard. One that has expired (LoginLimit.expiry) is
+// deleted and read as none.
+func (s *Service) readGuard(ctx context.Context, sub loginSubject, now time.Time) (loginGuard, int64, error) {
+	g, version, err := s.readGuardDoc(ctx, sub.key)
+	if err != nil || version == 0 {
+		return g, version, err
+	}
+	if exp := sub.limit.expiry(g); !now.Before(exp) {
+		if err := s.deleteExpiredGuard(ctx, sub.key, version, exp); err != nil {
+			return loginGuard{}, 0, err
+		}
+		return loginGuard{}, 0, nil
+	}
+	return g, version, nil
+}
+
+// readGuardDoc reads the guard stored at key as it is; version 0 when there is none.
+func (s *Service) readGuardDoc(ctx context.Context, key kv.Key) (loginGuard, int64, error) {
 	it, err := s.store.Get(ctx, key)
 	if errors.Is(err, apperr.ErrNotFound) {
 		return loginGuard{}, 0, nil

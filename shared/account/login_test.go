@@ -35,7 +35,7 @@ func (h *fakeHasher) Verify(encoded, password string) bool {
 }
 
 type loginRig struct {
-	t      *testing.T
+	t      testing.TB
 	svc    *account.Service
 	hasher *fakeHasher
 	now    time.Time

@@ -32,6 +32,7 @@ import (
 //	session#<sha256>  / ref              Session
 //	loginguard#account#<sha256 of email> / ref   failed sign-ins of an email (login.go)
 //	loginguard#addr#<client address>     / ref   failed sign-ins from an address (login.go)
+//	loginguard#expiry / <expiry>#<guard pk>      the guards by expiry, for their sweep (loginexpiry.go)
 const (
 	skProfile = "profile"
 	skRef     = "ref"
@@ -54,6 +55,7 @@ type Service struct {
 	hashSlots chan struct{}
 	hashWait  time.Duration
 	limits    LoginLimits
+	sweepMu   sync.Mutex // held by the sweep of expired guards (loginexpiry.go)
 
 	mu       sync.Mutex
 	lastSeen map[string]time.Time // key ID -> last time its use was written

@@ -171,10 +171,10 @@ func seedOnFirstStart(ctx context.Context, env Env, a *allapp.App, cfg config.Co
 	return nil
 }
 
-// ingest runs `firmo ingest companies|certs|pages FILE`.
+// ingest runs `firmo ingest companies|contacts|certs|pages|sites FILE`.
 func ingest(ctx context.Context, env Env) error {
 	if len(env.Args) < 2 {
-		return fmt.Errorf("%w: firmo ingest companies|contacts|certs|pages FILE", errUsage)
+		return fmt.Errorf("%w: firmo ingest companies|contacts|certs|pages|sites FILE", errUsage)
 	}
 	kind := env.Args[1]
 	fs := flag.NewFlagSet("ingest "+kind, flag.ContinueOnError)
@@ -222,8 +222,13 @@ func ingest(ctx context.Context, env Env) error {
 			return fmt.Errorf("%w: pages are JSON Lines", errUsage)
 		}
 		rep, err = a.Companies.IngestPages(ctx, file, opts)
+	case "sites":
+		if f != company.FormatAuto && f != company.FormatJSONL {
+			return fmt.Errorf("%w: sites are JSON Lines", errUsage)
+		}
+		rep, err = a.Companies.IngestSites(ctx, file, opts)
 	default:
-		return fmt.Errorf("%w: unknown ingest kind %q (companies, contacts, certs, pages)", errUsage, kind)
+		return fmt.Errorf("%w: unknown ingest kind %q (companies, contacts, certs, pages, sites)", errUsage, kind)
 	}
 	printReport(env.Stdout, env.Stderr, rep)
 	if err != nil {

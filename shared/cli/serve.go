@@ -41,6 +41,13 @@ func serve(ctx context.Context, env Env) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if cfg.CRM.Fakes {
+		stopFakes, err := crmDemo(&cfg, env.Stdout)
+		if err != nil {
+			return err
+		}
+		defer stopFakes()
+	}
 
 	a, err := allapp.NewLocal(ctx, cfg, log)
 	if err != nil {
@@ -239,6 +246,14 @@ func startBackground(ctx context.Context, env Env, a *allapp.App, cfg config.Con
 			fmt.Fprintf(env.Stderr, "Ready: contact search indexed in %s (GET /readyz answers 200).\n", time.Since(start).Round(100*time.Millisecond))
 		}
 		ready.set(nil)
+		if ctx.Err() == nil {
+			// After ready, never before: email_validated from a real SMTP verification of
+			// the stored contacts' addresses (the demo world's mail), resumed where the last
+			// run stopped, then on the reprocessing schedule.
+			bg.mu.Lock()
+			bg.stops = append(bg.stops, a.StartEmailChecks(ctx, cfg.ReprocessEvery, log))
+			bg.mu.Unlock()
+		}
 	}()
 	return bg
 }

@@ -14,8 +14,10 @@ import (
 )
 
 // PipelineVersion is bumped whenever Derive changes what it computes, so the
-// reprocessing job re-derives every record made by an older pipeline.
-const PipelineVersion = 1
+// reprocessing job re-derives every record made by an older pipeline. Version 2 added
+// the homepage's fetch status, form hosts among the vendors (capped at MaxVendors), the
+// reverse redirect index, and subdomains without wildcard or e-mail names.
+const PipelineVersion = 2
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).
@@ -150,6 +152,7 @@ func (d *Deriver) Derive(ctx context.Context, in Inputs) (Profile, Scored, Deriv
 		Certificates:    len(in.Certs),
 		Vendors:         links.Vendors,
 		Subdomains:      subdomains(in.Domain, in.Certs),
+		Fetch:           fetchStatus(in.Domain, in.Pages),
 	}
 	return p, sc, der, pages
 }
@@ -391,23 +394,12 @@ func firstSentences(text string, max int) string {
 // maxSubdomains caps the subdomain list (the append dataset's cap).
 const maxSubdomains = 300
 
-// subdomains lists the hosts under dom that its certificates name, most frequent first
-// (then alphabetically); the apex and www are not subdomains.
+// subdomains lists the hosts under dom that its certificates name, most certificates
+// first (then alphabetically), at most maxSubdomains: the apex and www are not
+// subdomains, and wildcard names ("*.dom") and e-mail addresses some certificates carry
+// as names are not hosts.
 func subdomains(dom string, certs []Certificate) []string {
-	count := map[string]int{}
-	for _, c := range certs {
-		names := map[string]bool{}
-		for _, n := range append([]string{c.FQDN}, c.AlternativeFQDN...) {
-			n = strings.TrimPrefix(strings.TrimSuffix(strings.ToLower(n), "."), "*.")
-			if n == dom || n == "www."+dom || !strings.HasSuffix(n, "."+dom) {
-				continue
-			}
-			names[n] = true
-		}
-		for n := range names {
-			count[n]++
-		}
-	}
+	count := SubdomainCounts(dom, certs)
 	out := make([]string, 0, len(count))
 	for n := range count {
 		out = append(out, n)
@@ -425,4 +417,34 @@ func subdomains(dom string, certs []Certificate) []string {
 		return nil
 	}
 	return out
+}
+
+// SubdomainCounts counts, for each subdomain of dom its certificates name, the
+// certificates naming it (see subdomains for what is a subdomain).
+func SubdomainCounts(dom string, certs []Certificate) map[string]int {
+	count := map[string]int{}
+	names := map[string]bool{}
+	for _, c := range certs {
+		clear(names)
+		for _, n := range append([]string{c.FQDN}, c.AlternativeFQDN...) {
+			if n, ok := SubdomainName(dom, n); ok {
+				names[n] = true
+			}
+		}
+		for n := range names {
+			count[n]++
+		}
+	}
+	return count
+}
+
+// SubdomainName returns a certificate name as a subdomain of dom (lower case, no
+// trailing dot), or false when it is not one: the apex, www, a wildcard, an e-mail
+// address, or a name outside dom.
+func SubdomainName(dom, name string) (string, bool) {
+	n := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(name)), ".")
+	if strings.HasPrefix(n, "*.") || strings.ContainsAny(n, "@ /:") || n == dom || n == "www."+dom || !strings.HasSuffix(n, "."+dom) {
+		return "", false
+	}
+	return n, true
 }

@@ -17,7 +17,7 @@ type pageLinks struct {
 	Emails  []string // mailto: addresses
 	Phones  []string // tel: numbers as written
 	Social  []string // profile URLs on the social networks of socialHosts
-	Vendors []string // registrable domains of third-party scripts, frames and styles
+	Vendors []string // registrable domains of third-party scripts, frames, styles and form actions
 	Refresh string   // target of a <meta http-equiv="refresh">
 	Title   string   // the <title>, for when no extractor read the page
 }
@@ -43,6 +43,14 @@ func scanLinks(doc []byte, own string) pageLinks {
 		}
 		seen[v] = true
 		*list = append(*list, v)
+	}
+	// Vendors have their own, larger cap: the append dataset lists up to MaxVendors.
+	addVendor := func(v string) {
+		if v == "" || len(out.Vendors) >= MaxVendors || seen[v] {
+			return
+		}
+		seen[v] = true
+		out.Vendors = append(out.Vendors, v)
 	}
 	z := html.NewTokenizer(bytes.NewReader(doc))
 	for {
@@ -84,9 +92,11 @@ func scanLinks(doc []byte, own string) pageLinks {
 				add(&out.Social, socialURL(href))
 			}
 		case "script", "iframe", "img":
-			add(&out.Vendors, vendorDomain(attrs["src"], own))
+			addVendor(vendorDomain(attrs["src"], own))
 		case "link":
-			add(&out.Vendors, vendorDomain(attrs["href"], own))
+			addVendor(vendorDomain(attrs["href"], own))
+		case "form":
+			addVendor(vendorDomain(attrs["action"], own))
 		case "meta":
 			if strings.EqualFold(attrs["http-equiv"], "refresh") {
 				out.Refresh = refreshTarget(attrs["content"])

@@ -61,6 +61,9 @@ type Derived struct {
 	Certificates    int       `json:"certificates"` // how many certificates the last derivation read
 	Vendors         []string  `json:"vendors,omitempty"`
 	Subdomains      []string  `json:"subdomains,omitempty"`
+	// Fetch is the latest fetch of the homepage (the append dataset domain_status);
+	// nil without a homepage, and on records derived before pipeline version 2.
+	Fetch *FetchStatus `json:"fetch,omitempty"`
 	// Dirty is set when raw input changed after the last derivation (a derivation that
 	// failed half-way leaves it set, so the reprocessing job retries it).
 	Dirty bool `json:"dirty,omitempty"`

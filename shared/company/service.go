@@ -308,10 +308,13 @@ func (s *Service) deriveWith(ctx context.Context, dom string, d *Deriver, keepDi
 		return err
 	}
 	var extracted []Page
+	var redirFrom, redirTo string
 	err = s.update(ctx, dom, func(rec *Record) (bool, error) {
+		redirFrom = stringOrEmpty(rec.Profile.RedirectDomain)
 		var updated []Page
 		rec.Profile, rec.Score, rec.Derived, updated = d.Derive(ctx, Inputs{Domain: dom, Raw: rec.Raw, Certs: certs, Pages: pages})
 		rec.Derived.Dirty = keepDirty
+		redirTo = stringOrEmpty(rec.Profile.RedirectDomain)
 		extracted = extracted[:0]
 		for i := range updated {
 			if updated[i].Text != pages[i].Text {
@@ -322,6 +325,11 @@ func (s *Service) deriveWith(ctx context.Context, dom string, d *Deriver, keepDi
 	})
 	if err != nil {
 		return fmt.Errorf("refresh %s: %w", dom, err)
+	}
+	// The reverse edge is written even when unchanged: records derived before the
+	// index existed get theirs when the reprocessing job re-derives them.
+	if err := s.store.SetRedirect(ctx, dom, redirFrom, redirTo); err != nil {
+		return err
 	}
 	for _, p := range extracted {
 		if err := s.store.PutPage(ctx, dom, p); err != nil {
@@ -338,4 +346,11 @@ func PageDomain(raw string) (string, error) {
 		return "", apperr.Invalid("url", "%q is not an http(s) URL", raw)
 	}
 	return domain.NormalizeField("url", u.Host)
+}
+
+func stringOrEmpty(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

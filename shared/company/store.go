@@ -48,6 +48,15 @@ type Store interface {
 	// GetState and PutState keep small named documents: the world's seed, job cursors.
 	GetState(ctx context.Context, name string) ([]byte, error)
 	PutState(ctx context.Context, name string, data []byte) error
+	// PutSite and Site keep a domain's site material (see Site); Site of a domain
+	// without any is apperr.ErrNotFound.
+	PutSite(ctx context.Context, domain string, site Site) error
+	Site(ctx context.Context, domain string) (Site, error)
+	// SetRedirect moves the reverse redirect edge of source from the domain it
+	// redirected to (from, "" for none) to the one it redirects to now (to, "" for
+	// none). RedirectSources lists the domains whose homepage redirects to target.
+	SetRedirect(ctx context.Context, source, from, to string) error
+	RedirectSources(ctx context.Context, target string) ([]string, error)
 }
 
 // KVStore is the Store on the kv.Store port, so it runs on bbolt and on DynamoDB.

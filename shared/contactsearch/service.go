@@ -28,6 +28,7 @@ import (
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/contact"
+	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/embed"
 	"github.com/firmoapi/firmo/shared/query"
 	"github.com/firmoapi/firmo/shared/title"
@@ -78,6 +79,15 @@ type Deps struct {
 	// Remote, when set, replaces the in-memory HNSW graph (and Dir) with an index outside
 	// the process: OpenSearch k-NN on AWS (see RemoteIndex in remote.go).
 	Remote RemoteIndex
+	// Patterns, when set, gives each company's email pattern (shared/patternbook, the
+	// source contact generation also answers from); nil: the pattern learned from the
+	// snapshot's contacts.
+	Patterns PatternSource
+}
+
+// PatternSource gives a company's learned email pattern (patternbook.Book).
+type PatternSource interface {
+	Pattern(ctx context.Context, domain string) (emailpattern.Learned, bool)
 }
 
 // Service answers contact search.
@@ -93,6 +103,7 @@ type Service struct {
 	prompts   PromptExtractor
 	thesaurus Thesaurus
 	remote    *remoteState // nil: the in-memory graph
+	patterns  PatternSource
 
 	mu         sync.Mutex
 	snap       *snapshot
@@ -123,7 +134,7 @@ func New(d Deps) *Service {
 		d.MaxAge = 5 * time.Minute
 	}
 	s := &Service{contacts: d.Contacts, companies: d.Companies, embedder: d.Embedder, scopes: d.Scopes,
-		saver: d.Saver, biller: d.Biller, dir: d.Dir, maxAge: d.MaxAge, prompts: d.Prompts, thesaurus: d.Thesaurus}
+		saver: d.Saver, biller: d.Biller, dir: d.Dir, maxAge: d.MaxAge, prompts: d.Prompts, thesaurus: d.Thesaurus, patterns: d.Patterns}
 	if d.Remote != nil {
 		s.remote = &remoteState{index: d.Remote}
 	}
@@ -338,6 +349,10 @@ func (s *Service) Search(ctx context.Context, orgID string, req Request) (Respon
 	resp := Response{Results: make([]*Entry, 0, len(groups)), TotalDomains: len(groups)}
 	for _, g := range groups {
 		ent := entryOf(sn.companies[g.Domain])
+		if s.patterns != nil {
+			p, ok := s.patterns.Pattern(ctx, g.Domain)
+			setPattern(ent, p, ok)
+		}
 		for _, i := range g.Members {
 			c := sn.entries[i].C
 			if scores != nil {
@@ -362,12 +377,21 @@ func entryOf(co *companyInfo) *Entry {
 		e.RevenueRange = company.RevenueUnknown
 	}
 	if p := co.Pattern; p != nil {
-		tmpl := p.Template + "@" + p.Domain
-		conf := math.Round(p.Confidence*1000) / 10 // a percentage in this response
-		guess := p.Guess
-		e.EmailPattern, e.EmailPatternConfidence, e.EmailPatternGuess = &tmpl, &conf, &guess
+		setPattern(e, emailpattern.Learned{Template: p.Template, Domain: p.Domain, Confidence: p.Confidence, Guess: p.Guess}, true)
 	}
 	return e
+}
+
+// setPattern sets the entry's email pattern fields (cleared when ok is false).
+func setPattern(e *Entry, p emailpattern.Learned, ok bool) {
+	if !ok {
+		e.EmailPattern, e.EmailPatternConfidence, e.EmailPatternGuess = nil, nil, nil
+		return
+	}
+	tmpl := p.Address()
+	conf := math.Round(p.Confidence*1000) / 10 // a percentage in this response
+	guess := p.Guess
+	e.EmailPattern, e.EmailPatternConfidence, e.EmailPatternGuess = &tmpl, &conf, &guess
 }
 
 // filtersOf builds the filters a request runs with: summary terms gain their nearest

@@ -2,9 +2,10 @@
 //
 // Candidates are built by package emailpattern from address patterns (templates such
 // as "{first}.{last}" or "{f}{last}"), tried in this order: the caller's known_pattern,
-// then the company's pattern inferred from its contacts' known addresses (a
-// PatternSource; emailpattern.InferPattern, also used by contact search), then the
-// common corporate patterns.
+// then the company's pattern learned from the addresses seen at its domain (a
+// PatternSource: shared/patternbook, whose answer contact search and contact generation
+// give too), then the common corporate patterns. A found address is recorded back there
+// (ServiceDeps.Seen).
 //
 // A Finder verifies the candidates of one person over SMTP (package smtpverify) within
 // the budget of its round (RoundVerify, RoundEscalate). A Service runs finds as jobs on

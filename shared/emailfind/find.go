@@ -60,8 +60,8 @@ type Checker interface {
 	Check(ctx context.Context, domain string, locals []string, opt smtpverify.Options) smtpverify.Outcome
 }
 
-// PatternSource gives a company's address pattern inferred from its known contacts
-// (InferPattern over the contact index).
+// PatternSource gives a company's address pattern learned from the addresses seen at
+// its domain (patternbook.Book).
 type PatternSource interface {
 	CompanyPattern(ctx context.Context, domain string) (emailpattern.Pattern, bool, error)
 }

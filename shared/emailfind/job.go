@@ -90,8 +90,15 @@ type Service struct {
 	finder *Finder
 	bill   Biller
 	orgs   Orgs
+	seen   SeenRecorder
 	log    *slog.Logger
 	now    func() time.Time
+}
+
+// SeenRecorder keeps the addresses the finder proves, as evidence of their company's
+// pattern (shared/patternbook).
+type SeenRecorder interface {
+	Record(ctx context.Context, o emailpattern.Observation) error
 }
 
 // ServiceDeps are the services the email jobs use.
@@ -106,6 +113,9 @@ type ServiceDeps struct {
 	Billing Biller
 	// Orgs reads the organisation whose plan prices a charge.
 	Orgs Orgs
+	// Seen, when set, records every found address with the person's name (source
+	// "found:<job id>"), so the company's learned pattern counts it.
+	Seen SeenRecorder
 	// Log receives the failures no caller sees (an abandoned batch's cleanup, a lost
 	// progress mark); nil discards them.
 	Log *slog.Logger
@@ -116,7 +126,7 @@ func NewService(d ServiceDeps) (*Service, error) {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{store: d.Store, tasks: d.Tasks, finder: d.Finder, bill: d.Billing, orgs: d.Orgs, log: d.Log, now: time.Now}
+	s := &Service{store: d.Store, tasks: d.Tasks, finder: d.Finder, bill: d.Billing, orgs: d.Orgs, seen: d.Seen, log: d.Log, now: time.Now}
 	err := d.Tasks.Kinds().Register(task.Kind{
 		Name: TaskKind, Processor: processor{s}, Columns: []string{column},
 		// A batch is read as jobs (Job, Batch), never as a raw task.
@@ -588,6 +598,12 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 			return task.Result{}, apperr.Retryable(err, 0)
 		} else if jerr != nil {
 			return task.Result{Row: map[string]any{column: nil, "error": jerr}}, nil
+		}
+		if s.seen != nil {
+			o := emailpattern.Observation{Domain: in.Domain, Name: in.FirstName + " " + in.LastName, Email: res.Result.Email, Source: "found:" + rec.Key}
+			if err := s.seen.Record(ctx, o); err != nil {
+				s.log.Warn("record a found address", "job", rec.Key, "err", err)
+			}
 		}
 	}
 	return task.Result{Row: map[string]any{column: res}}, nil

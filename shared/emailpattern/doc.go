@@ -3,7 +3,15 @@
 // ASCII (é -> e, ü -> u, ß -> ss, ø -> o) and multi-part names spelt several ways
 // ("Mary-Jane" as maryjane, mary and mary-jane; "van der Berg" as vanderberg, berg and
 // van-der-berg; "García Márquez" as garciamarquez, garcia and marquez), the candidate
-// addresses of a person in tiers (Candidates), and a company's pattern inferred from
-// its contacts' known addresses (InferPattern, Learner). shared/emailfind verifies the
-// candidates over SMTP; contact search reports the inferred pattern as email_pattern.
+// addresses of a person in tiers (Candidates), and a company's pattern learned from the
+// addresses seen at its domain.
+//
+// Learning: LearnAll (or a Learner) takes Observations (domain, name, address, where it
+// was seen) and gives each domain's Learned pattern: Template, Domain, Guess, a
+// Confidence (0-1) calibrated on held-out people, and the Evidence behind it (how many
+// addresses fit, how many contradict, example sources: email_pattern_evidence).
+// CALIBRATION.md gives the measured accuracy, ECE and Brier score and how to reproduce
+// them. shared/patternbook holds every address the service has seen and answers
+// Pattern(ctx, domain) from this learner for contact search, contact generation and the
+// finder alike; shared/emailfind verifies the candidates over SMTP.
 package emailpattern

@@ -1,34 +1,42 @@
 package emailpattern
 
-import "strings"
-
-// Learner collects known addresses per domain and infers each domain's pattern from
-// them: what contact search and the email composition both learn from the contact
-// store. The zero value is not usable; call NewLearner.
+// Learner collects the addresses seen per domain and learns each domain's pattern from
+// them (LearnAll): what contact search and the email finder both learn from. The zero
+// value is not usable; call NewLearner.
 type Learner struct {
-	known map[string][]Known
+	seen []Observation
 }
 
 // NewLearner makes an empty Learner.
-func NewLearner() *Learner { return &Learner{known: map[string][]Known{}} }
+func NewLearner() *Learner { return &Learner{} }
 
 // Add records a person's address at domain; name is "First Last" (the first word is
 // the first name, the rest the last name). An empty email is ignored.
 func (l *Learner) Add(domain, name, email string) {
-	if email == "" {
-		return
-	}
-	first, last, _ := strings.Cut(name, " ")
-	l.known[domain] = append(l.known[domain], Known{First: first, Last: last, Email: email})
+	l.Observe(Observation{Domain: domain, Name: name, Email: email})
 }
 
-// Patterns infers the pattern of every domain that has one (see InferPattern).
+// Observe records one address seen at a domain, with where it was seen.
+func (l *Learner) Observe(o Observation) {
+	if o.Email == "" {
+		return
+	}
+	l.seen = append(l.seen, o)
+}
+
+// Learn learns the pattern of every domain that has one, with a calibrated confidence
+// and its evidence (LearnAll).
+func (l *Learner) Learn() map[string]Learned {
+	out, _ := LearnAll(l.seen)
+	return out
+}
+
+// Patterns is Learn in the form of Pattern.
 func (l *Learner) Patterns() map[string]Pattern {
-	out := make(map[string]Pattern, len(l.known))
-	for d, ks := range l.known {
-		if p, ok := InferPattern(ks); ok {
-			out[d] = p
-		}
+	learned := l.Learn()
+	out := make(map[string]Pattern, len(learned))
+	for d, p := range learned {
+		out[d] = p.Pattern()
 	}
 	return out
 }

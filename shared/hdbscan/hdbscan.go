@@ -89,17 +89,50 @@ func Cluster(points [][]float64, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("hdbscan: %w: %w", apperr.ErrInvalid, err)
 	}
-	n := len(points)
+	return newTree(points, opts).cluster(opts.MinClusterSize, opts.MaxClusters), nil
+}
+
+// Tree is the single-linkage hierarchy of the mutual reachability graph: the O(n²) part
+// of HDBSCAN, which depends on the points, MinSamples and the metric only. Its Cluster
+// condenses and selects for any MinClusterSize and MaxClusters without redoing it.
+type Tree struct {
+	h         *hierarchy
+	capLambda float64
+}
+
+// NewTree builds the hierarchy of points with opts.MinSamples and opts.Metric (and
+// validates opts as Cluster does; MinClusterSize and MaxClusters are left to Cluster).
+func NewTree(points [][]float64, opts Options) (*Tree, error) {
+	opts, err := validate(points, opts)
+	if err != nil {
+		return nil, fmt.Errorf("hdbscan: %w: %w", apperr.ErrInvalid, err)
+	}
+	return newTree(points, opts), nil
+}
+
+func newTree(points [][]float64, opts Options) *Tree {
 	sp := newSpace(points, opts.Metric)
 	core := sp.coreDistances(opts.MinSamples)
 	edges := sp.spanningTree(core)
-	h := buildHierarchy(n, edges)
-	ct := condense(h, opts.MinClusterSize, lambdaCap(edges))
-	selected := ct.selectEOM()
-	if opts.MaxClusters > 0 {
-		selected = ct.capClusters(selected, opts.MaxClusters)
+	return &Tree{h: buildHierarchy(len(points), edges), capLambda: lambdaCap(edges)}
+}
+
+// Cluster condenses the tree with minClusterSize (>= 2), selects by excess of mass and
+// keeps at most maxClusters clusters (0: no cap), as Cluster with those options.
+func (t *Tree) Cluster(minClusterSize, maxClusters int) (Result, error) {
+	if minClusterSize < 2 || maxClusters < 0 {
+		return Result{}, fmt.Errorf("hdbscan: %w: min cluster size %d, max clusters %d", apperr.ErrInvalid, minClusterSize, maxClusters)
 	}
-	return ct.label(selected), nil
+	return t.cluster(minClusterSize, maxClusters), nil
+}
+
+func (t *Tree) cluster(minClusterSize, maxClusters int) Result {
+	ct := condense(t.h, minClusterSize, t.capLambda)
+	selected := ct.selectEOM()
+	if maxClusters > 0 {
+		selected = ct.capClusters(selected, maxClusters)
+	}
+	return ct.label(selected)
 }
 
 func validate(points [][]float64, opts Options) (Options, error) {

@@ -50,11 +50,13 @@ const (
 	FamilyEmail        Family = "email"
 	FamilyContacts     Family = "contacts"
 	FamilyCompany      Family = "company"
+	FamilyDatasets     Family = "datasets"
+	FamilyCRM          Family = "crm"
 )
 
 // Families lists every endpoint family.
 func Families() []Family {
-	return []Family{FamilyAccount, FamilyGeneration, FamilyIntegrations, FamilyQueries, FamilyEmail, FamilyContacts, FamilyCompany}
+	return []Family{FamilyAccount, FamilyGeneration, FamilyIntegrations, FamilyQueries, FamilyEmail, FamilyContacts, FamilyCompany, FamilyDatasets, FamilyCRM}
 }
 
 // Route is one endpoint: a method and a Go 1.22 path pattern in an endpoint family.

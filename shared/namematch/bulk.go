@@ -3,7 +3,6 @@ package namematch
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,13 +11,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/upload"
 )
 
 // Bulk match (POST /v1/bulkmatch): a CSV of names runs as a task of kind TaskKind on
@@ -76,78 +75,33 @@ var columns = []struct {
 	{"phone_column", func(p BulkParams) string { return p.PhoneColumn }, func(q *Query, v string) { q.Phone = v }},
 }
 
-// ReadCSV reads and validates an upload: at most MaxBulkBytes (413 naming file),
-// a header of distinct non-blank names, 1 to MaxBulkRows data rows, every column
-// parameter naming a header column (422 naming the parameter), min_match_confidence
-// in range. It returns the header and the rows (cells beyond the header are dropped,
-// missing ones are blank).
+// ReadCSV reads and validates an upload through shared/upload (so a CSV in UTF-8,
+// UTF-16 or Latin-1, or an Excel .xlsx workbook): at most MaxBulkBytes (413 naming
+// file), a header of distinct non-blank names, 1 to MaxBulkRows data rows (blank rows
+// skipped), every column parameter naming a header column (422 naming the parameter),
+// min_match_confidence in range. It returns the header and the rows (cells beyond the
+// header are dropped, missing ones are blank).
 func ReadCSV(r io.Reader, p BulkParams) ([]string, [][]string, error) {
 	if err := p.check(); err != nil {
 		return nil, nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(r, MaxBulkBytes+1))
+	t, err := upload.Read(r, "", upload.Limits{MaxBytes: MaxBulkBytes, MaxRows: MaxBulkRows})
 	if err != nil {
-		return nil, nil, fmt.Errorf("read upload: %w", err)
-	}
-	if len(data) > MaxBulkBytes {
-		return nil, nil, &apperr.Error{Kind: apperr.ErrTooLarge, Field: "file", Message: fmt.Sprintf("the file is larger than %d bytes (1 MB)", MaxBulkBytes)}
-	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if !utf8.Valid(data) {
-		return nil, nil, apperr.Invalid("file", "the file must be UTF-8 text (CSV)")
-	}
-	cr := csv.NewReader(bytes.NewReader(data))
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, nil, apperr.Invalid("file", "the file is empty: it needs a header row and at least one row")
-	}
-	if err != nil {
-		return nil, nil, apperr.Invalid("file", "the file is not valid CSV: %v", err)
+		return nil, nil, err
 	}
 	seen := map[string]bool{}
-	for i, h := range header {
-		h = strings.TrimSpace(h)
-		header[i] = h
-		if h == "" {
-			return nil, nil, apperr.Invalid("file", "header column %d is blank: every column needs a name", i+1)
-		}
-		if seen[h] {
-			return nil, nil, apperr.Invalid("file", "the header names column %q twice", h)
-		}
+	for _, h := range t.Header {
 		seen[h] = true
 	}
 	if !seen[p.NameColumn] {
-		return nil, nil, apperr.Invalid("name_column", "name_column %q is not a column of the file; its columns are %s", p.NameColumn, strings.Join(header, ", "))
+		return nil, nil, apperr.Invalid("name_column", "name_column %q is not a column of the file; its columns are %s", p.NameColumn, strings.Join(t.Header, ", "))
 	}
 	for _, c := range columns {
 		if v := c.get(p); v != "" && !seen[v] {
-			return nil, nil, apperr.Invalid(c.param, "%s %q is not a column of the file; its columns are %s", c.param, v, strings.Join(header, ", "))
+			return nil, nil, apperr.Invalid(c.param, "%s %q is not a column of the file; its columns are %s", c.param, v, strings.Join(t.Header, ", "))
 		}
 	}
-	var rows [][]string
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, nil, apperr.Invalid("file", "the file is not valid CSV: %v", err)
-		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" && len(header) > 1 {
-			continue // a blank line
-		}
-		if len(rows) == MaxBulkRows {
-			return nil, nil, apperr.Invalid("file", "the file has more than %d rows", MaxBulkRows)
-		}
-		row := make([]string, len(header))
-		copy(row, rec)
-		rows = append(rows, row)
-	}
-	if len(rows) == 0 {
-		return nil, nil, apperr.Invalid("file", "the file has a header but no rows")
-	}
-	return header, rows, nil
+	return t.Header, t.Rows, nil
 }
 
 func (p BulkParams) check() error {

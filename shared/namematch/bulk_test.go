@@ -48,7 +48,7 @@ func TestReadCSV(t *testing.T) {
 		{"blank header column", "Company,\nAcme,x\n", ok, 422, "file"},
 		{"duplicate header column", "Company,Company\nAcme,x\n", ok, 422, "file"},
 		{"bad quoting", "Company\n\"Acme\n", ok, 422, "file"},
-		{"not UTF-8", "Company\nAcm\xe9\n", ok, 422, "file"},
+		{"Latin-1 is read (shared/upload)", "Company\nAcm\xe9\n", ok, 0, ""},
 		{"too many rows", "Company\n" + strings.Repeat("Acme\n", namematch.MaxBulkRows+1), ok, 422, "file"},
 		{"too large", big, ok, 413, "file"},
 		{"valid with BOM and ragged rows", "\xef\xbb\xbfCompany,Country\nAcme\nBeta,DE,extra\n", namematch.BulkParams{NameColumn: "Company", CountryColumn: "Country"}, 0, ""},

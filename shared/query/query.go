@@ -26,8 +26,10 @@
 // the chunks, then it turns "active"; deletion turns it "deleting" before removing the
 // chunks. Only active queries are visible, and List purges queries left creating or
 // deleting by a crash, so no partial list is ever read or left behind for good.
-// Chunks never change after creation (PATCH changes only name and tags), which lets
-// Resolve cache them by query id.
+// Chunks never change once written (PATCH changes only name and tags): Replace, which
+// gives a CRM snapshot new contents under the same id, writes a new generation of chunks
+// (sort keys g<n>.d#, g<n>.p#), turns the metadata to it and then removes the old one,
+// so Resolve caches contents by query id and generation.
 package query
 
 import (
@@ -91,6 +93,9 @@ type Query struct {
 	State        string          `json:"state"`
 	DomainChunks int             `json:"domain_chunks"`
 	PersonaChunk int             `json:"persona_chunks"`
+	// Gen counts the times Replace gave the query new contents: its chunks are stored
+	// under the generation's prefixes (chunkPrefix), so a reader never mixes two.
+	Gen int `json:"gen,omitempty"`
 }
 
 // Actor is who asks: members change their own queries, admins any of the organisation's.
@@ -308,9 +313,9 @@ func (s *Service) create(ctx context.Context, orgID string, by Actor, l NewList,
 		return Query{}, fmt.Errorf("save query: %w", err)
 	}
 	pk := dataPK(orgID, q.ID)
-	err = s.writeChunks(ctx, pk, "d#", dchunks)
+	err = s.writeChunks(ctx, pk, chunkPrefix("d#", 0), dchunks)
 	if err == nil {
-		err = s.writeChunks(ctx, pk, "p#", pchunks)
+		err = s.writeChunks(ctx, pk, chunkPrefix("p#", 0), pchunks)
 	}
 	if err == nil {
 		q.State = stateActive
@@ -351,6 +356,103 @@ func chunk[T any](list []T) ([][]byte, error) {
 }
 
 func chunkSK(prefix string, i int) string { return fmt.Sprintf("%s%05d", prefix, i) }
+
+// chunkPrefix is the sort-key prefix of a generation's domain ("d#") or persona ("p#")
+// chunks: the kind alone for the first generation, as queries were always stored.
+func chunkPrefix(kind string, gen int) string {
+	if gen == 0 {
+		return kind
+	}
+	return fmt.Sprintf("g%d.%s", gen, kind)
+}
+
+// Replace gives an active query of Firmo's own (a CRM snapshot) new contents under
+// the same id, as CreateList would save them (invalid domains skipped, duplicates
+// removed, at most MaxEntries of each). Name, action, owner and tags are kept; mtime
+// is now. Readers see the old contents or the new, never a mix. Another
+// organisation's query, or one deleted meanwhile, is not found.
+func (s *Service) Replace(ctx context.Context, orgID, id string, l NewList) (Query, error) {
+	if err := checkParams(l.Params); err != nil {
+		return Query{}, err
+	}
+	personas, err := checkPersonas(l.PersonaIDs)
+	if err != nil {
+		return Query{}, err
+	}
+	domains, truncated := lenientDomains(l.Domains), false
+	if len(domains) > MaxEntries {
+		domains, truncated = domains[:MaxEntries], true
+	}
+	if len(personas) > MaxEntries {
+		personas, truncated = personas[:MaxEntries], true
+	}
+	dchunks, err := chunk(domains)
+	if err != nil {
+		return Query{}, err
+	}
+	pchunks, err := chunk(personas)
+	if err != nil {
+		return Query{}, err
+	}
+	q, ver, err := s.getMeta(ctx, orgID, id)
+	if err != nil {
+		return Query{}, err
+	}
+	if q.State != stateActive {
+		return Query{}, notFound(id)
+	}
+	old, gen := q.Gen, q.Gen+1
+	pk := dataPK(orgID, id)
+	err = s.writeChunks(ctx, pk, chunkPrefix("d#", gen), dchunks)
+	if err == nil {
+		err = s.writeChunks(ctx, pk, chunkPrefix("p#", gen), pchunks)
+	}
+	if err == nil {
+		q.Gen, q.MTime, q.Truncated = gen, s.now().UTC(), truncated
+		q.DomainCount, q.PersonaCount, q.DomainChunks, q.PersonaChunk = len(domains), len(personas), len(dchunks), len(pchunks)
+		q.Preview = domains[:min(len(domains), PreviewDomains)]
+		if l.Params != nil {
+			q.Params = l.Params
+		}
+		_, err = s.putMeta(ctx, metaKey(orgID, id), q, kv.Cond{IfVersion: ver})
+	}
+	if err != nil {
+		// The new generation is not referenced: remove it, keep the old contents.
+		s.dropGeneration(context.WithoutCancel(ctx), pk, gen)
+		if errors.Is(err, apperr.ErrConflict) {
+			return Query{}, fmt.Errorf("replace query %s: changed meanwhile: %w", id, apperr.ErrConflict)
+		}
+		return Query{}, fmt.Errorf("replace query %s: %w", id, err)
+	}
+	s.cache.drop(orgID, id)
+	// A reader that read the old metadata just before may still be reading the old
+	// chunks; it then sees a short read and fails once (see load), never a mix.
+	if err := s.dropGeneration(ctx, pk, old); err != nil {
+		return q, nil // leftover chunks are unreferenced; purge removes them with the query
+	}
+	return q, nil
+}
+
+// dropGeneration deletes the chunks of one generation.
+func (s *Service) dropGeneration(ctx context.Context, pk string, gen int) error {
+	for _, kind := range []string{"d#", "p#"} {
+		for {
+			page, err := s.store.Query(ctx, pk, kv.QueryOptions{Prefix: chunkPrefix(kind, gen), Limit: 100})
+			if err != nil {
+				return err
+			}
+			for _, it := range page.Items {
+				if err := s.store.Delete(ctx, it.Key, kv.Cond{}); err != nil {
+					return err
+				}
+			}
+			if page.Next == "" {
+				break
+			}
+		}
+	}
+	return nil
+}
 
 func (s *Service) writeChunks(ctx context.Context, pk, prefix string, chunks [][]byte) error {
 	for i, c := range chunks {

@@ -13,6 +13,7 @@ import (
 type lists struct {
 	domains  []string
 	personas []int64
+	gen      int // the query's generation these contents are (Replace)
 }
 
 func (l *lists) size() int { return len(l.domains) + len(l.personas) }
@@ -52,14 +53,14 @@ func (s *Service) load(ctx context.Context, orgID, id string) (*lists, error) {
 	if err != nil {
 		return nil, err
 	}
-	if l := s.cache.get(orgID, id); l != nil {
+	if l := s.cache.get(orgID, id); l != nil && l.gen == q.Gen {
 		return l, nil
 	}
-	l := &lists{}
-	if err := s.readChunks(ctx, dataPK(orgID, id), "d#", q.DomainChunks, &l.domains); err != nil {
+	l := &lists{gen: q.Gen}
+	if err := s.readChunks(ctx, dataPK(orgID, id), chunkPrefix("d#", q.Gen), q.DomainChunks, &l.domains); err != nil {
 		return nil, err
 	}
-	if err := s.readChunks(ctx, dataPK(orgID, id), "p#", q.PersonaChunk, &l.personas); err != nil {
+	if err := s.readChunks(ctx, dataPK(orgID, id), chunkPrefix("p#", q.Gen), q.PersonaChunk, &l.personas); err != nil {
 		return nil, err
 	}
 	if len(l.domains) != q.DomainCount || len(l.personas) != q.PersonaCount {
@@ -110,7 +111,8 @@ func (s *Service) readChunks(ctx context.Context, pk, prefix string, n int, into
 }
 
 // listCache keeps query contents by id, bounded by the number of entries held. Contents
-// never change after creation, so entries need no invalidation beyond deletion.
+// of one generation never change, so entries need no invalidation beyond deletion and
+// a newer generation (Replace).
 type listCache struct {
 	mu    sync.Mutex
 	limit int
@@ -136,8 +138,12 @@ func (c *listCache) put(orgID, id string, l *lists) {
 	k := orgID + "/" + id
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.items[k]; ok {
-		return
+	if e, ok := c.items[k]; ok {
+		if e.gen >= l.gen {
+			return
+		}
+		c.held -= e.size()
+		delete(c.items, k) // an older generation: replaced below
 	}
 	for c.held+l.size() > c.limit && len(c.order) > 0 {
 		old := c.order[0]

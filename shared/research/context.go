@@ -211,7 +211,7 @@ func searchQueries(prompt string, rc *recordCtx, n int) []string {
 
 // search runs the record's queries on the task's search provider and appends what
 // they found to the context. Failures never fail the record: they become warnings.
-func (s *Service) search(ctx context.Context, org string, prm params, rc *recordCtx, res *task.Result) {
+func (s *Service) search(ctx context.Context, org string, prm params, queries []string, rc *recordCtx, res *task.Result) {
 	prov, searcher, err := s.d.Searchers.Resolve(ctx, org, prm.SearchProviderID)
 	if err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(warnSearchSetup, apperr.Describe(err).Message), warnNoQuery)
@@ -219,11 +219,7 @@ func (s *Service) search(ctx context.Context, org string, prm params, rc *record
 	}
 	use := task.SearchUsage{Provider: prov.Kind, Model: searchModels[prov.Kind]}
 	var found []string
-	prompt := prm.Prompt
-	if prompt == "" {
-		prompt = prm.Query
-	}
-	for _, q := range searchQueries(prompt, rc, prm.SearchQueries) {
+	for _, q := range queries {
 		hits, err := searcher.Search(ctx, q, resultsPerQuery)
 		if errors.Is(err, websearch.ErrCircuitOpen) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf(warnCircuit, prov.Name))

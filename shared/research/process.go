@@ -41,14 +41,21 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 		rc.text += "\n\nPrevious research results for this record:\n" + string(rec.Input)
 	}
 	if prm.SearchQueries > 0 {
-		p.s.search(ctx, rec.OrgID, prm, rc, &res)
+		p.s.search(ctx, rec.OrgID, prm, p.queries(prm, rc), rc, &res)
 	}
 	// From here on an error still returns res: its Usage and Search are calls already
 	// made on the caller's keys, which cost_metadata counts (task.Result).
 	row := map[string]any{}
 	if !prm.TypedOnly && len(prm.Fields) > 0 {
-		if err := p.s.generate(ctx, rec.OrgID, prm, rc.text, row, &res); err != nil {
+		system, prompt := systemPrompt, "Question:\n"+prm.Prompt+"\n\nContext:\n"+rc.text
+		if p.kind == KindICP {
+			system, prompt = icpSystemPrompt, icpPrompt(prm.Prompt, rc.text)
+		}
+		if err := p.s.generate(ctx, rec.OrgID, prm, system, prompt, row, &res); err != nil {
 			return spentOnly(res), err
+		}
+		if p.kind == KindICP {
+			icpCells(row)
 		}
 	}
 	p.s.judge(ctx, rec.OrgID, prm, rc.text, row, &res)
@@ -66,8 +73,21 @@ func spentOnly(res task.Result) task.Result {
 	return task.Result{Usage: res.Usage, Search: res.Search, ExtraCostUSD: res.ExtraCostUSD}
 }
 
+// queries are the search queries of a record: ICP validation runs its two fixed ones,
+// batch research builds search_context_size of them from the prompt.
+func (p processor) queries(prm params, rc *recordCtx) []string {
+	if p.kind == KindICP {
+		return icpQueries(rc)
+	}
+	prompt := prm.Prompt
+	if prompt == "" {
+		prompt = prm.Query
+	}
+	return searchQueries(prompt, rc, prm.SearchQueries)
+}
+
 // generate makes the record's one LLM call and fills the generative columns.
-func (s *Service) generate(ctx context.Context, org string, prm params, contextText string, row map[string]any, res *task.Result) error {
+func (s *Service) generate(ctx context.Context, org string, prm params, system, prompt string, row map[string]any, res *task.Result) error {
 	integ, client, err := s.d.Integrations.Resolve(ctx, org, prm.IntegrationID)
 	if err != nil {
 		return err
@@ -75,8 +95,7 @@ func (s *Service) generate(ctx context.Context, org string, prm params, contextT
 	if client == nil {
 		return fmt.Errorf("integration %s is not a generative engine", integ.ID)
 	}
-	req := llm.Request{Model: integ.Model, System: systemPrompt, WebSearch: prm.BuiltinSearch,
-		Prompt: "Question:\n" + prm.Prompt + "\n\nContext:\n" + contextText}
+	req := llm.Request{Model: integ.Model, System: system, WebSearch: prm.BuiltinSearch, Prompt: prompt}
 	if len(prm.Fields) > 1 {
 		for _, f := range prm.Fields {
 			req.JSONFields = append(req.JSONFields, f.Label)

@@ -1,7 +1,11 @@
 // Package research runs batch research on the task engine: one prompt over many
 // companies (kind gen_process, POST /v1/gen/process) or many contacts (kind
 // gen_process_personas, POST /v1/gen/process-personas), one isolated LLM call per
-// record with the context its context_mode names.
+// record with the context its context_mode names. ICP validation (POST
+// /v1/validate/icp) is one of its runs: validate_icp asks the LLM whether each company
+// fits an ideal customer profile (icp.go), and native_icp, on both endpoints with
+// integration_id native-icp, scores each company with the native ICP-fit model
+// (native.go).
 //
 // Per record:
 //
@@ -35,13 +39,14 @@ import (
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/icpfit"
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/llm"
 	"github.com/firmoapi/firmo/shared/task"
 	"github.com/firmoapi/firmo/shared/websearch"
 )
 
-// Task kinds.
+// Task kinds (KindICP and KindNativeICP: icp.go, native.go).
 const (
 	KindCompanies = "gen_process"
 	KindPersonas  = "gen_process_personas"
@@ -71,6 +76,9 @@ type Searchers interface {
 // Companies reads company data; CompanyData adapts company.Service.
 type Companies interface {
 	Profile(ctx context.Context, domain string) (company.Profile, error)
+	// Record is the whole record (profile and derived fields such as homepage
+	// vendors), which the native ICP-fit model reads.
+	Record(ctx context.Context, domain string) (company.Record, error)
 	HomeText(ctx context.Context, domain string) (string, error)
 }
 
@@ -114,7 +122,10 @@ type Deps struct {
 	Contacts     ContactSource
 	Billing      Biller
 	Orgs         Orgs
-	Log          *slog.Logger
+	// ICPModels loads the native ICP-fit model on first use; nil means the model
+	// embedded in shared/icpfit.
+	ICPModels ICPModels
+	Log       *slog.Logger
 }
 
 // Service submits and answers batch research tasks.
@@ -130,11 +141,21 @@ func New(d Deps) (*Service, error) {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
+	if d.ICPModels == nil {
+		d.ICPModels = icpfit.NewLoader("")
+	}
 	s := &Service{d: d}
-	for _, k := range []string{KindCompanies, KindPersonas} {
-		err := d.Tasks.Kinds().Register(task.Kind{Name: k, Processor: processor{s: s, kind: k}, Columns: []string{AnswerLabel}, Timeout: recordTimeout,
-			StatusRoutes: []string{task.GenStatusRoute}})
-		if err != nil {
+	kinds := []task.Kind{
+		{Name: KindCompanies, Processor: processor{s: s, kind: KindCompanies}, Columns: []string{AnswerLabel}},
+		{Name: KindPersonas, Processor: processor{s: s, kind: KindPersonas}, Columns: []string{AnswerLabel}},
+		{Name: KindICP, Processor: processor{s: s, kind: KindICP}, Columns: ICPColumns},
+	}
+	for _, k := range append(kinds, s.nativeKinds()...) {
+		if k.Timeout == 0 {
+			k.Timeout = recordTimeout
+		}
+		k.StatusRoutes = []string{task.GenStatusRoute}
+		if err := d.Tasks.Kinds().Register(k); err != nil {
 			return nil, err
 		}
 	}
@@ -158,6 +179,8 @@ type params struct {
 	SearchQueries    int    `json:"search_queries,omitempty"`
 	BuiltinSearch    bool   `json:"builtin_search,omitempty"`
 	IncludeXSearch   bool   `json:"include_x_search,omitempty"`
+	// Criteria are a native-icp run's, read from the ICP text once at submission.
+	Criteria *icpfit.Criteria `json:"criteria,omitempty"`
 }
 
 // field is one generative column.

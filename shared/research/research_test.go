@@ -389,7 +389,6 @@ func TestValidation(t *testing.T) {
 	r.integ.typedID = "33333333-3333-4333-8333-333333333333"
 	ok := Options{Query: "What do they sell?"}
 	with := func(f func(o *Options)) Options { o := ok; f(&o); return o }
-	icp := "Mandatory: SaaS\nReject if: agencies\nNice-to-have: EU"
 	tests := []struct {
 		name    string
 		domains []string
@@ -407,7 +406,6 @@ func TestValidation(t *testing.T) {
 		{"integration not uuid", []string{"a.com"}, with(func(o *Options) { o.IntegrationID = "gpt" }), 422, "validation_error", "integration_id"},
 		{"native", []string{"a.com"}, with(func(o *Options) { o.IntegrationID = "native" }), 400, CodeNativeNotAllowed, ""},
 		{"native-icp without headings", []string{"a.com"}, with(func(o *Options) { o.IntegrationID = NativeICP; o.Query = "Mandatory: SaaS" }), 400, CodeICPHeadings, "query"},
-		{"native-icp unavailable", []string{"a.com"}, with(func(o *Options) { o.IntegrationID = NativeICP; o.Query = icp }), 503, "service_unavailable", ""},
 		{"typed without judgment", []string{"a.com"}, with(func(o *Options) { o.TypedColumns = true }), 400, CodeTypedNoTypedColumns, ""},
 		{"typed-only without judgment", []string{"a.com"}, with(func(o *Options) { o.IntegrationID = r.integ.typedID }), 400, CodeTypedNoTypedColumns, ""},
 		{"unknown integration", []string{"a.com"}, with(func(o *Options) { o.IntegrationID = "44444444-4444-4444-8444-444444444444" }), 404, "not_found", ""},

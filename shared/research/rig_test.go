@@ -40,6 +40,8 @@ type chatServer struct {
 	completionTokens int
 	// failStatus, when set, answers every call with that HTTP status (401: a refused key)
 	failStatus int
+	// answer, when set, writes the message content of an answer (set before the first call)
+	answer func(req chatRequest, domain string) string
 }
 
 type chatRequest struct {
@@ -108,6 +110,9 @@ func newChatServer(t *testing.T) *chatServer {
 		if req.ResponseFormat != nil && req.ResponseFormat.Type == "json_object" {
 			b, _ := json.Marshal(map[string]string{"Founders": "founders of " + dom, "HQ": "hq of " + dom})
 			content = string(b)
+		}
+		if cs.answer != nil {
+			content = cs.answer(req, dom)
 		}
 		resp := map[string]any{
 			"id": "chatcmpl-1", "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
@@ -226,6 +231,11 @@ func (companies) Profile(ctx context.Context, dom string) (company.Profile, erro
 	emp := "51-200"
 	return company.Profile{Domain: dom, Name: "Name of " + dom, Description: "Makes widgets.", Employees: &emp,
 		IndustryGroups: map[string]float64{"SAAS": 0.9}}, nil
+}
+
+func (c companies) Record(ctx context.Context, dom string) (company.Record, error) {
+	p, err := c.Profile(ctx, dom)
+	return company.Record{Domain: dom, Profile: p}, err
 }
 
 func (companies) HomeText(ctx context.Context, dom string) (string, error) {

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -94,19 +93,12 @@ func (s *Service) SubmitCompanies(ctx context.Context, orgID string, r CompanyRe
 	if err := checkEnum("context_mode", r.ContextMode, companyModes); err != nil {
 		return task.Submitted{}, err
 	}
-	if len(r.Domains) == 0 || len(r.Domains) > task.MaxRecords {
-		return task.Submitted{}, apperr.Invalid("domains", "give 1 to %d domains; got %d", task.MaxRecords, len(r.Domains))
-	}
-	keys := make([]string, len(r.Domains))
-	for i, d := range r.Domains {
-		n, err := domain.NormalizeField(fmt.Sprintf("domains[%d]", i), d)
-		if err != nil {
-			return task.Submitted{}, err
-		}
-		keys[i] = n
+	keys, err := domainKeys(r.Domains)
+	if err != nil {
+		return task.Submitted{}, err
 	}
 	if r.IntegrationID == NativeICP {
-		return task.Submitted{}, nativeICP(r.Query)
+		return s.submitNative(ctx, orgID, nativeRequest{Text: r.Query, TextField: "query", Mode: r.ContextMode, WebSearch: r.WebSearch, Keys: keys})
 	}
 	prev, err := previousByKey(r.Previous, func(k string) (string, error) { return domain.Normalize(k) })
 	if err != nil {
@@ -149,11 +141,34 @@ func (s *Service) SubmitPersonas(ctx context.Context, orgID string, r PersonaReq
 	return s.submit(ctx, orgID, KindPersonas, "persona_ids", keys, prev, r.Options)
 }
 
+// domainKeys normalizes submitted domains to record keys (the registrable domain); a
+// bad one is a 422 naming domains[i]. Duplicates stay: the engine merges them.
+func domainKeys(domains []string) ([]string, error) {
+	if len(domains) == 0 || len(domains) > task.MaxRecords {
+		return nil, apperr.Invalid("domains", "give 1 to %d domains; got %d", task.MaxRecords, len(domains))
+	}
+	keys := make([]string, len(domains))
+	for i, d := range domains {
+		n, err := domain.NormalizeField(fmt.Sprintf("domains[%d]", i), d)
+		if err != nil {
+			return nil, err
+		}
+		keys[i] = n
+	}
+	return keys, nil
+}
+
 func (s *Service) submit(ctx context.Context, orgID, kind, recordField string, keys []string, prev map[string]json.RawMessage, o Options) (task.Submitted, error) {
 	p, sub, err := s.plan(ctx, orgID, o)
 	if err != nil {
 		return task.Submitted{}, err
 	}
+	return s.enqueue(ctx, orgID, kind, recordField, keys, prev, p, sub)
+}
+
+// enqueue stores a planned task on the engine: every kind of this package submits
+// through it.
+func (s *Service) enqueue(ctx context.Context, orgID, kind, recordField string, keys []string, prev map[string]json.RawMessage, p params, sub task.Submission) (task.Submitted, error) {
 	raw, err := json.Marshal(p)
 	if err != nil {
 		return task.Submitted{}, err
@@ -189,13 +204,8 @@ func (s *Service) plan(ctx context.Context, orgID string, o Options) (params, ta
 	if _, ok := searchDepth[o.SearchContextSize]; !ok {
 		return params{}, sub, apperr.Invalid("search_context_size", "search_context_size must be one of low, medium, high; got %q", o.SearchContextSize)
 	}
-	switch {
-	case o.IntegrationID == native:
-		return params{}, sub, apperr.BadRequest(CodeNativeNotAllowed, "integration_id native is only available on contact generation; pass an LLM integration UUID.")
-	case o.IntegrationID != "" && !isUUID(o.IntegrationID):
-		return params{}, sub, apperr.Invalid("integration_id", "integration_id must be an integration UUID or native-icp")
-	case o.SearchProviderID != "" && !isUUID(o.SearchProviderID):
-		return params{}, sub, apperr.Invalid("search_provider_id", "search_provider_id must be a search provider UUID")
+	if err := checkIDs(o); err != nil {
+		return params{}, sub, err
 	}
 	integ, client, err := s.d.Integrations.Resolve(ctx, orgID, o.IntegrationID)
 	if err != nil {
@@ -257,6 +267,19 @@ func (s *Service) plan(ctx context.Context, orgID string, o Options) (params, ta
 	sub.ColumnName = task.Columns(cols...)
 	sub.ResponseFormat = rf
 	return p, sub, nil
+}
+
+// checkIDs checks the form of integration_id and search_provider_id.
+func checkIDs(o Options) error {
+	switch {
+	case o.IntegrationID == native:
+		return apperr.BadRequest(CodeNativeNotAllowed, "integration_id native is only available on contact generation; pass an LLM integration UUID.")
+	case o.IntegrationID != "" && !isUUID(o.IntegrationID):
+		return apperr.Invalid("integration_id", "integration_id must be an integration UUID or native-icp")
+	case o.SearchProviderID != "" && !isUUID(o.SearchProviderID):
+		return apperr.Invalid("search_provider_id", "search_provider_id must be a search provider UUID")
+	}
+	return nil
 }
 
 // planSearch picks the organisation's search provider, or the model's own search when
@@ -345,23 +368,4 @@ func previousByKey(in map[string]json.RawMessage, norm func(string) (string, err
 		out[n] = v
 	}
 	return out, nil
-}
-
-var icpHeadings = []string{"Mandatory:", "Reject if:", "Nice-to-have:"}
-
-// nativeICP answers a native-icp run: the headings are checked (400 when missing), and
-// the native ICP-fit model is not available in this build, which is a 503.
-func nativeICP(query string) error {
-	var missing []string
-	for _, h := range icpHeadings {
-		if !strings.Contains(strings.ToLower(query), strings.ToLower(h)) {
-			missing = append(missing, h)
-		}
-	}
-	if len(missing) > 0 {
-		return &apperr.Error{Kind: apperr.ErrBadRequest, Code: CodeICPHeadings, Field: "query",
-			Message: fmt.Sprintf("A native-icp run needs an ICP prompt with the headings Mandatory:, Reject if: and Nice-to-have:; missing %s.", strings.Join(missing, ", "))}
-	}
-	return &apperr.Error{Kind: apperr.ErrUnavailable, RetryAfter: 5 * time.Minute,
-		Message: "Native ICP-fit validation is unavailable; retry later, or use an LLM integration."}
 }

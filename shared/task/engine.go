@@ -187,7 +187,8 @@ type Submission struct {
 // Submit stores a task and starts its workflow. It answers in a few storage writes
 // whatever the record count: records are stored in chunks of up to 500 and fanned out
 // by the workflow, not here. Duplicate keys are merged (results are keyed by record
-// key), with a warning. The route in ctx (billing.WithRoute) is kept with the task:
+// key), with a warning; total_domains still echoes the count sent, at submission and
+// on status (Task.Sent). The route in ctx (billing.WithRoute) is kept with the task:
 // its records charge under it.
 func (e *Engine) Submit(ctx context.Context, s Submission) (Submitted, error) {
 	kind, ok := e.kinds.Lookup(s.Kind)
@@ -212,7 +213,7 @@ func (e *Engine) Submit(ctx context.Context, s Submission) (Submitted, error) {
 	}
 	t := Task{
 		Ref: Ref{OrgID: s.OrgID, TaskID: uuid.NewString()}, Kind: s.Kind, Route: billing.RouteOf(ctx), ColumnName: cols, Status: StatusInProgress,
-		Total: len(records), ResponseFormat: s.ResponseFormat, TitleValidation: s.TitleValidation, CreatedAt: now, UpdatedAt: now,
+		Total: len(records), Sent: len(s.Records), ResponseFormat: s.ResponseFormat, TitleValidation: s.TitleValidation, CreatedAt: now, UpdatedAt: now,
 	}
 	for _, w := range s.Warnings {
 		t.Warnings = append(t.Warnings, Warning{Message: w, At: now})
@@ -233,7 +234,7 @@ func (e *Engine) Submit(ctx context.Context, s Submission) (Submitted, error) {
 		e.discard(t.Ref)
 		return Submitted{}, fmt.Errorf("start workflow of %s: %w", t.Ref, err)
 	}
-	return Submitted{TaskID: t.TaskID, ColumnName: t.ColumnName, Status: t.Status, TotalDomains: t.Total}, nil
+	return Submitted{TaskID: t.TaskID, ColumnName: t.ColumnName, Status: t.Status, TotalDomains: t.totalDomains()}, nil
 }
 
 func fieldName(s Submission) string {
@@ -371,12 +372,25 @@ func notFound(r Ref) error {
 	return &apperr.Error{Kind: apperr.ErrNotFound, Message: fmt.Sprintf("Task %s was not found.", r.TaskID), Field: "task_id"}
 }
 
+// cancelReads is the status route whose kinds a request on route may cancel: a request
+// stops only a task it may read there (readsKind). Any other route is checked as it
+// is, so a route that reads no kind cancels none; no route ("") stays "".
+func cancelReads(route string) string {
+	if route == GenCancelRoute {
+		return GenStatusRoute
+	}
+	return route
+}
+
 // Cancel stops a running task: no new record starts, finished answers are kept, and
 // the workflow ends the task as cancelled. Cancelling a task that already ended
-// answers success false with its status. Any kind may be cancelled, whatever the route:
-// DELETE /v1/gen/cancel/{task_id} is the one cancel route of every kind, and a
-// cancellation shows no results (README, Tasks).
+// answers success false with its status. A request cancels only the kinds its cancel
+// route's status route reads (cancelReads, Kind.StatusRoutes): through
+// DELETE /v1/gen/cancel/{task_id}, those GET /v1/gen/status/{task_id} shows; any other
+// kind is not found, as another organisation's task is (README, Tasks). Callers
+// outside a request (no route in ctx) cancel every kind.
 func (e *Engine) Cancel(ctx context.Context, r Ref) (Cancellation, error) {
+	route := cancelReads(billing.RouteOf(ctx))
 	for attempt := 0; ; attempt++ {
 		t, v, err := e.store.getMeta(ctx, r)
 		if errors.Is(err, apperr.ErrNotFound) {
@@ -384,6 +398,9 @@ func (e *Engine) Cancel(ctx context.Context, r Ref) (Cancellation, error) {
 		}
 		if err != nil {
 			return Cancellation{}, err
+		}
+		if !e.readsKind(route, t.Kind) {
+			return Cancellation{}, notFound(r)
 		}
 		out := Cancellation{Success: true, TaskID: r.TaskID, Status: t.Status}
 		switch t.Status {

@@ -147,8 +147,8 @@ func TestEndToEnd(t *testing.T) {
 	if v.Status != task.StatusCompleted || v.Progress != 100 || v.InterimResults != nil {
 		t.Fatalf("status %s, progress %d, interim %d rows", v.Status, v.Progress, len(v.InterimResults))
 	}
-	if v.TotalDomains != 297 || len(v.Results) != 297 {
-		t.Fatalf("total_domains %d, results %d; want 297 (300 minus 3 duplicates)", v.TotalDomains, len(v.Results))
+	if v.TotalDomains != 300 || len(v.Results) != 297 {
+		t.Fatalf("total_domains %d, results %d; want the 300 sent and 297 results (3 duplicates merged)", v.TotalDomains, len(v.Results))
 	}
 	for i := 0; i < 290; i++ {
 		k := fmt.Sprintf("d%d", i)
@@ -414,13 +414,15 @@ func countItems(t *testing.T, st kv.Store) int {
 	return n
 }
 
+// TestDuplicatesAreMerged: duplicate keys are answered once, with a warning, and
+// total_domains echoes the records sent, at submission and on status alike.
 func TestDuplicatesAreMerged(t *testing.T) {
 	r := newRig(t, &tasktest.Echo{}, rigOptions{})
 	s, err := r.eng.Submit(context.Background(), task.Submission{OrgID: org, Kind: "echo", Records: []task.Input{{Key: "a"}, {Key: "b"}, {Key: "a"}}, Field: "persona_ids"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.TotalDomains != 2 || s.Status != task.StatusInProgress || s.TaskID == "" {
+	if s.TotalDomains != 3 || s.Status != task.StatusInProgress || s.TaskID == "" {
 		t.Fatalf("submitted = %+v", s)
 	}
 	cols, _ := json.Marshal(s.ColumnName)
@@ -430,6 +432,9 @@ func TestDuplicatesAreMerged(t *testing.T) {
 	v := r.wait(t, task.Ref{OrgID: org, TaskID: s.TaskID})
 	if len(v.Results) != 2 || len(v.Warnings) != 1 || !strings.Contains(v.Warnings[0], "1 duplicate persona_ids were merged") {
 		t.Fatalf("results %d, warnings %q", len(v.Results), v.Warnings)
+	}
+	if v.TotalDomains != s.TotalDomains || v.Progress != 100 {
+		t.Fatalf("status total_domains %d, progress %d; want the %d echoed at submission and 100", v.TotalDomains, v.Progress, s.TotalDomains)
 	}
 }
 

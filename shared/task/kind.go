@@ -75,6 +75,10 @@ type SearchUsage struct {
 // the kinds whose results it may show list it in their StatusRoutes.
 const GenStatusRoute = "GET /v1/gen/status/{task_id}"
 
+// GenCancelRoute is the engine's cancel route: it stops the kinds GenStatusRoute reads
+// (Engine.Cancel), and answers any other kind as not found.
+const GenCancelRoute = "DELETE /v1/gen/cancel/{task_id}"
+
 // Kind is one sort of task: a name, its processor and its default result columns.
 type Kind struct {
 	Name      string

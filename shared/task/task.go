@@ -123,7 +123,8 @@ type Task struct {
 	Route           string          `json:"route,omitempty"` // that submitted it: its records charge under it (chargeRoute)
 	ColumnName      ColumnName      `json:"column_name"`
 	Status          Status          `json:"status"`
-	Total           int             `json:"total"`
+	Total           int             `json:"total"`          // records after duplicates were merged: progress counts these
+	Sent            int             `json:"sent,omitempty"` // records as submitted, duplicates included: total_domains
 	Chunks          int             `json:"chunks"`
 	ResponseFormat  *ResponseFormat `json:"response_format,omitempty"`
 	TitleValidation string          `json:"title_validation,omitempty"`
@@ -141,7 +142,7 @@ type View struct {
 	TaskID          string                     `json:"task_id"`
 	ColumnName      ColumnName                 `json:"column_name"`
 	Status          Status                     `json:"status"`
-	TotalDomains    int                        `json:"total_domains"`
+	TotalDomains    int                        `json:"total_domains"` // echoed at submission: duplicates included
 	Progress        int                        `json:"progress"`
 	InterimResults  map[string]json.RawMessage `json:"interim_results,omitempty"`
 	Results         map[string]json.RawMessage `json:"results,omitempty"`

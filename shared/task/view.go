@@ -13,7 +13,7 @@ import (
 // every attempt's spend, the attempts whose row never came included (see costs).
 func view(t Task, rows []rowDoc, spends []spendDoc) View {
 	v := View{
-		TaskID: t.TaskID, ColumnName: t.ColumnName, Status: t.Status, TotalDomains: t.Total,
+		TaskID: t.TaskID, ColumnName: t.ColumnName, Status: t.Status, TotalDomains: t.totalDomains(),
 		ResponseFormat: t.ResponseFormat, TitleValidation: t.TitleValidation, Error: t.Error,
 	}
 	results := make(map[string]json.RawMessage, len(rows))
@@ -37,6 +37,15 @@ func view(t Task, rows []rowDoc, spends []spendDoc) View {
 	}
 	v.CostMetadata, v.EstimatedCost = costs(spends)
 	return v
+}
+
+// totalDomains is total_domains: the records sent, duplicates included. A task stored
+// before Sent was kept shows its merged count.
+func (t Task) totalDomains() int {
+	if t.Sent > 0 {
+		return t.Sent
+	}
+	return t.Total
 }
 
 // progress is the finished share in whole percent, rounded down so that 100 means all.

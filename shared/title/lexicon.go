@@ -504,7 +504,7 @@ var compiled = sync.OnceValue(buildIndex)
 func buildIndex() *index {
 	ix := &index{byAcronym: map[string][]*role{}, byForm: map[string]*role{}, formFirst: map[string][][]string{}}
 	var dept, rk, tr []*cue
-	for _, g := range departmentCues {
+	for _, g := range append(departmentCues[:len(departmentCues):len(departmentCues)], moreDepartmentCues...) {
 		for _, s := range g.cues {
 			dept = append(dept, parseCue(s, g.dept, g.weight, rankNone))
 		}
@@ -527,7 +527,7 @@ func buildIndex() *index {
 	for _, forms := range ix.formFirst {
 		sort.SliceStable(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
 	}
-	for _, g := range rankCues {
+	for _, g := range append(rankCues[:len(rankCues):len(rankCues)], moreRankCues...) {
 		for _, s := range g.cues {
 			rk = append(rk, parseCue(s, "", 0, g.rank))
 		}

@@ -155,7 +155,7 @@ func jobWords(toks []string) []string {
 }
 
 func isAssistantWord(w string) bool {
-	return strings.HasPrefix(w, "assistant") || strings.Contains(w, "assistent") || w == "asistente" ||
+	return strings.HasPrefix(w, "assistant") || strings.Contains(w, "assisten") || w == "asistente" ||
 		strings.HasPrefix(w, "secretar") || strings.Contains(w, "sekretar") || w == "pa"
 }
 

@@ -51,6 +51,10 @@ const (
 	EncodingUTF16BE = "utf-16be"
 )
 
+// encryptionInfo is the stream name "EncryptionInfo" as an OLE directory entry holds it
+// (UTF-16LE): Office's encryption of an .xlsx stores it beside the encrypted package.
+var encryptionInfo = []byte("E\x00n\x00c\x00r\x00y\x00p\x00t\x00i\x00o\x00n\x00I\x00n\x00f\x00o\x00")
+
 // xlsxUnzipLimit bounds the uncompressed size of a workbook, so a small zip cannot
 // expand without limit in memory.
 const xlsxUnzipLimit = 64 << 20
@@ -107,6 +111,9 @@ func Read(r io.Reader, name string, limits Limits) (Table, error) {
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")):
 		t.Format = FormatXLSX
 		records, err = readXLSX(data, name, limits.MaxRows)
+	case bytes.HasPrefix(data, []byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")) && bytes.Contains(data, encryptionInfo):
+		// A password-protected .xlsx is an OLE container holding the encrypted package.
+		err = apperr.Invalid(Field, "%s is a password-protected (encrypted) Excel workbook: remove the password, or save it as CSV", fileName(name))
 	case bytes.HasPrefix(data, []byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")):
 		err = apperr.Invalid(Field, "%s is an Excel 97-2003 (.xls) or other legacy Office file: save it as .xlsx or CSV", fileName(name))
 	default:

@@ -61,6 +61,25 @@ func workbook(t testing.TB, rows [][]any) []byte {
 	return buf.Bytes()
 }
 
+// encryptedWorkbook is a password-protected xlsx, as Excel writes it with "Encrypt with
+// Password": an OLE container with the encrypted package.
+func encryptedWorkbook(t testing.TB) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	defer func() { _ = f.Close() }()
+	if err := f.SetSheetRow("Sheet1", "A1", &[]any{"domain"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetSheetRow("Sheet1", "A2", &[]any{"example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := f.Write(&buf, excelize.Options{Password: "secret"}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 func plainZip(t *testing.T) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -166,6 +185,7 @@ func TestReadRefuses(t *testing.T) {
 		{name: "zip that is not xlsx", data: plainZip(t), kind: apperr.ErrInvalid, want: "ZIP archive but not an Excel .xlsx workbook"},
 		{name: "truncated xlsx", data: workbook(t, [][]any{{"domain"}, {"a.com"}})[:200], kind: apperr.ErrInvalid, want: "not an Excel .xlsx workbook"},
 		{name: "legacy xls", data: ole, kind: apperr.ErrInvalid, want: ".xls"},
+		{name: "encrypted xlsx", data: encryptedWorkbook(t), kind: apperr.ErrInvalid, want: "password-protected"},
 		{name: "binary", data: []byte("%PDF-1.7\n\x00\x01\x02\xff\xfe\x00binary"), kind: apperr.ErrInvalid, want: "neither CSV text nor an Excel .xlsx workbook"},
 	}
 	for _, tc := range tests {

@@ -29,13 +29,20 @@ type dnsLine struct {
 	ServFail bool         `json:"servfail,omitempty"`
 }
 
-// Files are the names Export writes: the first four are ingest files.
-var Files = []string{"companies.jsonl", "certs.jsonl", "pages.jsonl", "contacts.jsonl", "dns.jsonl", "truth.jsonl", "world.json"}
+// siteLine is a company's site material as `firmo ingest sites` reads it.
+type siteLine struct {
+	Domain string `json:"domain"`
+	company.Site
+}
+
+// Files are the names Export writes: the first four and sites.jsonl are ingest files.
+var Files = []string{"companies.jsonl", "certs.jsonl", "pages.jsonl", "contacts.jsonl", "dns.jsonl", "truth.jsonl", "world.json", "sites.jsonl"}
 
 // Export writes the world into dir as files `firmo ingest` reads (companies.jsonl,
 // certs.jsonl, pages.jsonl, contacts.jsonl), its DNS zone (dns.jsonl), the truth
 // (truth.jsonl) and the options (world.json). contacts.jsonl holds ContactRows with
-// their persona ids, so ingesting it gives the contacts `firmo seed` stores. The same options give byte-identical files. onCompany, when
+// their persona ids, so ingesting it gives the contacts `firmo seed` stores; sites.jsonl
+// holds the site material (`firmo ingest sites`). The same options give byte-identical files. onCompany, when
 // set, is called after each company.
 func (w *World) Export(dir string, onCompany func()) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -69,6 +76,9 @@ func (w *World) Export(dir string, onCompany func()) error {
 		}
 		for _, p := range c.Pages {
 			errs = append(errs, write("pages.jsonl", pageLine{URL: p.URL, HTML: p.HTML, StatusCode: p.StatusCode, FinalURL: p.FinalURL, FetchedAt: p.FetchedAt.UTC().Format(time.RFC3339)}))
+		}
+		if site := w.Site(i, c).Material; !site.Empty() {
+			errs = append(errs, write("sites.jsonl", siteLine{Domain: c.Domain, Site: site}))
 		}
 		for _, row := range w.ContactRows(i, c) {
 			errs = append(errs, write("contacts.jsonl", row))

@@ -39,7 +39,7 @@ func Seed(ctx context.Context, svc *company.Service, w *World, load company.Load
 		return SeedReport{}, err
 	}
 	var rep SeedReport
-	var changed, certs, pages atomic.Int64
+	var changed, certs, pageCount atomic.Int64
 	next := atomic.Int64{}
 	var firstErr error
 	var once sync.Once
@@ -56,13 +56,18 @@ func Seed(ctx context.Context, svc *company.Service, w *World, load company.Load
 					return
 				}
 				c := w.Company(i)
+				// The people pages (teamsite.go) come from their own stream.
+				pages := append(c.Pages[:len(c.Pages):len(c.Pages)], w.TeamSite(i, c).Pages...)
 				dom, raw, err := c.Row.Parse()
 				if err == nil && dom != c.Domain {
 					err = fmt.Errorf("row domain %s normalizes to %s", c.Domain, dom)
 				}
 				var ch bool
 				if err == nil {
-					ch, err = svc.Load(ctx, c.Domain, raw, c.Certs, c.Pages, load)
+					ch, err = svc.Load(ctx, c.Domain, raw, c.Certs, pages, load)
+				}
+				if site := w.Site(i, c).Material; err == nil && !site.Empty() {
+					err = svc.PutSite(ctx, c.Domain, site) // not profile input: never re-derives
 				}
 				if err != nil {
 					once.Do(func() { firstErr = fmt.Errorf("seed %s: %w", c.Domain, err); cancel() })
@@ -72,7 +77,7 @@ func Seed(ctx context.Context, svc *company.Service, w *World, load company.Load
 					changed.Add(1)
 				}
 				certs.Add(int64(len(c.Certs)))
-				pages.Add(int64(len(c.Pages)))
+				pageCount.Add(int64(len(pages)))
 				if onCompany != nil {
 					onCompany()
 				}
@@ -80,7 +85,7 @@ func Seed(ctx context.Context, svc *company.Service, w *World, load company.Load
 		}()
 	}
 	wg.Wait()
-	rep.Companies, rep.Changed, rep.Certificates, rep.Pages = w.Len(), int(changed.Load()), int(certs.Load()), int(pages.Load())
+	rep.Companies, rep.Changed, rep.Certificates, rep.Pages = w.Len(), int(changed.Load()), int(certs.Load()), int(pageCount.Load())
 	return rep, firstErr
 }
 

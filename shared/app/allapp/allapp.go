@@ -17,6 +17,8 @@ import (
 	"github.com/firmoapi/firmo/shared/app/accountapp"
 	"github.com/firmoapi/firmo/shared/app/companyapp"
 	"github.com/firmoapi/firmo/shared/app/contactsapp"
+	"github.com/firmoapi/firmo/shared/app/crmapp"
+	"github.com/firmoapi/firmo/shared/app/datasetsapp"
 	"github.com/firmoapi/firmo/shared/app/emailapp"
 	"github.com/firmoapi/firmo/shared/app/generationapp"
 	"github.com/firmoapi/firmo/shared/app/integrationsapp"
@@ -26,6 +28,7 @@ import (
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactsearch"
+	"github.com/firmoapi/firmo/shared/crm"
 	"github.com/firmoapi/firmo/shared/emailfind"
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/namematch"
@@ -49,6 +52,9 @@ type App struct {
 	SearchProviders *websearch.Service
 	Queries         *query.Service
 	Research        *research.Service
+	CRM             *crm.Service
+
+	mail *worldMail // the demo world's mail servers (worldmail.go); nil on AWS
 }
 
 // New builds the composition the configuration selects.
@@ -66,7 +72,7 @@ func NewLocal(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, e
 	if err != nil {
 		return nil, err
 	}
-	return compose(ctx, cfg, log, b, openBleve)
+	return compose(ctx, cfg, log, b, openBleve, &worldMail{})
 }
 
 // NewAWS builds every family on AWS services (or their local stand-ins).
@@ -75,12 +81,16 @@ func NewAWS(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, err
 	if err != nil {
 		return nil, err
 	}
-	return compose(ctx, cfg, log, b, nil)
+	return compose(ctx, cfg, log, b, nil, nil)
 }
 
-func compose(ctx context.Context, cfg config.Config, log *slog.Logger, b app.Backend, names companyapp.OpenNameIndex) (*App, error) {
-	a := &App{Composer: &companyapp.Composer{NameIndex: names}}
-	core, err := app.Build(ctx, app.Deps{Config: cfg, Log: log, Backend: b}, families(a.Composer)...)
+func compose(ctx context.Context, cfg config.Config, log *slog.Logger, b app.Backend, names companyapp.OpenNameIndex, mail *worldMail) (*App, error) {
+	a := &App{Composer: &companyapp.Composer{NameIndex: names}, mail: mail}
+	fams := families(a.Composer)
+	if mail != nil { // first: it routes the email verifier before the email family is built
+		fams = append([]app.Composer{mail}, fams...)
+	}
+	core, err := app.Build(ctx, app.Deps{Config: cfg, Log: log, Backend: b}, fams...)
 	if err != nil {
 		return nil, err
 	}
@@ -109,10 +119,15 @@ func (a *App) collect(ctx context.Context) error {
 	if a.Research, err = generationapp.Research(ctx, a.Core); err != nil {
 		return err
 	}
+	// Contact generation's find_emails runs the email family's finder.
+	generationapp.UseFinder(a.Core, emailapp.ContactFinder{F: a.Emails.Finder()})
 	a.Companies = a.Composer.Pipeline().Service
 	a.Contacts, a.ContactSearch = contacts.Store, contacts.Search
 	a.Integrations, a.SearchProviders = providers.Integrations, providers.SearchProviders
 	if a.Queries, err = queriesapp.Service(ctx, a.Core); err != nil {
+		return err
+	}
+	if a.CRM, err = crmapp.Build(ctx, a.Core); err != nil {
 		return err
 	}
 	return a.loadWorldZone(ctx)
@@ -124,7 +139,7 @@ func Families() []app.Composer { return families(&companyapp.Composer{}) }
 
 func families(company *companyapp.Composer) []app.Composer {
 	return []app.Composer{accountapp.Composer(), queriesapp.Composer(), integrationsapp.Composer(),
-		company, contactsapp.Composer(), emailapp.Composer(), generationapp.Composer()}
+		company, contactsapp.Composer(), emailapp.Composer(), generationapp.Composer(), crmapp.Composer(), datasetsapp.Composer()}
 }
 
 // openBleve opens the embedded company-name index.

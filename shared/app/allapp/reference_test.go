@@ -118,6 +118,8 @@ func TestResponsesMatchReference(t *testing.T) {
 		{"GET", "/v1/gen/models", ""},
 		{"POST", "/v1/email/find", `{"first_name":"Jane","last_name":"Doe","domain":"` + dom + `"}`},
 		{"GET", "/v1/gen/status/3f1c2a4e-8b7d-4c1e-9a2b-5d6e7f8a9b0c", ""},
+		{"POST", "/v1/validate/icp", `{"icp_text":"Mandatory: B2B\nReject if: agencies\nNice-to-have: US","domains":["` + dom + `"],"integration_id":"native-icp"}`},
+		{"POST", "/v1/validate/icp", `{"icp_text":"Mandatory: B2B","domains":["` + dom + `"],"integration_id":"native-icp"}`},
 	} {
 		t.Run(c.method+" "+c.path, func(t *testing.T) {
 			rec := call(t, e.app, demo.Key, c.method, c.path, c.body)

@@ -24,6 +24,9 @@ type openAICompatible struct {
 	promptTokens int
 	calls        int
 	prompts      []string
+	// answer, when set before the first call, writes the reply to a user message
+	// (default: "They sell things.").
+	answer func(user string) string
 }
 
 func newOpenAICompatible(t *testing.T) *openAICompatible {
@@ -57,8 +60,13 @@ func newOpenAICompatible(t *testing.T) *openAICompatible {
 		s.prompts = append(s.prompts, user)
 		s.mu.Unlock()
 		time.Sleep(5 * time.Millisecond) // a model takes time: the run is seen mid-way
-		fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"They sell things."}}],"usage":{"prompt_tokens":%d,"completion_tokens":9,"total_tokens":%d}}`,
-			req.Model, n, n+9)
+		content := "They sell things."
+		if s.answer != nil {
+			content = s.answer(user)
+		}
+		reply, _ := json.Marshal(content)
+		fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":%s}}],"usage":{"prompt_tokens":%d,"completion_tokens":9,"total_tokens":%d}}`,
+			req.Model, reply, n, n+9)
 	}))
 	t.Cleanup(s.Close)
 	return s
@@ -196,7 +204,6 @@ func TestBatchResearchErrors(t *testing.T) {
 		{"/v1/gen/process", `{"query":"Q","domains":[]}`, 422, "validation_error"},
 		{"/v1/gen/process", `{"query":"Q","domains":["a.com"],"integration_id":"native"}`, 400, "native_not_allowed"},
 		{"/v1/gen/process", `{"query":"Mandatory: x","domains":["a.com"],"integration_id":"native-icp"}`, 400, "icp_headings_missing"},
-		{"/v1/gen/process", `{"query":"Mandatory: x\nReject if: y\nNice-to-have: z","domains":["a.com"],"integration_id":"native-icp"}`, 503, "service_unavailable"},
 		{"/v1/gen/process", `{"query":"Q","domains":["a.com"]}`, 400, "no_llm_integration"},
 		{"/v1/gen/process-personas", `{"query":"Q","persona_ids":["12"]}`, 422, "validation_error"},
 		{"/v1/gen/process-personas", `{"query":"Q","persona_ids":[1],"context_mode":"website"}`, 422, "validation_error"},

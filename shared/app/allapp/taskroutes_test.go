@@ -15,6 +15,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/crm"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/task"
 	"github.com/firmoapi/firmo/shared/task/tasktest"
@@ -25,14 +26,17 @@ import (
 // id) shows (README, Tasks): a task of any other kind is a 404 there. A bulk match is
 // billed when GET /v1/bulkmatch/status delivers it, so no other route may show it.
 func statusRouteOwners() map[string][]string {
-	return map[string][]string{
-		"GET /v1/gen/status/{task_id}":           {"gen_process", "gen_process_personas", app.TestTaskKind},
+	owners := map[string][]string{
+		"GET /v1/gen/status/{task_id}":           {"gen_process", "gen_process_personas", "validate_icp", "native_icp", app.TestTaskKind, crm.TaskKind},
 		"GET /v1/bulkmatch/status/{task_id}":     {"bulkmatch"},
+		"GET /v1/segment/status/{task_id}":       {"segment"},
 		"GET /v1/email/jobs/{job_id}":            {"email_find"},
 		"GET /v1/email/batch/{batch_id}/results": {"email_find"},
-		// Cancel shows no results: it stops a task of any kind.
-		"DELETE /v1/gen/cancel/{task_id}": {"gen_process", "gen_process_personas", app.TestTaskKind, "bulkmatch", "email_find"},
 	}
+	// Cancel stops only the kinds the gen status route reads: a bulk match or an email
+	// batch is a 404 there, as a task of another organisation is.
+	owners["DELETE /v1/gen/cancel/{task_id}"] = owners["GET /v1/gen/status/{task_id}"]
+	return owners
 }
 
 // kindTask is one task of a kind: its id, and the job id of an email batch.
@@ -79,6 +83,23 @@ func TestTaskKindsReadOnlyOnTheirRoutes(t *testing.T) {
 			"gen_process_personas": func() kindTask {
 				return submitGen(t, e, "/v1/gen/process-personas", fmt.Sprintf(`{"query":"What is their role?","persona_ids":[1],"integration_id":%q}`, integration(t, e, llmSrv)))
 			},
+			"validate_icp": func() kindTask {
+				return submitGen(t, e, "/v1/validate/icp", fmt.Sprintf(`{"icp_text":"B2B software","domains":[%q],"context_mode":"domain","integration_id":%q}`, first.Domain, integration(t, e, llmSrv)))
+			},
+			"native_icp": func() kindTask {
+				return submitGen(t, e, "/v1/validate/icp", fmt.Sprintf(`{"icp_text":"Mandatory: B2B\nReject if: agencies\nNice-to-have: US","domains":[%q],"integration_id":"native-icp"}`, first.Domain))
+			},
+			"segment": func() kindTask {
+				var doms []string
+				for i := range 5 {
+					doms = append(doms, world.New(opts).Company(i).Domain)
+				}
+				a := e.do(t, "POST", "/v1/segment?domains="+strings.Join(doms, ","), k, "")
+				if a.status != http.StatusAccepted {
+					t.Fatalf("segment: %d %s", a.status, a.raw)
+				}
+				return kindTask{ref: task.Ref{OrgID: demoOrg(t, e), TaskID: a.body["task_id"].(string)}}
+			},
 			"bulkmatch": func() kindTask {
 				body, ctype := csvUpload(t, "Company\n"+first.Row.Name+"\n")
 				a := e.do(t, "POST", "/v1/bulkmatch?name_column=Company", map[string]string{"x-service-key": e.demoKey, "Content-Type": ctype}, body)
@@ -97,6 +118,15 @@ func TestTaskKindsReadOnlyOnTheirRoutes(t *testing.T) {
 					t.Fatalf("email batch: %s", a.raw)
 				}
 				return kindTask{ref: task.Ref{OrgID: demoOrg(t, e), TaskID: a.body["batch_id"].(string)}, jobID: jobs[0].(string)}
+			},
+			// Without a connection the snapshot's record fails and the task still ends.
+			crm.TaskKind: func() kindTask {
+				sub, err := e.app.Tasks.Submit(ctx, task.Submission{OrgID: demoOrg(t, e), Kind: crm.TaskKind, Records: tasktest.Keys("hubspot:companies", 1),
+					Params: []byte(`{"provider":"hubspot","kind":"companies"}`), Field: "snapshot"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return kindTask{ref: task.Ref{OrgID: demoOrg(t, e), TaskID: sub.TaskID}}
 			},
 			app.TestTaskKind: func() kindTask {
 				sub, err := e.app.Tasks.Submit(ctx, task.Submission{OrgID: demoOrg(t, e), Kind: app.TestTaskKind, Records: tasktest.Keys("k", 2), Field: "domains"})
@@ -149,6 +179,12 @@ func TestTaskKindsReadOnlyOnTheirRoutes(t *testing.T) {
 			a := e.do(t, rt.Method, taskPath(rt, kt), k, "")
 			if a.status != http.StatusOK {
 				t.Errorf("%s on its own %s task = %d, want 200; body %.300s", rt.Pattern(), kind, a.status, a.raw)
+			}
+			if rt.Pattern() == "GET /v1/segment/status/{task_id}" {
+				// Likewise: the segmented companies are charged here.
+				if got := a.header.Get(httpapi.HeaderCreditsCharged); got == "0" || got == "" {
+					t.Errorf("segment status charged %q for %.300s", got, a.raw)
+				}
 			}
 			if rt.Pattern() == "GET /v1/bulkmatch/status/{task_id}" {
 				// The results the 404s withheld are billable: here they are charged.

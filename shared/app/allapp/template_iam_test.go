@@ -46,9 +46,9 @@ var iamAdapters = []struct {
 	{"github.com/firmoapi/firmo/shared/osclient", osclient.IAMActions, osclient.SetupActions, "FIRMO_OPENSEARCH_URL", "HasOpenSearch", []string{"OpenSearchDomainName"}},
 	{"github.com/firmoapi/firmo/shared/contactsearch/osindex", osindex.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "HasOpenSearch", []string{"OpenSearchDomainName"}},
 	{"github.com/firmoapi/firmo/shared/secret", secret.IAMActions, nil, "FIRMO_KMS_KEY_ID", "", []string{"SecretsKey"}},
-	// integrationsapp's kmsClient makes the KMS client on first use and forwards the
+	// kmssecret's kmsClient makes the KMS client on first use and forwards the
 	// Envelope's calls to it: the same actions as shared/secret, on the same key.
-	{"github.com/firmoapi/firmo/shared/app/integrationsapp", secret.IAMActions, nil, "FIRMO_KMS_KEY_ID", "", []string{"SecretsKey"}},
+	{"github.com/firmoapi/firmo/shared/secret/kmssecret", secret.IAMActions, nil, "FIRMO_KMS_KEY_ID", "", []string{"SecretsKey"}},
 	{"github.com/firmoapi/firmo/shared/secret/smsecret", smsecret.IAMActions, nil, "FIRMO_EMBED_API_KEY_SECRET_ARN", "HasEmbedApiKey", []string{"EmbedApiKeySecretArn"}},
 }
 

@@ -28,6 +28,7 @@ func (a *App) SeedWorld(ctx context.Context, opts world.Options, load company.Lo
 	if a.Composer.Pipeline().WorldZone != nil {
 		a.Composer.Pipeline().WorldZone.Set(w.Zone())
 	}
+	a.mail.set(w)
 	// A bulk load allocates a lot of short-lived garbage; collecting less often saves a
 	// fifth of the time for a bounded, temporary amount of memory.
 	defer debug.SetGCPercent(debug.SetGCPercent(200))
@@ -85,6 +86,8 @@ func (a *App) loadWorldZone(ctx context.Context) error {
 	if err != nil || !ok {
 		return err
 	}
-	zone.Set(world.New(opts).Zone())
+	w := world.New(opts)
+	zone.Set(w.Zone())
+	a.mail.set(w)
 	return nil
 }

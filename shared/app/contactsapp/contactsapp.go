@@ -6,17 +6,11 @@ package contactsapp
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"net/http"
 	"path/filepath"
-	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
 	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/embedding"
 	"github.com/firmoapi/firmo/shared/app/integrationsapp"
 	"github.com/firmoapi/firmo/shared/app/queriesapp"
 	"github.com/firmoapi/firmo/shared/company"
@@ -24,14 +18,10 @@ import (
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
-	"github.com/firmoapi/firmo/shared/embed"
-	"github.com/firmoapi/firmo/shared/embed/openaiembed"
-	"github.com/firmoapi/firmo/shared/embed/ppmiembed"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/httpapi/contacthttp"
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/osclient"
-	"github.com/firmoapi/firmo/shared/secret/smsecret"
 )
 
 // Services are the contact store and contact search over it.
@@ -75,22 +65,19 @@ func build(ctx context.Context, c *app.Core) (Services, error) {
 	if err != nil {
 		return Services{}, err
 	}
-	words := ppmiembed.New()
-	embedCfg, err := withSecretAPIKey(ctx, cfg, c.AWS)
+	embedders, err := embedding.Build(ctx, c)
 	if err != nil {
 		return Services{}, err
 	}
-	emb, err := contactEmbedder(embedCfg, words)
-	if err != nil {
-		return Services{}, err
-	}
+	emb, words := embedders.Text, embedders.Words
 	queries, err := queriesapp.Service(ctx, c)
 	if err != nil {
 		return Services{}, err
 	}
 	store := contact.NewStore(c.Store)
 	deps := contactsearch.Deps{Contacts: store, Companies: company.NewKVStore(c.Store), Embedder: emb,
-		Scopes: queries, Saver: queries, Biller: c.Billing, Prompts: promptReader(providers.Integrations, c.Log), Thesaurus: words}
+		Scopes: queries, Saver: queries, Biller: c.Billing, Prompts: promptReader(providers.Integrations, c.Log), Thesaurus: words,
+		Patterns: app.Patterns(c)} // the email patterns contact generation also answers (shared/patternbook)
 	switch {
 	case cluster != nil:
 		deps.Remote = osindex.New(cluster, osindex.Config{Index: cfg.OpenSearch.ContactsIndex, Dims: emb.Dims()})
@@ -109,46 +96,4 @@ func build(ctx context.Context, c *app.Core) (Services, error) {
 // runs on the organisation's own key and charges no credits (as batch research).
 func promptReader(integrations *integration.Service, log *slog.Logger) contactsearch.PromptExtractor {
 	return contactsearch.NewLLMPrompts(integrations, contactsearch.DefaultPromptTimeout, log)
-}
-
-// withSecretAPIKey returns the embedder settings with the API key read from Secrets
-// Manager when FIRMO_EMBED_API_KEY_SECRET_ARN names one (on AWS: template.yaml passes
-// the ARN, never the key). It is read once, here at init, into the embedder's settings
-// and nowhere else: not the environment, not the core's Config. awsCfg is the AWS
-// composition's SDK configuration; locally (nil) the default chain is loaded.
-func withSecretAPIKey(ctx context.Context, cfg config.Config, awsCfg *aws.Config) (config.Embedder, error) {
-	e := cfg.Embedder
-	if e.Kind != config.EmbedderOpenAI || e.APIKeySecretARN == "" {
-		return e, nil
-	}
-	if awsCfg == nil {
-		loaded, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(cfg.AWS.Region))
-		if err != nil {
-			return e, fmt.Errorf("FIRMO_EMBED_API_KEY_SECRET_ARN: load AWS configuration: %w", err)
-		}
-		awsCfg = &loaded
-	}
-	key, err := smsecret.String(ctx, secretsmanager.NewFromConfig(*awsCfg), e.APIKeySecretARN)
-	if err != nil {
-		return e, fmt.Errorf("FIRMO_EMBED_API_KEY_SECRET_ARN: %w", err)
-	}
-	e.APIKey = key
-	return e, nil
-}
-
-// contactEmbedder is the embedder FIRMO_EMBEDDER chooses: builtin, or an
-// OpenAI-compatible endpoint. That endpoint is the operator's setting, not a user's URL,
-// so it is called with a plain client with a timeout rather than the guarded fetch
-// client (a self-hosted model often sits on a private network). The API key is sent as
-// a bearer token and never logged.
-func contactEmbedder(cfg config.Embedder, builtin embed.Embedder) (embed.Embedder, error) {
-	if cfg.Kind != config.EmbedderOpenAI {
-		return builtin, nil
-	}
-	e, err := openaiembed.New(openaiembed.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
-		Dims: cfg.Dims, SendDimensions: cfg.SendDimensions}, &http.Client{Timeout: 60 * time.Second})
-	if err != nil {
-		return nil, fmt.Errorf("FIRMO_EMBEDDER=openai: %w", err)
-	}
-	return e, nil
 }

@@ -1,4 +1,4 @@
-package contactsapp
+package embedding
 
 import (
 	"context"

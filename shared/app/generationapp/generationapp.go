@@ -1,7 +1,9 @@
 // Package generationapp composes the generation family: batch research
 // (/v1/gen/process and /v1/gen/process-personas, task kinds gen_process and
-// gen_process_personas) with the organisations' LLM integrations and search providers,
-// the model list, and the status and cancel endpoints of every task.
+// gen_process_personas) and ICP validation (/v1/validate/icp, kinds validate_icp and
+// native_icp) with the organisations' LLM integrations and search providers,
+// contact generation (/v1/contacts/discover/generate, kind contact_generate), the
+// model list, and the status and cancel endpoints of every task.
 package generationapp
 
 import (
@@ -9,14 +11,19 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/app/companyapp"
 	"github.com/firmoapi/firmo/shared/app/integrationsapp"
 	"github.com/firmoapi/firmo/shared/contact"
+	"github.com/firmoapi/firmo/shared/contactgen"
+	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/httpapi/generationhttp"
+	"github.com/firmoapi/firmo/shared/icpfit"
 	"github.com/firmoapi/firmo/shared/integration"
+	"github.com/firmoapi/firmo/shared/patternbook"
 	"github.com/firmoapi/firmo/shared/research"
 	"github.com/firmoapi/firmo/shared/task"
 )
@@ -28,6 +35,7 @@ func Composer() app.Composer { return app.NewComposer(httpapi.FamilyGeneration, 
 // organisations' LLM integrations), task status and cancel (the engine).
 type services struct {
 	research     *research.Service
+	generate     *contactgen.Service
 	integrations *integration.Service
 	tasks        *task.Engine
 }
@@ -37,12 +45,77 @@ func build(ctx context.Context, c *app.Core) (services, error) {
 	if err != nil {
 		return services{}, err
 	}
+	g, err := ContactGen(ctx, c)
+	if err != nil {
+		return services{}, err
+	}
 	providers, err := integrationsapp.Build(ctx, c)
-	return services{research: r, integrations: providers.Integrations, tasks: c.Tasks}, err
+	return services{research: r, generate: g, integrations: providers.Integrations, tasks: c.Tasks}, err
 }
 
 func routes(s services) []httpapi.Route {
-	return slices.Concat(generationhttp.GenerationRoutes(s.tasks), generationhttp.ProcessRoutes(s.research), generationhttp.ModelRoutes(s.integrations))
+	return slices.Concat(generationhttp.GenerationRoutes(s.tasks), generationhttp.ProcessRoutes(s.research), generationhttp.GenerateRoutes(s.generate),
+		generationhttp.ValidateRoutes(s.research), generationhttp.ModelRoutes(s.integrations))
+}
+
+// ContactGen is the core's contact generation service, built on first use: it
+// registers the contact_generate kind on the task engine. Pages come from the company
+// store, else through the guarded client; the email finder is the one UseFinder gave
+// the core (a composition that runs find_emails tasks and composes the email family
+// sets it).
+func ContactGen(ctx context.Context, c *app.Core) (*contactgen.Service, error) {
+	return app.Shared(c, "generationapp.ContactGen", func() (*contactgen.Service, error) {
+		providers, err := integrationsapp.Build(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		companies, err := companyapp.Build(c)
+		if err != nil {
+			return nil, err
+		}
+		slot := finderSlot(c)
+		return contactgen.New(contactgen.Deps{Tasks: c.Tasks, Integrations: providers.Integrations, Searchers: providers.SearchProviders,
+			Companies: contactgen.CompanyData{Svc: companies.Service}, Fetch: fetch.New(fetch.Options{AllowHosts: c.Config.FetchAllowHosts}),
+			Finder: slot.get, Patterns: bookPatterns{app.Patterns(c)}, Billing: c.Billing, Orgs: c.Accounts, Log: c.Log})
+	})
+}
+
+// bookPatterns serves the result's pattern fields from the core's pattern book, the
+// one contact search's email_pattern and the email finder read.
+type bookPatterns struct{ b *patternbook.Book }
+
+func (p bookPatterns) EmailPattern(ctx context.Context, dom string) (contactgen.Pattern, bool, error) {
+	l, ok := p.b.Pattern(ctx, dom)
+	if !ok {
+		return contactgen.Pattern{}, false, nil
+	}
+	return contactgen.Pattern{Template: l.Address(), Confidence: l.Confidence, Guess: l.Guess}, true, nil
+}
+
+// finder holds the email finder contact generation's find_emails uses.
+type finder struct {
+	mu sync.Mutex
+	f  contactgen.EmailFinder
+}
+
+func (s *finder) get() contactgen.EmailFinder {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.f
+}
+
+func finderSlot(c *app.Core) *finder {
+	s, _ := app.Shared(c, "generationapp.finder", func() (*finder, error) { return &finder{}, nil })
+	return s
+}
+
+// UseFinder gives contact generation's find_emails the email finder (the email
+// family's, *emailfind.Finder). Without one, such rows answer email_status error.
+func UseFinder(c *app.Core, f contactgen.EmailFinder) {
+	s := finderSlot(c)
+	s.mu.Lock()
+	s.f = f
+	s.mu.Unlock()
 }
 
 // Research is the core's batch research service, built on first use: it registers the
@@ -60,7 +133,8 @@ func Research(ctx context.Context, c *app.Core) (*research.Service, error) {
 			return nil, err
 		}
 		return research.New(research.Deps{Tasks: c.Tasks, Integrations: providers.Integrations, Searchers: providers.SearchProviders,
-			Companies: research.CompanyData{Svc: companies.Service}, Contacts: contactData{contact.NewStore(c.Store)}, Billing: c.Billing, Orgs: c.Accounts, Log: c.Log})
+			Companies: research.CompanyData{Svc: companies.Service}, Contacts: contactData{contact.NewStore(c.Store)}, Billing: c.Billing, Orgs: c.Accounts,
+			ICPModels: icpfit.NewLoader(c.Config.ICPModelPath), Log: c.Log})
 	})
 }
 

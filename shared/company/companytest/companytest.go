@@ -217,6 +217,57 @@ func Run(t *testing.T, newStore func(t *testing.T) company.Store) {
 		}
 	})
 
+	t.Run("Site", func(t *testing.T) {
+		d := dom("site")
+		if _, err := s.Site(ctx, d); !errors.Is(err, apperr.ErrNotFound) {
+			t.Fatalf("site of a domain without one: %v, want ErrNotFound", err)
+		}
+		site := company.Site{
+			Resources: []company.Resource{{Kind: company.ResourceForm, URL: "https://formspree.io/f/x"}},
+			TXT:       []string{"v=spf1 include:_spf.google.com ~all"},
+			CNAME:     []company.CNAME{{Host: "help." + d, Target: "acme.zendesk.com"}},
+		}
+		if err := s.PutSite(ctx, d, site); err != nil {
+			t.Fatal(err)
+		}
+		site.TXT = append(site.TXT, "google-site-verification=abc")
+		if err := s.PutSite(ctx, d, site); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Site(ctx, d)
+		if err != nil || len(got.Resources) != 1 || len(got.TXT) != 2 || len(got.CNAME) != 1 || got.CNAME[0].Target != "acme.zendesk.com" {
+			t.Fatalf("site = %+v, %v; want the second write", got, err)
+		}
+	})
+
+	t.Run("RedirectIndex", func(t *testing.T) {
+		a, b, c := dom("target"), dom("other"), dom("source")
+		if err := s.SetRedirect(ctx, c, "", a); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetRedirect(ctx, c, a, a); err != nil { // unchanged: idempotent
+			t.Fatal(err)
+		}
+		if got, err := s.RedirectSources(ctx, a); err != nil || len(got) != 1 || got[0] != c {
+			t.Fatalf("sources of %s = %v, %v; want [%s]", a, got, err, c)
+		}
+		if err := s.SetRedirect(ctx, c, a, b); err != nil { // moved
+			t.Fatal(err)
+		}
+		if got, _ := s.RedirectSources(ctx, a); len(got) != 0 {
+			t.Errorf("sources of the old target = %v, want none", got)
+		}
+		if got, _ := s.RedirectSources(ctx, b); len(got) != 1 || got[0] != c {
+			t.Errorf("sources of the new target = %v, want [%s]", got, c)
+		}
+		if err := s.SetRedirect(ctx, c, b, ""); err != nil { // stopped redirecting
+			t.Fatal(err)
+		}
+		if got, _ := s.RedirectSources(ctx, b); len(got) != 0 {
+			t.Errorf("sources after the redirect ended = %v", got)
+		}
+	})
+
 	t.Run("ListVisitsEveryRecordOnce", func(t *testing.T) {
 		fresh := newStore(t)
 		want := map[string]bool{}

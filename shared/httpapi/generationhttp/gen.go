@@ -19,9 +19,9 @@ type genAPI struct{ tasks TaskService }
 // GenerationRoutes are the generation family's task endpoints. Status reads the kinds
 // that list task.GenStatusRoute (batch research, ICP validation, contact generation);
 // a bulk match or an email batch is a 404 here, as the engine's Status decides, since
-// each is read (and bulk match billed) on its own route. Cancel stops a task of any
-// kind. The caller's organisation scopes the task id: another organisation's task is
-// a 404.
+// each is read (and bulk match billed) on its own route. Cancel stops only the kinds
+// status reads (task.GenCancelRoute): any other kind is a 404 there too. The caller's
+// organisation scopes the task id: another organisation's task is a 404.
 func GenerationRoutes(tasks TaskService) []httpapi.Route {
 	g := &genAPI{tasks: tasks}
 	const fam = httpapi.FamilyGeneration

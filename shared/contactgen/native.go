@@ -1,0 +1,379 @@
+package contactgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/contact"
+	"github.com/firmoapi/firmo/shared/people"
+	"github.com/firmoapi/firmo/shared/task"
+	"github.com/firmoapi/firmo/shared/title"
+	"github.com/firmoapi/firmo/shared/websearch"
+)
+
+// Row is one generated contact (README, Contact generation: the row fields).
+type Row struct {
+	Name        string          `json:"name"`
+	Title       *string         `json:"title"`
+	Department  *string         `json:"department"`
+	Seniority   *string         `json:"seniority"`
+	Email       *string         `json:"email"`
+	EmailStatus string          `json:"email_status,omitempty"` // only on rows the finder ran on
+	LinkedInURL *string         `json:"linkedin_url"`
+	Skills      []string        `json:"skills"` // the pages list none: always null here
+	Phone       []contact.Phone `json:"phone"`
+	MatchStatus string          `json:"match_status"`
+	SourceURL   string          `json:"source_url"`
+}
+
+// MatchMatch is match_status of every native row, and of LLM rows whose title fits.
+const MatchMatch = "match"
+
+// Warnings a domain may carry.
+const (
+	warnSearchSetup = "Web search could not run: %s"
+	warnSearchNone  = "The search provider ran no query; contacts come from the company's own pages only."
+	warnCircuit     = "Search provider %q is failing (circuit breaker open); contacts come from the company's own pages only."
+	warnOutOfCredit = "Search provider %q is out of credits; contacts come from the company's own pages only."
+	warnNoPages     = "Some companies' pages could not be read (not stored and not fetchable); they have no contacts."
+	warnStale       = "People listed only on out-of-date pages (a copyright year two or more years older than the site's newest page) were left out: such pages list people who have left."
+	warnFinder      = "find_emails: the email finder is not available in this deployment; rows carry email_status error."
+)
+
+type processor struct{ s *Service }
+
+// Provider implements task.Processor: the search provider and the pages are read
+// locally or through the guarded client; no LLM vendor is called.
+func (processor) Provider() string { return "" }
+
+// Process implements task.Processor: one domain.
+func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, error) {
+	var prm params
+	if err := json.Unmarshal(rec.Params, &prm); err != nil {
+		return task.Result{}, fmt.Errorf("decode contact generation params: %w", err)
+	}
+	if prm.Engine == EngineLLM {
+		return p.s.llmEngine(ctx, rec, prm)
+	}
+	return p.s.native(ctx, rec, prm)
+}
+
+// maxFetches bounds the pages fetched live for one domain.
+const maxFetches = 8
+
+// resultsPerQuery is how many hits each search query asks for.
+const resultsPerQuery = 10
+
+func (s *Service) native(ctx context.Context, rec task.Record, prm params) (task.Result, error) {
+	var res task.Result
+	dom := rec.Key
+	hits := s.search(ctx, rec.OrgID, prm, dom, &res)
+	stored, err := s.d.Companies.Pages(ctx, dom)
+	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
+		return res, fmt.Errorf("pages of %s: %w", dom, err)
+	}
+	country, _ := s.d.Companies.Country(ctx, dom)
+	pages := s.pages(ctx, dom, stored, hits)
+	if len(pages) == 0 {
+		res.Warnings = append(res.Warnings, warnNoPages)
+	}
+	found, stale := extract(pages, country)
+	if stale {
+		res.Warnings = append(res.Warnings, warnStale)
+	}
+	rows := make([]Row, 0, len(found))
+	for _, per := range found {
+		if per.Title == "" {
+			continue // the native engine keeps every person surfaced with a title
+		}
+		rows = append(rows, rowOf(per))
+		if len(rows) == prm.MaxContacts {
+			break
+		}
+	}
+	if prm.FindEmails {
+		if err := s.findEmails(ctx, rec, dom, rows, &res); err != nil {
+			return res, err
+		}
+	}
+	res.Row = s.result(ctx, dom, rows)
+	return res, nil
+}
+
+// result is a domain's answer: its rows, and the pattern fields when a pattern is known.
+func (s *Service) result(ctx context.Context, dom string, rows []Row) map[string]any {
+	out := map[string]any{"contacts": rows}
+	if s.d.Patterns != nil {
+		if pat, ok, err := s.d.Patterns.EmailPattern(ctx, dom); err == nil && ok {
+			out["email_pattern"], out["email_pattern_confidence"], out["email_pattern_guess"] = pat.Template, pat.Confidence, pat.Guess
+		}
+	}
+	return out
+}
+
+func rowOf(p people.Person) Row {
+	r := Row{Name: p.Name, Phone: p.Phones, MatchStatus: MatchMatch, SourceURL: p.SourceURL}
+	if r.Phone == nil {
+		r.Phone = []contact.Phone{}
+	}
+	r.Title, r.Department, r.Seniority = strPtr(p.Title), strPtr(p.Department), strPtr(p.Seniority)
+	r.Email, r.LinkedInURL = strPtr(p.Email), strPtr(p.LinkedInURL)
+	return r
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// searchQueries shapes the domain's queries with icp_text: the people pages first,
+// then the persona's own words.
+func searchQueries(icp, dom string, n int) []string {
+	words := strings.Fields(icp)
+	if len(words) > 8 {
+		words = words[:8]
+	}
+	qs := []string{
+		dom + " team leadership management " + strings.Join(words, " "),
+		dom + " about contact imprint",
+		dom + " " + strings.Join(words, " "),
+		dom + " people board founders",
+		dom + " staff directory " + strings.Join(words, " "),
+	}
+	return qs[:min(n, len(qs))]
+}
+
+// search runs the task's search provider and returns the hits' URLs; failures become
+// warnings, never a failed domain.
+func (s *Service) search(ctx context.Context, org string, prm params, dom string, res *task.Result) []string {
+	prov, searcher, err := s.d.Searchers.Resolve(ctx, org, prm.SearchProviderID)
+	if err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(warnSearchSetup, apperr.Describe(err).Message))
+		return nil
+	}
+	use := task.SearchUsage{Provider: prov.Kind, Model: websearch.Models[prov.Kind]}
+	var urls []string
+	for _, q := range searchQueries(prm.ICP, dom, prm.SearchQueries) {
+		hits, err := searcher.Search(ctx, q, resultsPerQuery)
+		if errors.Is(err, websearch.ErrCircuitOpen) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(warnCircuit, prov.Name))
+			break
+		}
+		use.QueriesExecuted++
+		use.CostUSD += websearch.Prices[prov.Kind]
+		if errors.Is(err, websearch.ErrOutOfCredits) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(warnOutOfCredit, prov.Name))
+			break
+		}
+		if err != nil {
+			continue
+		}
+		use.QueriesSucceeded++
+		for _, h := range hits {
+			urls = append(urls, h.URL)
+		}
+	}
+	if use.QueriesExecuted == 0 {
+		res.Warnings = append(res.Warnings, warnSearchNone)
+	}
+	res.Search = append(res.Search, use)
+	return urls
+}
+
+// peoplePath matches the paths of the pages people are listed on, in the world's
+// languages.
+var peoplePath = regexp.MustCompile(`(?i)team|about|ueber|uber|leadership|management|geschaeftsleitung|geschaeftsfuehrung|vorstand|direction|direccion|direzione|directie|lideranca|equipe|equipo|equipa|contact|kontakt|contatti|imprint|impressum|mentions|aviso-legal|chi-siamo|quienes|over-ons|sobre|people|staff|board|founders|mitarbeiter`)
+
+// page is a page to read.
+type page struct {
+	url, html string
+}
+
+// pages gathers the domain's pages to read: the homepage, the people pages it links
+// to, the stored people pages and the search hits on the company's host; each from
+// the store when held there, else fetched.
+func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, hits []string) []page {
+	byURL := map[string]company.Page{}
+	var home *company.Page
+	for i, p := range stored {
+		if p.StatusCode < 200 || p.StatusCode > 299 || p.HTML == "" {
+			continue
+		}
+		byURL[p.URL] = p
+		if u, err := url.Parse(p.URL); err == nil && (u.Path == "" || u.Path == "/") && (home == nil || p.FetchedAt.After(home.FetchedAt)) {
+			home = &stored[i]
+		}
+	}
+	var want []string
+	seen := map[string]bool{}
+	add := func(u string) {
+		if !seen[u] && onDomain(u, dom) {
+			seen[u] = true
+			want = append(want, u)
+		}
+	}
+	homeURL := "https://" + dom + "/"
+	if home != nil {
+		homeURL = home.URL
+	}
+	add(homeURL)
+	for _, p := range stored {
+		if u, err := url.Parse(p.URL); err == nil && peoplePath.MatchString(u.Path) {
+			add(p.URL)
+		}
+	}
+	for _, h := range hits {
+		add(h)
+	}
+	var out []page
+	fetched := 0
+	for i := 0; i < len(want); i++ {
+		u := want[i]
+		var body string
+		if p, ok := byURL[u]; ok {
+			body = p.HTML
+		} else if s.d.Fetch != nil && fetched < maxFetches {
+			fetched++
+			resp, err := s.d.Fetch.Get(ctx, u)
+			if err != nil || resp.Status < 200 || resp.Status > 299 {
+				continue
+			}
+			body, u = string(resp.Body), resp.FinalURL
+		} else {
+			continue
+		}
+		out = append(out, page{url: u, html: body})
+		if i == 0 { // the homepage: follow its links to people pages
+			for _, l := range peopleLinks(body, u) {
+				add(l)
+			}
+		}
+	}
+	return out
+}
+
+// onDomain reports whether a URL is on the company's domain or one of its subdomains.
+func onDomain(raw, dom string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	return h == dom || strings.HasSuffix(h, "."+dom)
+}
+
+// peopleLinks are the homepage's links to people pages, resolved against base.
+func peopleLinks(body, base string) []string {
+	b, err := url.Parse(base)
+	if err != nil {
+		return nil
+	}
+	doc, err := html.Parse(strings.NewReader(body))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.DataAtom == atom.A {
+			for _, a := range n.Attr {
+				if a.Key != "href" {
+					continue
+				}
+				if u, err := b.Parse(strings.TrimSpace(a.Val)); err == nil && peoplePath.MatchString(u.Path) {
+					u.Fragment = ""
+					out = append(out, u.String())
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return out
+}
+
+// copyright finds the years a page's copyright line states ("© 2021").
+var copyright = regexp.MustCompile(`(?:©|&copy;|\(c\)|Copyright)\s*(?:[0-9]{4}\s*[-–]\s*)?([12][0-9]{3})`)
+
+func pageYear(body string) int {
+	y := 0
+	for _, m := range copyright.FindAllStringSubmatch(body, -1) {
+		if v, err := strconv.Atoi(m[1]); err == nil && v > y {
+			y = v
+		}
+	}
+	return y
+}
+
+// extract reads the people of every page, merged by name (the first page a person
+// was found on is the source), and drops the people found only on out-of-date pages.
+// The result is ordered most senior first, then in page order.
+func extract(pages []page, country string) ([]people.Person, bool) {
+	newest := 0
+	years := make([]int, len(pages))
+	for i, p := range pages {
+		years[i] = pageYear(p.html)
+		newest = max(newest, years[i])
+	}
+	type entry struct {
+		p     people.Person
+		fresh bool
+	}
+	byName := map[string]*entry{}
+	var order []string
+	for i, pg := range pages {
+		fresh := years[i] == 0 || years[i] >= newest-1
+		for _, per := range people.Extract(pg.html, pg.url, people.Options{Country: country}) {
+			k := people.NameKey(per.Name)
+			e, ok := byName[k]
+			switch {
+			case !ok:
+				byName[k] = &entry{p: per, fresh: fresh}
+				order = append(order, k)
+			case fresh && !e.fresh: // a current page is the better source
+				e.p, e.fresh = people.Merge(per, e.p), true
+			default:
+				e.p = people.Merge(e.p, per)
+			}
+		}
+	}
+	var out []people.Person
+	stale := false
+	for _, k := range order {
+		e := byName[k]
+		if !e.fresh {
+			stale = true
+			continue
+		}
+		out = append(out, e.p)
+	}
+	rank := map[string]int{}
+	for i, sen := range title.Seniorities() {
+		rank[sen] = i
+	}
+	sort.SliceStable(out, func(i, j int) bool { return senRank(rank, out[i]) < senRank(rank, out[j]) })
+	return out, stale
+}
+
+func senRank(rank map[string]int, p people.Person) int {
+	if r, ok := rank[p.Seniority]; ok {
+		return r
+	}
+	return len(rank)
+}

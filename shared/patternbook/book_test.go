@@ -1,0 +1,111 @@
+package patternbook
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/contact"
+	"github.com/firmoapi/firmo/shared/emailpattern"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
+)
+
+func openBook(t *testing.T) (*Book, *contact.Store) {
+	t.Helper()
+	store, err := boltkv.Open(filepath.Join(t.TempDir(), "kv.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	cs := contact.NewStore(store)
+	return New(Deps{Contacts: cs, Store: store}), cs
+}
+
+func putContacts(t *testing.T, cs *contact.Store, domain string, emails map[string]string) {
+	t.Helper()
+	id := int64(1)
+	for name, email := range emails {
+		if _, err := cs.Put(context.Background(), contact.Raw{PersonaID: id, Name: name, Domain: domain, Email: email}); err != nil {
+			t.Fatal(err)
+		}
+		id++
+	}
+}
+
+// TestReadOnceWhateverTheCallers: concurrent first callers share one read of the
+// contact store; a caller whose context ends first does not spoil it for the others,
+// and the pattern learned from the store's addresses is the one answered.
+func TestReadOnceWhateverTheCallers(t *testing.T) {
+	b, cs := openBook(t)
+	putContacts(t, cs, "acme.com", map[string]string{"jane doe": "jane.doe@acme.com", "john smith": "john.smith@acme.com", "ann lee": "ann.lee@acme.com"})
+	ctx := context.Background()
+	gone, cancel := context.WithCancel(ctx)
+	cancel() // this caller has already given up
+	if _, _, err := b.CompanyPattern(gone, "acme.com"); err == nil {
+		t.Fatal("a cancelled caller got an answer before the read could end")
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			p, ok, err := b.CompanyPattern(wctx, "acme.com")
+			if err != nil || !ok || p.Template != "{first}.{last}" || p.Matches != 3 {
+				t.Errorf("pattern = %+v, %v, %v; want {first}.{last} from 3 addresses", p, ok, err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestRecordedAddressesCount: addresses recorded from pages and finds are evidence
+// with their sources, alongside the contacts', and the same answer reaches both forms.
+func TestRecordedAddressesCount(t *testing.T) {
+	b, cs := openBook(t)
+	putContacts(t, cs, "beta.de", map[string]string{"jörg müller": "jmueller@beta.de"})
+	ctx := context.Background()
+	if err := b.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before, ok := b.Pattern(ctx, "beta.de")
+	if !ok || before.Evidence.Fit != 1 {
+		t.Fatalf("before = %+v, %v", before, ok)
+	}
+	for _, o := range []emailpattern.Observation{
+		{Domain: "beta.de", Name: "Sven Olsen", Email: "solsen@beta.de", Source: "page:https://beta.de/team"},
+		{Domain: "beta.de", Name: "Eva Kühn", Email: "ekuehn@beta.de", Source: "found:job-1"},
+		{Domain: "beta.de", Name: "", Email: "info@beta.de", Source: "page:https://beta.de/"}, // no name: ignored
+	} {
+		if err := b.Record(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after, ok := b.Pattern(ctx, "beta.de")
+	if !ok || after.Template != "{f}{last}" || after.Evidence.Fit != 3 || after.Evidence.Contradict != 0 {
+		t.Fatalf("after = %+v, %v; want {f}{last} from 3 addresses", after, ok)
+	}
+	if after.Confidence <= before.Confidence {
+		t.Fatalf("confidence %v -> %v with two more fitting addresses", before.Confidence, after.Confidence)
+	}
+	sources := map[string]bool{}
+	for _, e := range after.Evidence.Examples {
+		sources[e.Source] = true
+	}
+	if !sources["page:https://beta.de/team"] || !sources["found:job-1"] {
+		t.Fatalf("examples %+v lack the recorded sources", after.Evidence.Examples)
+	}
+	p, ok, err := b.CompanyPattern(ctx, "beta.de")
+	if err != nil || !ok || p.Template != after.Template || p.Confidence != after.Confidence {
+		t.Fatalf("CompanyPattern = %+v; Pattern = %+v: the two forms disagree", p, after)
+	}
+	if _, ok := b.Pattern(ctx, "unknown.example"); ok {
+		t.Fatal("a pattern for a domain with no address")
+	}
+}

@@ -1,0 +1,359 @@
+// Package people reads the people a web page lists: schema.org Person items (JSON-LD
+// and microdata), hCards (classic vcard and microformats2 h-card), and the repeated
+// name-and-title blocks of team pages (cards, list items, table rows, "Name, Title"
+// lines). It never invents a person: every Person is a name shown on the page, with
+// the title, email, phone and LinkedIn URL shown next to it, and the URL of the page.
+//
+// Rules that keep it honest:
+//   - a name is two to five words that read as a personal name (capitalised words,
+//     name particles such as "van", "de", "von"), not a heading, a department or a
+//     role mailbox ("Sales Team", "Press Office", "info@...");
+//   - a person needs a title to be kept by the blocks reader (a bare list of names is
+//     not evidence that they work there); structured data (JSON-LD, microdata, hCard)
+//     is kept with or without one;
+//   - emails only when the page shows the address (a mailto link or the text), and
+//     never a role address (info@, sales@, kontakt@...), which is no one's own;
+//   - phones are typed (mobile or landline) from the number itself.
+//
+// Titles are kept verbatim; department and seniority come from shared/title.
+package people
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+
+	"golang.org/x/net/html"
+
+	"github.com/firmoapi/firmo/shared/contact"
+	"github.com/firmoapi/firmo/shared/title"
+)
+
+// Person is one person a page lists.
+type Person struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Department  string          `json:"department,omitempty"`
+	Seniority   string          `json:"seniority,omitempty"`
+	Email       string          `json:"email,omitempty"`
+	LinkedInURL string          `json:"linkedin_url,omitempty"`
+	Phones      []contact.Phone `json:"phone,omitempty"`
+	SourceURL   string          `json:"source_url"`
+	// Via names the reader that found the person: jsonld, microdata, hcard or block.
+	Via string `json:"via"`
+
+	rawPhones []string
+}
+
+// Readers, as Person.Via names them.
+const (
+	ViaJSONLD    = "jsonld"
+	ViaMicrodata = "microdata"
+	ViaHCard     = "hcard"
+	ViaBlock     = "block"
+)
+
+// Options tune an extraction.
+type Options struct {
+	// Country is the alpha-2 country national phone numbers are read in ("" reads
+	// only international ones).
+	Country string
+}
+
+// maxHTML bounds the page read: team pages are small, and a huge page is not one.
+const maxHTML = 4 << 20
+
+// Extract returns the people listed on a page, in page order, each once (the
+// structured readers first: a person found by several keeps the richest fields).
+func Extract(pageHTML, pageURL string, o Options) []Person {
+	if len(pageHTML) > maxHTML {
+		pageHTML = pageHTML[:maxHTML]
+	}
+	doc, err := html.Parse(strings.NewReader(pageHTML))
+	if err != nil {
+		return nil
+	}
+	var found []Person
+	found = append(found, jsonLD(doc)...)
+	found = append(found, microdata(doc)...)
+	found = append(found, hcards(doc)...)
+	found = append(found, blocks(doc)...)
+	return finish(found, pageURL, o)
+}
+
+// finish cleans, validates, classifies and merges what the readers found.
+func finish(found []Person, pageURL string, o Options) []Person {
+	var out []Person
+	byName := map[string]int{}
+	for _, p := range found {
+		p.Name = clean(p.Name)
+		p.Title = clean(p.Title)
+		if !IsName(p.Name) {
+			continue
+		}
+		if p.Via == ViaBlock && !looksLikeTitle(p.Title) {
+			continue
+		}
+		p.Email = personalEmail(p.Email)
+		if !strings.Contains(strings.ToLower(p.LinkedInURL), "linkedin.com/") {
+			p.LinkedInURL = ""
+		}
+		p.Phones = contact.Phones(p.rawPhones, o.Country)
+		if len(p.Phones) == 0 {
+			p.Phones = nil
+		}
+		p.rawPhones = nil
+		if p.Title != "" {
+			c := title.Classify(p.Title)
+			p.Department, p.Seniority = c.Department, c.Seniority
+		}
+		p.SourceURL = pageURL
+		key := NameKey(p.Name)
+		if i, ok := byName[key]; ok {
+			out[i] = merge(out[i], p)
+			continue
+		}
+		byName[key] = len(out)
+		out = append(out, p)
+	}
+	return out
+}
+
+// merge fills a's empty fields from b.
+func merge(a, b Person) Person {
+	if a.Title == "" {
+		a.Title, a.Department, a.Seniority = b.Title, b.Department, b.Seniority
+	}
+	if a.Email == "" {
+		a.Email = b.Email
+	}
+	if a.LinkedInURL == "" {
+		a.LinkedInURL = b.LinkedInURL
+	}
+	for _, ph := range b.Phones {
+		dup := false
+		for _, have := range a.Phones {
+			dup = dup || have.Phone == ph.Phone
+		}
+		if !dup {
+			a.Phones = append(a.Phones, ph)
+		}
+	}
+	return a
+}
+
+// Merge fills a's empty fields from b (the same person found on another page).
+func Merge(a, b Person) Person { return merge(a, b) }
+
+// NameKey is the key people are deduplicated by: the name folded to lower case with
+// spaces collapsed.
+func NameKey(name string) string { return strings.ToLower(strings.Join(strings.Fields(name), " ")) }
+
+// clean collapses white space and trims separators left around a field.
+func clean(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.Trim(s, " ,;:|–—-·•")
+}
+
+// particles are the lower-case words personal names carry between capitalised ones.
+var particles = map[string]bool{
+	"van": true, "von": true, "der": true, "den": true, "de": true, "del": true, "della": true, "di": true, "da": true,
+	"dos": true, "das": true, "do": true, "du": true, "la": true, "le": true, "ten": true, "ter": true, "zu": true, "y": true, "e": true,
+}
+
+// notNameWords are words that make a capitalised phrase a heading, a team or a
+// mailbox rather than a person ("Our Team", "Sales Department", "Press Office").
+var notNameWords = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, len(notNameList))
+	for _, w := range notNameList {
+		m[w] = true
+	}
+	return m
+})
+
+var notNameList = []string{
+	// headings and page furniture
+	"team", "teams", "our", "the", "about", "contact", "contacts", "home", "services", "careers", "jobs", "job", "news",
+	"management", "leadership", "board", "directors", "executive", "meet", "people", "staff", "company", "group",
+	"office", "offices", "department", "departments", "press", "media", "support", "service", "sales", "marketing",
+	"info", "information", "privacy", "imprint", "legal", "cookie", "cookies", "policy", "terms", "read", "more", "email",
+	"phone", "call", "us", "we", "you", "your", "and", "of", "for", "with", "at", "all", "rights", "reserved", "welcome",
+	"customer", "customers", "partners", "partner", "billing", "accounts", "hr", "recruiting", "general", "enquiries",
+	// de
+	"unser", "unsere", "über", "uns", "kontakt", "impressum", "datenschutz", "geschäftsleitung", "geschäftsführung",
+	"vertrieb", "presse", "karriere", "abteilung", "leistungen", "startseite", "vorstand",
+	// fr
+	"notre", "nos", "équipe", "equipe", "direction", "propos", "mentions", "légales", "accueil", "carrières", "presse",
+	// es
+	"nuestro", "nuestra", "equipo", "dirección", "quiénes", "somos", "contacto", "aviso", "servicios", "empleo",
+	// pt
+	"nossa", "nosso", "equipa", "sobre", "nós", "contacto", "liderança", "serviços", "carreiras",
+	// it
+	"il", "nostro", "chi", "siamo", "contatti", "direzione", "servizi", "lavora", "noi",
+	// nl
+	"ons", "onze", "over", "directie", "diensten", "vacatures",
+}
+
+func isNotNameWord(w string) bool { return notNameWords()[w] }
+
+// IsName reports whether s reads as a personal name: two to five words, the first
+// and the last capitalised, the others capitalised or name particles, letters (and
+// hyphens or apostrophes) only, no word of a heading or a department.
+func IsName(s string) bool {
+	words := strings.Fields(s)
+	if len(words) < 2 || len(words) > 5 || len(s) > 80 {
+		return false
+	}
+	for i, w := range words {
+		lw := strings.ToLower(w)
+		if isNotNameWord(lw) || jobWord(lw) {
+			return false
+		}
+		if particles[lw] && i > 0 && i < len(words)-1 {
+			continue
+		}
+		if !capitalised(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// capitalised: an upper-case letter, then letters, with inner hyphens, apostrophes
+// and a final period for an initial ("J.").
+func capitalised(w string) bool {
+	rs := []rune(w)
+	if len(rs) == 0 || !unicode.IsUpper(rs[0]) {
+		return false
+	}
+	if len(rs) == 2 && rs[1] == '.' {
+		return true // an initial
+	}
+	upper := 0
+	for i, r := range rs {
+		switch {
+		case unicode.IsLetter(r):
+			if unicode.IsUpper(r) {
+				upper++
+			}
+		case (r == '-' || r == '\'' || r == '’') && i > 0 && i < len(rs)-1:
+		default:
+			return false
+		}
+	}
+	// "SALES" or "CEO" is not a name word; "McDonald" and "O'Neil" are.
+	return upper <= 3 && upper < len(rs)
+}
+
+// looksLikeTitle reports whether a block's second text reads as a job title: short,
+// no sentence, no address or number, and a title word shared/title knows (a function
+// or a rank).
+func looksLikeTitle(s string) bool {
+	if s == "" || len(s) > 90 || strings.ContainsAny(s, "@/:?!0123456789") {
+		return false
+	}
+	words := strings.Fields(s)
+	if len(words) > 9 || strings.HasSuffix(s, ".") && len(words) > 3 {
+		return false
+	}
+	c := title.Classify(s)
+	return c.Department != title.Other || c.Seniority != title.MidLevel || titleWord(s)
+}
+
+// titleWords are job words the classifier reads as mid-level Other but that are still
+// titles ("Consultant" is classified, "Associate" or "Specialist" may not be).
+var titleWords = []string{"specialist", "associate", "assistant", "officer", "coordinator", "advisor", "adviseur",
+	"analyst", "engineer", "developer", "designer", "consultant", "manager", "lead", "head", "director", "partner",
+	"founder", "owner", "president", "referent", "berater", "sachbearbeiter", "mitarbeiter", "chargé", "chargée",
+	"gestor", "gestora", "tecnico", "técnico", "responsabile", "responsável", "medewerker", "ontwikkelaar", "directeur",
+	"diretor", "diretora", "direttore", "direttrice", "amministratore", "ingegnere", "engenheiro", "assistente"}
+
+func titleWord(s string) bool {
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		if jobWord(strings.Trim(w, ",.;()")) {
+			return true
+		}
+		for _, t := range titleWords {
+			if strings.Trim(w, ",.;()") == t {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// roleMailboxes are local parts that name a function, not a person.
+var roleMailboxes = map[string]bool{
+	"info": true, "information": true, "sales": true, "contact": true, "contacts": true, "hello": true, "hi": true, "office": true,
+	"kontakt": true, "contacto": true, "contato": true, "contatti": true, "support": true, "help": true, "helpdesk": true,
+	"service": true, "admin": true, "administrator": true, "webmaster": true, "postmaster": true, "hostmaster": true, "abuse": true,
+	"noreply": true, "no-reply": true, "mail": true, "email": true, "team": true, "hr": true, "jobs": true, "careers": true,
+	"career": true, "karriere": true, "bewerbung": true, "recruiting": true, "press": true, "presse": true, "prensa": true,
+	"media": true, "pr": true, "marketing": true, "billing": true, "invoice": true, "invoices": true, "accounts": true,
+	"accounting": true, "finance": true, "legal": true, "privacy": true, "datenschutz": true, "dpo": true, "security": true,
+	"enquiries": true, "inquiries": true, "orders": true, "order": true, "shop": true, "booking": true, "reservations": true,
+	"vertrieb": true, "verkauf": true, "buchhaltung": true, "empfang": true, "zentrale": true, "ventas": true, "comercial": true,
+	"ventes": true, "commercial": true, "accueil": true, "rh": true, "emploi": true, "empleo": true, "vendite": true,
+	"amministrazione": true, "verkoop": true, "receptie": true, "secretariaat": true, "geral": true, "vendas": true,
+	"recepcion": true, "direccion": true, "direction": true, "management": true, "partners": true, "newsletter": true,
+}
+
+// IsRoleAddress reports whether an address is a function's mailbox (info@, sales@,
+// kontakt@...) rather than a person's.
+func IsRoleAddress(addr string) bool {
+	local, _, ok := strings.Cut(strings.ToLower(strings.TrimSpace(addr)), "@")
+	if !ok {
+		return false
+	}
+	local = strings.TrimRight(local, "0123456789")
+	return roleMailboxes[local] || roleMailboxes[strings.ReplaceAll(local, ".", "")]
+}
+
+// personalEmail keeps a plausible personal address: one @, a dotted domain, not a role
+// mailbox. mailto: and query strings are stripped.
+func personalEmail(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "mailto:"), "MAILTO:")
+	if i := strings.IndexByte(s, '?'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.ToLower(s)
+	local, dom, ok := strings.Cut(s, "@")
+	if !ok || local == "" || !strings.Contains(dom, ".") || strings.ContainsAny(s, " <>\"'") || strings.Count(s, "@") != 1 {
+		return ""
+	}
+	if IsRoleAddress(s) {
+		return ""
+	}
+	return s
+}
+
+// jobSuffixes end the words of job titles, never of names (the head nouns of German
+// and Dutch compounds included: "Vertriebsleiter", "Marketingmanager").
+var jobSuffixes = []string{"manager", "managerin", "leiter", "leiterin", "officer", "director", "directeur", "directrice",
+	"engineer", "entwickler", "entwicklerin", "developer", "ontwikkelaar", "adviseur", "referent", "referentin", "betreuer",
+	"betreuerin", "führer", "führerin", "assistent", "assistentin", "executive", "president", "founder", "specialist",
+	"consultant", "analyst", "designer", "coordinator", "accountant", "ingenieur", "ingénieur", "ingeniero", "engenheiro",
+	"ingegnere", "diretor", "diretora", "direttore", "direttrice", "responsable", "responsabile", "responsável", "gestor",
+	"gestora", "ejecutivo", "executivo", "adviseur", "adviser", "advisor", "chargée", "chargé", "juriste", "comptable", "contable", "stagiaire", "praktikant"}
+
+// jobWords are whole words of job titles and departments that no name carries.
+var jobWords = map[string]bool{
+	"head": true, "chief": true, "lead": true, "senior": true, "junior": true, "vp": true, "ceo": true, "cto": true, "cfo": true,
+	"coo": true, "cmo": true, "product": true, "account": true, "operations": true, "software": true, "success": true,
+	"key": true, "finance": true, "finanzen": true, "betrieb": true, "technical": true, "technischer": true, "technique": true,
+	"financière": true, "commercial": true, "commerciale": true, "general": true, "général": true, "intern": true,
+	"assistant": true, "assistente": true, "assistenz": true, "vorstand": true, "partner": true, "owner": true,
+}
+
+func jobWord(w string) bool {
+	if jobWords[w] {
+		return true
+	}
+	for _, suf := range jobSuffixes {
+		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
+}
