@@ -96,11 +96,30 @@ type Pattern struct {
 	Template   string  // "{first}.{last}"
 	Confidence float64 // 0-1
 	Guess      string  // an example for a hypothetical person
+	// Evidence is what the pattern was learned from (email_pattern_evidence): how
+	// many known addresses fit it, how many contradict it, and examples with their
+	// sources.
+	Evidence PatternEvidence
 }
 
-// Patterns gives a domain's learned email pattern; false when none is known.
+// PatternEvidence is the email_pattern_evidence of a result.
+type PatternEvidence struct {
+	Fit        int              `json:"fit"`
+	Contradict int              `json:"contradict"`
+	Examples   []PatternExample `json:"examples"`
+}
+
+// PatternExample is one known address behind a pattern and where it was seen.
+type PatternExample struct {
+	Email  string `json:"email"`
+	Source string `json:"source"`
+}
+
+// Patterns gives a domain's learned email pattern (false when none is known) and
+// learns from the addresses pages show (source is where: "page:<url>").
 type Patterns interface {
 	EmailPattern(ctx context.Context, domain string) (Pattern, bool, error)
+	Record(ctx context.Context, domain, name, email, source string) error
 }
 
 // Biller charges found addresses, under the route in ctx (the task engine puts the

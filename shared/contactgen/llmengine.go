@@ -135,6 +135,7 @@ func (s *Service) llmEngine(ctx context.Context, rec task.Record, prm params) (t
 	if dropped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d rows the model gave named people who occur on no page read; they were dropped.", dom, dropped))
 	}
+	s.recordShown(ctx, dom, rows)
 	if prm.FindEmails {
 		if err := s.findEmails(ctx, rec, dom, rows, &res); err != nil {
 			return res, err

@@ -103,6 +103,7 @@ func (s *Service) native(ctx context.Context, rec task.Record, prm params) (task
 			break
 		}
 	}
+	s.recordShown(ctx, dom, rows)
 	if prm.FindEmails {
 		if err := s.findEmails(ctx, rec, dom, rows, &res); err != nil {
 			return res, err
@@ -118,9 +119,27 @@ func (s *Service) result(ctx context.Context, dom string, rows []Row) map[string
 	if s.d.Patterns != nil {
 		if pat, ok, err := s.d.Patterns.EmailPattern(ctx, dom); err == nil && ok {
 			out["email_pattern"], out["email_pattern_confidence"], out["email_pattern_guess"] = pat.Template, pat.Confidence, pat.Guess
+			out["email_pattern_evidence"] = pat.Evidence
 		}
 	}
 	return out
+}
+
+// recordShown gives the pattern book the addresses the pages showed (rows hold only
+// those before find_emails runs), so the pattern learns from every address seen at
+// the domain; a failure to record is logged and changes no row.
+func (s *Service) recordShown(ctx context.Context, dom string, rows []Row) {
+	if s.d.Patterns == nil {
+		return
+	}
+	for _, r := range rows {
+		if r.Email == nil || r.Name == "" {
+			continue
+		}
+		if err := s.d.Patterns.Record(ctx, dom, r.Name, *r.Email, "page:"+r.SourceURL); err != nil {
+			s.d.Log.Warn("record a page's address for the email pattern", "domain", dom, "err", err)
+		}
+	}
 }
 
 func rowOf(p people.Person) Row {

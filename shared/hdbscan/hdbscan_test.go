@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/firmoapi/firmo/shared/apperr"
@@ -567,5 +568,31 @@ func BenchmarkCluster(b *testing.B) {
 			b.ReportMetric(float64(clusters), "clusters")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/point")
 		})
+	}
+}
+
+// TestTreeReclusters: a Tree built once condenses and selects for any minimum cluster
+// size and cap exactly as Cluster with those options, and refuses invalid ones.
+func TestTreeReclusters(t *testing.T) {
+	pts, _ := blobs(5, [][]float64{{0, 0}, {6, 0}, {0, 6}, {6, 6}}, 60, 0.5, 20, -3, 9)
+	tree, err := NewTree(pts, Options{MinSamples: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ size, max int }{{5, 0}, {15, 0}, {40, 0}, {10, 2}} {
+		want, err := Cluster(pts, Options{MinClusterSize: c.size, MinSamples: 5, MaxClusters: c.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := tree.Cluster(c.size, c.max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Labels, want.Labels) || !slices.Equal(got.Probabilities, want.Probabilities) {
+			t.Errorf("size %d cap %d: the tree's clustering differs from Cluster's", c.size, c.max)
+		}
+	}
+	if _, err := tree.Cluster(1, 0); err == nil {
+		t.Error("min cluster size 1 accepted")
 	}
 }

@@ -121,8 +121,10 @@ func (s *Service) vectors(ctx context.Context, profiles []company.Profile) ([][]
 }
 
 // profileText is what a company's vector is made of: its industries and
-// sub-industries (labels, strongest first), its keywords (strongest first) and its
-// description. A profile with none of them is placed by its name, then its domain.
+// sub-industries (labels, strongest first) and its keywords (strongest first); its
+// description only when it has none of those, since descriptions in the world's
+// several languages group companies by language rather than by business (measured in
+// BENCHMARKS.md). A profile with none of them is placed by its name, then its domain.
 func profileText(p company.Profile) string {
 	var parts []string
 	for _, v := range topKeys(p.IndustryGroups, 2) {
@@ -138,7 +140,7 @@ func profileText(p company.Profile) string {
 	if kw := topKeys(p.Keywords, 12); len(kw) > 0 {
 		parts = append(parts, strings.Join(kw, ", "))
 	}
-	if d := strings.TrimSpace(p.Description); d != "" {
+	if d := strings.TrimSpace(p.Description); d != "" && len(parts) == 0 {
 		parts = append(parts, d)
 	}
 	text := strings.TrimSpace(strings.Join(parts, ". "))

@@ -101,6 +101,7 @@ func TestContactGenerationAcceptance(t *testing.T) {
 		t.Fatalf("%d results, want 200", len(results))
 	}
 	grade(t, w, results)
+	checkPatternEvidence(t, results)
 
 	// Cancel works as for other tasks.
 	sub2 := e.do(t, "POST", "/v1/contacts/discover/generate", k, string(body))
@@ -243,4 +244,33 @@ func TestContactGenerationLLM(t *testing.T) {
 	if cost == nil || cost["calls"] != float64(1) || cost["prompt_tokens"] == nil {
 		t.Errorf("cost_metadata %v", last.body["cost_metadata"])
 	}
+}
+
+// checkPatternEvidence: a result that shows an email pattern also shows what it was
+// learned from (email_pattern_evidence): at least one fitting address, and every
+// example with the source it was seen at.
+func checkPatternEvidence(t *testing.T, results map[string]any) {
+	t.Helper()
+	shown := 0
+	for dom, r := range results {
+		res, _ := r.(map[string]any)
+		if _, ok := res["email_pattern"]; !ok {
+			continue
+		}
+		shown++
+		ev, _ := res["email_pattern_evidence"].(map[string]any)
+		fit, _ := ev["fit"].(float64)
+		examples, _ := ev["examples"].([]any)
+		if fit < 1 || len(examples) == 0 {
+			t.Errorf("%s: email_pattern %v with evidence %v, want fitting addresses and examples", dom, res["email_pattern"], res["email_pattern_evidence"])
+			continue
+		}
+		for _, x := range examples {
+			ex, _ := x.(map[string]any)
+			if ex["email"] == "" || ex["source"] == "" || ex["email"] == nil || ex["source"] == nil {
+				t.Errorf("%s: example %v lacks its address or source", dom, x)
+			}
+		}
+	}
+	t.Logf("%d of %d results show an email pattern with its evidence", shown, len(results))
 }

@@ -27,7 +27,7 @@ import (
 // billed when GET /v1/bulkmatch/status delivers it, so no other route may show it.
 func statusRouteOwners() map[string][]string {
 	owners := map[string][]string{
-		"GET /v1/gen/status/{task_id}":           {"gen_process", "gen_process_personas", "validate_icp", "native_icp", app.TestTaskKind, crm.TaskKind},
+		"GET /v1/gen/status/{task_id}":           {"gen_process", "gen_process_personas", "validate_icp", "native_icp", "contact_generate", app.TestTaskKind, crm.TaskKind},
 		"GET /v1/bulkmatch/status/{task_id}":     {"bulkmatch"},
 		"GET /v1/segment/status/{task_id}":       {"segment"},
 		"GET /v1/email/jobs/{job_id}":            {"email_find"},
@@ -70,6 +70,10 @@ func TestTaskKindsReadOnlyOnTheirRoutes(t *testing.T) {
 	}
 	k := key(e.demoKey)
 	first := world.New(opts).Company(0)
+	// The ICP runs and contact generation deliver another company: a company record is
+	// billed once per 90 days, so a run delivering the first one would leave the bulk
+	// match's delivery of it free.
+	other := world.New(opts).Company(1)
 
 	owners := statusRouteOwners()
 	routes := taskRoutes(e)
@@ -84,14 +88,22 @@ func TestTaskKindsReadOnlyOnTheirRoutes(t *testing.T) {
 				return submitGen(t, e, "/v1/gen/process-personas", fmt.Sprintf(`{"query":"What is their role?","persona_ids":[1],"integration_id":%q}`, integration(t, e, llmSrv)))
 			},
 			"validate_icp": func() kindTask {
-				return submitGen(t, e, "/v1/validate/icp", fmt.Sprintf(`{"icp_text":"B2B software","domains":[%q],"context_mode":"domain","integration_id":%q}`, first.Domain, integration(t, e, llmSrv)))
+				return submitGen(t, e, "/v1/validate/icp", fmt.Sprintf(`{"icp_text":"B2B software","domains":[%q],"context_mode":"domain","integration_id":%q}`, other.Domain, integration(t, e, llmSrv)))
 			},
 			"native_icp": func() kindTask {
-				return submitGen(t, e, "/v1/validate/icp", fmt.Sprintf(`{"icp_text":"Mandatory: B2B\nReject if: agencies\nNice-to-have: US","domains":[%q],"integration_id":"native-icp"}`, first.Domain))
+				return submitGen(t, e, "/v1/validate/icp", fmt.Sprintf(`{"icp_text":"Mandatory: B2B\nReject if: agencies\nNice-to-have: US","domains":[%q],"integration_id":"native-icp"}`, other.Domain))
+			},
+			"contact_generate": func() kindTask {
+				if sp := e.do(t, "POST", "/v1/search-providers", k, `{"provider":"native","name":"Firmo pages"}`); sp.status != http.StatusOK && sp.status != http.StatusCreated {
+					t.Fatalf("search provider: %d %s", sp.status, sp.raw)
+				}
+				return submitGen(t, e, "/v1/contacts/discover/generate", fmt.Sprintf(`{"icp_text":"Leadership","domains":[%q],"integration_id":"native"}`, other.Domain))
 			},
 			"segment": func() kindTask {
+				// Companies the other kinds do not deliver: a company record is billed once
+				// per 90 days, so sharing one would leave the second delivery free.
 				var doms []string
-				for i := range 5 {
+				for i := 10; i < 15; i++ {
 					doms = append(doms, world.New(opts).Company(i).Domain)
 				}
 				a := e.do(t, "POST", "/v1/segment?domains="+strings.Join(doms, ","), k, "")

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -521,9 +522,11 @@ func TestTemplateOpenSearchAndEmbedder(t *testing.T) {
 			t.Errorf("%s: sets FIRMO_EMBED_API_KEY (%s); pass FIRMO_EMBED_API_KEY_SECRET_ARN, read at init", fn.id, strings.TrimSpace(nodeText(key)))
 		}
 		arn := tpl.envVar(fn, "FIRMO_EMBED_API_KEY_SECRET_ARN")
-		if fn.id != "ContactsFunction" {
+		// The functions that embed: contact search, and segmentation (the datasets
+		// function submits, the worker clusters) embedding company profiles.
+		if !slices.Contains([]string{"ContactsFunction", "DatasetsFunction", "WorkerFunction"}, fn.id) {
 			if arn != nil {
-				t.Errorf("%s: sets FIRMO_EMBED_API_KEY_SECRET_ARN, which only the contacts function (the one that embeds) reads", fn.id)
+				t.Errorf("%s: sets FIRMO_EMBED_API_KEY_SECRET_ARN, which only the functions that embed (contacts, datasets, worker) read", fn.id)
 			}
 			continue
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/firmoapi/firmo/shared/app/integrationsapp"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactgen"
+	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/httpapi/generationhttp"
@@ -89,7 +90,15 @@ func (p bookPatterns) EmailPattern(ctx context.Context, dom string) (contactgen.
 	if !ok {
 		return contactgen.Pattern{}, false, nil
 	}
-	return contactgen.Pattern{Template: l.Address(), Confidence: l.Confidence, Guess: l.Guess}, true, nil
+	ev := contactgen.PatternEvidence{Fit: l.Evidence.Fit, Contradict: l.Evidence.Contradict, Examples: []contactgen.PatternExample{}}
+	for _, x := range l.Evidence.Examples {
+		ev.Examples = append(ev.Examples, contactgen.PatternExample{Email: x.Email, Source: x.Source})
+	}
+	return contactgen.Pattern{Template: l.Address(), Confidence: l.Confidence, Guess: l.Guess, Evidence: ev}, true, nil
+}
+
+func (p bookPatterns) Record(ctx context.Context, dom, name, email, source string) error {
+	return p.b.Record(ctx, emailpattern.Observation{Domain: dom, Name: name, Email: email, Source: source})
 }
 
 // finder holds the email finder contact generation's find_emails uses.

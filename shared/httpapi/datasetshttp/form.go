@@ -103,9 +103,6 @@ func readForm(r *http.Request, allowed []string, limits fieldLimits) (form, erro
 	return f, nil
 }
 
-// has reports whether the parameter was given.
-func (f form) has(name string) bool { return f.q.Has(name) || len(f.fields[name]) > 0 }
-
 // string is a single-valued parameter, trimmed; repeating it is a 422.
 func (f form) string(name string) (string, error) {
 	if vs := f.fields[name]; len(vs) > 0 {
