@@ -1,9 +1,9 @@
 // Command worker is the Lambda the task queue's SQS event source invokes: it answers
 // each record of the batch with the task engine and reports the ones to deliver again
 // (ReportBatchItemFailures). It composes the families whose task kinds it runs: email
-// (email_find), generation (gen_process, gen_process_personas, contact_generate, whose
-// find_emails runs the email family's finder), company (bulk match)
-// crm (crm_suppress) and datasets (segment).
+// (email_find), generation (gen_process, gen_process_personas, validate_icp,
+// native_icp, and contact_generate, whose find_emails runs the email family's
+// finder), company (bulkmatch), crm (crm_suppress) and datasets (segment).
 package main
 
 import (
