@@ -443,9 +443,6 @@ func (s *Service) probe(ctx context.Context, org string, r record) Connection {
 	}
 	conn := s.conn(org, r, st, true)
 	err = st.Provider.Probe(ctx, conn)
-	if err != nil && s.nowNeedsReauth(ctx, org, r.Provider) {
-		err = needsReauth(r.Provider)
-	}
 	switch {
 	case err == nil:
 		if r.Status != StatusActive {
@@ -460,14 +457,6 @@ func (s *Service) probe(ctx context.Context, org string, r record) Connection {
 		c.ProbeError = fmt.Sprintf("%s could not be reached; the stored status is shown.", Title(r.Provider))
 	}
 	return c
-}
-
-// nowNeedsReauth reports whether the connection is stored needs_reauth: the token
-// transport sets it when a refresh is refused, whatever error the provider client
-// then makes of the failed call.
-func (s *Service) nowNeedsReauth(ctx context.Context, org, provider string) bool {
-	r, _, err := s.getRecord(ctx, org, provider)
-	return err == nil && r.Status == StatusNeedsReauth
 }
 
 // Disconnect removes the organisation's connection to provider and its tokens.

@@ -194,7 +194,7 @@ func (s *Service) snapshot(ctx context.Context, org string, prm params) (Snapsho
 		return Snapshot{}, fmt.Errorf("snapshot kind %q: %w", prm.Kind, apperr.ErrInvalid)
 	}
 	if err != nil {
-		if errors.Is(err, ErrTokenRejected) || errors.Is(err, ErrNeedsReauth) || s.nowNeedsReauth(ctx, org, prm.Provider) {
+		if errors.Is(err, ErrTokenRejected) || errors.Is(err, ErrNeedsReauth) {
 			s.setStatus(ctx, org, prm.Provider, StatusNeedsReauth)
 			return Snapshot{}, needsReauth(prm.Provider)
 		}

@@ -150,7 +150,9 @@ func (c *Caller) transportErr(ctx context.Context, rawURL string, err error) err
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return fmt.Errorf("%s: GET %s: %v: %w", c.Provider, pathOf(rawURL), err, apperr.ErrUnavailable)
+	// err stays in the chain: the connection's token transport reports a refresh it
+	// gave up on as crm.ErrNeedsReauth, which the service reads with errors.Is.
+	return fmt.Errorf("%s: GET %s: %w: %w", c.Provider, pathOf(rawURL), err, apperr.ErrUnavailable)
 }
 
 func refreshMessage(re *oauth2.RetrieveError) string {
