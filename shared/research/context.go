@@ -171,21 +171,6 @@ func clipRunes(s string, n int) string {
 	return s
 }
 
-// Search provider prices per query, USD: estimates from the vendors' public pay-as-
-// you-go prices; the native index costs nothing.
-var searchPrices = map[string]float64{
-	websearch.KindNative: 0,
-	websearch.KindBrave:  0.005,
-	websearch.KindSerper: 0.001,
-}
-
-// searchModels names what each provider kind searches (cost_metadata.search_provider.search_model).
-var searchModels = map[string]string{
-	websearch.KindNative: "firmo-page-index",
-	websearch.KindBrave:  "brave-web-search",
-	websearch.KindSerper: "serper-google-search",
-}
-
 // resultsPerQuery is how many hits each search query asks for.
 const resultsPerQuery = 5
 
@@ -217,7 +202,7 @@ func (s *Service) search(ctx context.Context, org string, prm params, queries []
 		res.Warnings = append(res.Warnings, fmt.Sprintf(warnSearchSetup, apperr.Describe(err).Message), warnNoQuery)
 		return
 	}
-	use := task.SearchUsage{Provider: prov.Kind, Model: searchModels[prov.Kind]}
+	use := task.SearchUsage{Provider: prov.Kind, Model: websearch.Models[prov.Kind]}
 	var found []string
 	for _, q := range queries {
 		hits, err := searcher.Search(ctx, q, resultsPerQuery)
@@ -226,7 +211,7 @@ func (s *Service) search(ctx context.Context, org string, prm params, queries []
 			break
 		}
 		use.QueriesExecuted++
-		use.CostUSD += searchPrices[prov.Kind]
+		use.CostUSD += websearch.Prices[prov.Kind]
 		if errors.Is(err, websearch.ErrOutOfCredits) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf(warnOutOfCredit, prov.Name))
 			break

@@ -1,7 +1,7 @@
 package websearch
 
-// Prices are the estimated cost of one query per provider kind, in USD (the native
-// index is Firmo's own and free); cost_metadata.search_provider.est_cost_usd sums them.
+// Prices are the estimated cost of one query per provider kind, in USD, from the
+// vendors' public pay-as-you-go prices (the native index is Firmo's own and free); cost_metadata.search_provider.est_cost_usd sums them.
 var Prices = map[string]float64{
 	KindNative: 0,
 	KindBrave:  0.005,
