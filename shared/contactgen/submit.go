@@ -91,13 +91,10 @@ func (s *Service) Submit(ctx context.Context, orgID string, r Request) (task.Sub
 	if p.Engine == EngineLLM {
 		validation = ValidationLLM
 	}
-	got, err := s.d.Tasks.Submit(ctx, task.Submission{OrgID: orgID, Kind: Kind, Records: records, Field: "domains", Params: raw,
+	// total_domains echoes what was sent: the engine counts the records before it
+	// merges duplicates (with a warning).
+	return s.d.Tasks.Submit(ctx, task.Submission{OrgID: orgID, Kind: Kind, Records: records, Field: "domains", Params: raw,
 		ColumnName: task.Columns(Columns...), TitleValidation: validation})
-	if err != nil {
-		return task.Submitted{}, err
-	}
-	got.TotalDomains = len(keys) // echoes what was sent; the task merges duplicates with a warning
-	return got, nil
 }
 
 // check validates the request's shape and normalises its domains.

@@ -178,14 +178,9 @@ func (s *Service) enqueue(ctx context.Context, orgID, kind, recordField string, 
 		records[i] = task.Input{Key: k, Data: prev[k]}
 	}
 	sub.OrgID, sub.Kind, sub.Records, sub.Field, sub.Params = orgID, kind, records, recordField, raw
-	got, err := s.d.Tasks.Submit(ctx, sub)
-	if err != nil {
-		return task.Submitted{}, err
-	}
-	// total_domains echoes the records sent (README, Batch research); the task merges
-	// duplicates, and says so in a warning.
-	got.TotalDomains = len(keys)
-	return got, nil
+	// total_domains echoes the records sent (README, Batch research): the engine
+	// counts them before it merges duplicates, which it reports in a warning.
+	return s.d.Tasks.Submit(ctx, sub)
 }
 
 // plan checks the shared options against the organisation's integrations and search
