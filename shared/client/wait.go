@@ -1,0 +1,132 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrNotFinished is returned by Wait (wrapped) when its context ends before the task
+// finishes; the interim status answer is returned with it.
+var ErrNotFinished = errors.New("client: task not finished")
+
+// TaskStatus is one answer of a task's status route.
+type TaskStatus struct {
+	// Status is the task's status: in_progress, cancelling, completed, failed or
+	// cancelled (the email batch route has none: Wait reports in_progress until
+	// completed plus failed equals total, then completed).
+	Status string
+	// Progress is the answer's progress field (0 when absent).
+	Progress float64
+	// Done and Total count records when the answer says (email batches: completed plus
+	// failed, and total); both 0 otherwise.
+	Done, Total int
+	// Body is the whole answer; decode it with Decode.
+	Body json.RawMessage
+	// Credits is what this poll was charged (X-Credits-Charged).
+	Credits int64
+}
+
+// Finished reports whether the task will not change any more.
+func (s *TaskStatus) Finished() bool {
+	switch s.Status {
+	case "completed", "failed", "cancelled":
+		return true
+	}
+	return false
+}
+
+// Decode decodes the whole answer into v.
+func (s *TaskStatus) Decode(v any) error { return json.Unmarshal(s.Body, v) }
+
+// WaitOptions tunes Wait.
+type WaitOptions struct {
+	// Interval is the first wait between polls (default 1 s); it grows by half after
+	// each poll that shows no progress, up to MaxInterval (default 15 s).
+	Interval, MaxInterval time.Duration
+	// OnPoll, when set, is called with every status answer (a progress display, say).
+	OnPoll func(*TaskStatus)
+}
+
+// Poll reads a task's status once from statusPath (such as
+// /v1/segment/status/<task id>).
+func (c *Client) Poll(ctx context.Context, statusPath string) (*TaskStatus, error) {
+	resp, err := c.Do(ctx, Call{Method: "GET", Path: statusPath})
+	if err != nil {
+		return nil, err
+	}
+	var head struct {
+		Status    string   `json:"status"`
+		Progress  *float64 `json:"progress"`
+		Total     *int     `json:"total"`
+		Completed *int     `json:"completed"`
+		Failed    *int     `json:"failed"`
+	}
+	if err := json.Unmarshal(resp.Body, &head); err != nil {
+		return nil, fmt.Errorf("client: %s: decode status: %w", statusPath, err)
+	}
+	st := &TaskStatus{Status: head.Status, Body: resp.Body, Credits: resp.Credits}
+	if head.Progress != nil {
+		st.Progress = *head.Progress
+	}
+	if head.Total != nil && head.Completed != nil {
+		st.Total = *head.Total
+		st.Done = *head.Completed
+		if head.Failed != nil {
+			st.Done += *head.Failed
+		}
+		if st.Status == "" {
+			st.Status = "in_progress"
+			if st.Done >= st.Total {
+				st.Status = "completed"
+			}
+		}
+		if st.Progress == 0 && st.Total > 0 {
+			st.Progress = 100 * float64(st.Done) / float64(st.Total)
+		}
+	}
+	if st.Status == "" {
+		return nil, fmt.Errorf("client: %s: the answer has no status", statusPath)
+	}
+	return st, nil
+}
+
+// Wait polls statusPath until the task finishes and returns its last answer. When ctx
+// ends first, it returns the last (interim) answer with an error wrapping
+// ErrNotFinished; a poll that fails for another reason (after the client's retries)
+// is returned as that error.
+func (c *Client) Wait(ctx context.Context, statusPath string, opts WaitOptions) (*TaskStatus, error) {
+	interval := opts.Interval
+	if interval <= 0 {
+		interval = time.Second
+	}
+	maxInterval := opts.MaxInterval
+	if maxInterval <= 0 {
+		maxInterval = 15 * time.Second
+	}
+	var last *TaskStatus
+	for {
+		st, err := c.Poll(ctx, statusPath)
+		if err != nil {
+			if last != nil && ctx.Err() != nil {
+				return last, fmt.Errorf("%w: %s is %s at %.0f%%: %v", ErrNotFinished, statusPath, last.Status, last.Progress, ctx.Err())
+			}
+			return last, err
+		}
+		if opts.OnPoll != nil {
+			opts.OnPoll(st)
+		}
+		if st.Finished() {
+			return st, nil
+		}
+		if last != nil && st.Progress == last.Progress && st.Done == last.Done {
+			interval = min(interval*3/2, maxInterval)
+		}
+		last = st
+		if err := c.sleep(ctx, interval); err != nil {
+			return last, fmt.Errorf("%w: %s is %s at %.0f%%: %v", ErrNotFinished, statusPath, last.Status, last.Progress, err)
+		}
+	}
+}
