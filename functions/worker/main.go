@@ -22,14 +22,11 @@ import (
 )
 
 func main() {
-	core, err := app.FromEnv(context.Background(), os.Getenv, emailapp.Composer(), generationapp.Composer(), &companyapp.Composer{}, crmapp.Composer(), datasetsapp.Composer())
+	core, err := app.FromEnv(context.Background(), os.Getenv, emailapp.Composer(),
+		generationapp.Composer(generationapp.FindEmailsWith(emailapp.ContactFinderOn)), // contact generation's find_emails
+		&companyapp.Composer{}, crmapp.Composer(), datasetsapp.Composer())
 	if err != nil {
 		log.Fatal(err)
 	}
-	emails, err := emailapp.Service(context.Background(), core) // built by its composer: no new work
-	if err != nil {
-		log.Fatal(err)
-	}
-	generationapp.UseFinder(core, emailapp.ContactFinder{F: emails.Finder()}) // contact generation's find_emails
 	lambda.Start(core.HandleSQS)
 }

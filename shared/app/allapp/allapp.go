@@ -119,8 +119,6 @@ func (a *App) collect(ctx context.Context) error {
 	if a.Research, err = generationapp.Research(ctx, a.Core); err != nil {
 		return err
 	}
-	// Contact generation's find_emails runs the email family's finder.
-	generationapp.UseFinder(a.Core, emailapp.ContactFinder{F: a.Emails.Finder()})
 	a.Companies = a.Composer.Pipeline().Service
 	a.Contacts, a.ContactSearch = contacts.Store, contacts.Search
 	a.Integrations, a.SearchProviders = providers.Integrations, providers.SearchProviders
@@ -139,7 +137,8 @@ func Families() []app.Composer { return families(&companyapp.Composer{}) }
 
 func families(company *companyapp.Composer) []app.Composer {
 	return []app.Composer{accountapp.Composer(), queriesapp.Composer(), integrationsapp.Composer(),
-		company, contactsapp.Composer(), emailapp.Composer(), generationapp.Composer(), crmapp.Composer(), datasetsapp.Composer()}
+		company, contactsapp.Composer(), emailapp.Composer(),
+		generationapp.Composer(generationapp.FindEmailsWith(emailapp.ContactFinderOn)), crmapp.Composer(), datasetsapp.Composer()}
 }
 
 // openBleve opens the embedded company-name index.

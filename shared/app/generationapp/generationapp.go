@@ -29,8 +29,56 @@ import (
 	"github.com/firmoapi/firmo/shared/task"
 )
 
-// Composer composes the generation family.
-func Composer() app.Composer { return app.NewComposer(httpapi.FamilyGeneration, build, routes) }
+// Composer composes the generation family. Options add what only some compositions
+// have (FindEmailsWith).
+func Composer(opts ...Option) app.Composer {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return app.NewComposer(httpapi.FamilyGeneration, func(ctx context.Context, c *app.Core) (services, error) {
+		if o.finder != nil {
+			useFinder(c, &lazyFinder{core: c, build: o.finder})
+		}
+		return build(ctx, c)
+	}, routes)
+}
+
+// Option configures the generation family's composer.
+type Option func(*options)
+
+type options struct {
+	finder func(context.Context, *app.Core) (contactgen.EmailFinder, error)
+}
+
+// FindEmailsWith gives contact generation's find_emails the email finder that build
+// makes on the core (emailapp.ContactFinderOn, in a composition that also composes the
+// email family: the local process and the worker Lambda). It is built on the first
+// find, once. Without this option such rows answer email_status error.
+func FindEmailsWith[F contactgen.EmailFinder](build func(context.Context, *app.Core) (F, error)) Option {
+	return func(o *options) {
+		o.finder = func(ctx context.Context, c *app.Core) (contactgen.EmailFinder, error) { return build(ctx, c) }
+	}
+}
+
+// lazyFinder builds the email finder on its first use, once, shared by concurrent
+// callers.
+type lazyFinder struct {
+	core  *app.Core
+	build func(context.Context, *app.Core) (contactgen.EmailFinder, error)
+	once  sync.Once
+	f     contactgen.EmailFinder
+	err   error
+}
+
+func (l *lazyFinder) FindEmail(ctx context.Context, first, last, domain string) (status, email string) {
+	l.once.Do(func() { l.f, l.err = l.build(context.WithoutCancel(ctx), l.core) })
+	if l.err != nil {
+		l.core.Log.ErrorContext(ctx, "contact generation: build the email finder", "err", l.err)
+		return "error", ""
+	}
+	return l.f.FindEmail(ctx, first, last, domain)
+}
 
 // services are what the family's routes serve: research, the model list (the
 // organisations' LLM integrations), task status and cancel (the engine).
@@ -61,9 +109,8 @@ func routes(s services) []httpapi.Route {
 
 // ContactGen is the core's contact generation service, built on first use: it
 // registers the contact_generate kind on the task engine. Pages come from the company
-// store, else through the guarded client; the email finder is the one UseFinder gave
-// the core (a composition that runs find_emails tasks and composes the email family
-// sets it).
+// store, else through the guarded client; the email finder is the one the composer's
+// FindEmailsWith option gave the core.
 func ContactGen(ctx context.Context, c *app.Core) (*contactgen.Service, error) {
 	return app.Shared(c, "generationapp.ContactGen", func() (*contactgen.Service, error) {
 		providers, err := integrationsapp.Build(ctx, c)
@@ -118,9 +165,8 @@ func finderSlot(c *app.Core) *finder {
 	return s
 }
 
-// UseFinder gives contact generation's find_emails the email finder (the email
-// family's, *emailfind.Finder). Without one, such rows answer email_status error.
-func UseFinder(c *app.Core, f contactgen.EmailFinder) {
+// useFinder gives contact generation's find_emails the email finder.
+func useFinder(c *app.Core, f contactgen.EmailFinder) {
 	s := finderSlot(c)
 	s.mu.Lock()
 	s.f = f
