@@ -40,7 +40,7 @@ func TestSeedOutIsByteIdentical(t *testing.T) {
 			t.Fatalf("seed --out = %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
 	}
-	for _, name := range []string{"companies.jsonl", "certs.jsonl", "pages.jsonl", "contacts.jsonl", "dns.jsonl", "truth.jsonl", "world.json"} {
+	for _, name := range []string{"companies.jsonl", "certs.jsonl", "pages.jsonl", "contacts.jsonl", "dns.jsonl", "truth.jsonl", "world.json", "teampages.csv", "teampeople.csv"} {
 		x, _ := os.ReadFile(filepath.Join(a, name))
 		y, _ := os.ReadFile(filepath.Join(b, name))
 		if len(x) == 0 || !bytes.Equal(x, y) {

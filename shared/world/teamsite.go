@@ -40,6 +40,9 @@ type TeamSite struct {
 	Pages         []company.Page `json:"-"`
 	Listed        []Listed       `json:"listed"`
 	RoleAddresses []string       `json:"role_addresses,omitempty"`
+	// Layouts[k] is how Pages[k] marks its people up: one of teamLayouts for a
+	// leadership page, "contact" for the contact page, "list" for an archived team page.
+	Layouts []string `json:"-"`
 }
 
 // teamLayouts are how a leadership page marks its people up.
@@ -121,6 +124,7 @@ func (w *World) TeamSite(i int, c Company) TeamSite {
 		pageURL := base + txt.leadPath
 		body := leadershipHTML(r, s.lang, name, txt.leadTitle, layout, leaders, s.domain, year)
 		ts.Pages = append(ts.Pages, company.Page{URL: pageURL, StatusCode: 200, FetchedAt: fetched, HTML: body})
+		ts.Layouts = append(ts.Layouts, layout)
 		for _, m := range leaders {
 			if layout != "jsonld" && layout != "microdata" && layout != "hcard" && layout != "cards" {
 				m.Email = "" // the plain layouts show no addresses
@@ -142,6 +146,7 @@ func (w *World) TeamSite(i int, c Company) TeamSite {
 		}
 		fmt.Fprintf(&b, "</div>\n</main>\n<footer><p>© %d %s</p></footer>\n</body>\n</html>\n", year, esc(s.name))
 		ts.Pages = append(ts.Pages, company.Page{URL: pageURL, StatusCode: 200, FetchedAt: fetched.Add(time.Second), HTML: b.String()})
+		ts.Layouts = append(ts.Layouts, "contact")
 	}
 	// An archived team page from a few years ago: some of today's team and people who
 	// have since left.
@@ -173,6 +178,7 @@ func (w *World) TeamSite(i int, c Company) TeamSite {
 		}
 		fmt.Fprintf(&b, "</ul>\n</main>\n<footer><p>© %d %s</p></footer>\n</body>\n</html>\n", old, esc(s.name))
 		ts.Pages = append(ts.Pages, company.Page{URL: pageURL, StatusCode: 200, FetchedAt: time.Date(old, time.Month(1+r.IntN(12)), 1+r.IntN(28), 12, 0, 0, 0, time.UTC), HTML: b.String()})
+		ts.Layouts = append(ts.Layouts, "list")
 		for _, m := range members {
 			add(m, pageURL, false)
 		}
