@@ -4,8 +4,18 @@
 // status route until it finishes.
 //
 // Every typed method is built on Do, which any caller may use for a route this package
-// does not cover yet. The API reference is served by every Firmo server at /docs and
-// /v1/openapi.json; a test checks this package's methods against that document.
+// does not cover yet. Each returns its decoded answer, the *Response (request id,
+// credits charged, attempts, headers) and an error (*Error for a non-2xx answer).
+// RunTask and the ...AndWait methods submit a task, poll it with backoff and return
+// the finished result, or the interim one with ErrNotFinished when ctx ends first.
+//
+// The request and response types are written by hand: oapi-codegen v2.8.2 fails on the
+// API reference's OpenAPI 3.1 union types (type: [string, integer]). A test checks them
+// against the reference instead, as served by every Firmo server at /v1/openapi.json
+// (and browsable at /docs): Operations covers exactly its operations, each method
+// calls its operation's method and path, and every JSON field of every request and
+// response type is a property of the operation's schema, with its required
+// properties present.
 package client
 
 import (
@@ -50,6 +60,9 @@ type Config struct {
 	MaxRetryWait time.Duration
 	// UserAgent is sent as User-Agent (default "firmo-go-client").
 	UserAgent string
+	// Session, when set and APIKey is not, is sent as the admin app session cookie
+	// (the value Login returns).
+	Session string
 }
 
 // ConfigFromEnv reads FIRMO_URL and FIRMO_API_KEY through getenv (os.Getenv in a
@@ -66,6 +79,7 @@ type Client struct {
 	retries int
 	maxWait time.Duration
 	agent   string
+	session string
 	// sleep waits d or until ctx ends (tests replace it).
 	sleep func(ctx context.Context, d time.Duration) error
 }
@@ -81,7 +95,7 @@ func New(cfg Config) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("client: base URL %q must be an absolute http or https URL", raw)
 	}
-	c := &Client{base: u, key: cfg.APIKey, hc: cfg.HTTPClient, retries: cfg.Retries, maxWait: cfg.MaxRetryWait, agent: cfg.UserAgent, sleep: sleepCtx}
+	c := &Client{base: u, key: cfg.APIKey, hc: cfg.HTTPClient, retries: cfg.Retries, maxWait: cfg.MaxRetryWait, agent: cfg.UserAgent, session: cfg.Session, sleep: sleepCtx}
 	if c.hc == nil {
 		c.hc = &http.Client{Timeout: 5 * time.Minute}
 	}
@@ -264,6 +278,8 @@ func (c *Client) send(ctx context.Context, call Call, target string, body []byte
 	req.Header.Set("x-request-id", rid)
 	if c.key != "" {
 		req.Header.Set("Authorization", "Bearer "+c.key)
+	} else if c.session != "" {
+		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: c.session})
 	}
 	hr, err := c.hc.Do(req)
 	if err != nil {

@@ -20,8 +20,10 @@ type TaskStatus struct {
 	Status string
 	// Progress is the answer's progress field (0 when absent).
 	Progress float64
-	// Done and Total count records when the answer says (email batches: completed plus
-	// failed, and total); both 0 otherwise.
+	// Done and Total count records when the answer says: email batches, completed
+	// plus failed of total; answers with total_rows (bulk match) or total_domains
+	// (segmentation, research, ICP validation, contact generation), Done is Progress
+	// percent of that total, rounded. Both 0 otherwise.
 	Done, Total int
 	// Body is the whole answer; decode it with Decode.
 	Body json.RawMessage
@@ -63,6 +65,10 @@ func (c *Client) Poll(ctx context.Context, statusPath string) (*TaskStatus, erro
 		Total     *int     `json:"total"`
 		Completed *int     `json:"completed"`
 		Failed    *int     `json:"failed"`
+		// TotalRows (bulk match) and TotalDomains (the other tasks) size a task whose
+		// answer has a progress percentage.
+		TotalRows    *int `json:"total_rows"`
+		TotalDomains *int `json:"total_domains"`
 	}
 	if err := json.Unmarshal(resp.Body, &head); err != nil {
 		return nil, fmt.Errorf("client: %s: decode status: %w", statusPath, err)
@@ -85,6 +91,15 @@ func (c *Client) Poll(ctx context.Context, statusPath string) (*TaskStatus, erro
 		}
 		if st.Progress == 0 && st.Total > 0 {
 			st.Progress = 100 * float64(st.Done) / float64(st.Total)
+		}
+	}
+	if st.Total == 0 && head.Progress != nil {
+		for _, n := range []*int{head.TotalRows, head.TotalDomains} {
+			if n != nil && *n > 0 {
+				st.Total = *n
+				st.Done = min(int(st.Progress*float64(st.Total)/100+0.5), st.Total)
+				break
+			}
 		}
 	}
 	if st.Status == "" {
