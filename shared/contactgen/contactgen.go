@@ -2,32 +2,46 @@
 // each domain, the people the company's own pages list, as generated contact rows, on
 // the task engine (kind contact_generate, read at GET /v1/gen/status/{task_id}).
 //
+// context_mode (website, profile, domain) decides what each domain's engine reads
+// besides the search results: context.go has the full meaning of each mode. In short:
+// website crawls the company's site (and gives the LLM engine the stored profile),
+// profile gives the stored profile instead of the crawl (its company name shapes the
+// queries; only the search hits' pages on the company's host are read), domain gives
+// only the domain (only the search hits' pages on the company's host are read).
+//
 // The native engine (integration_id "native", or omitted when the organisation has no
 // LLM integration) is keyless and never invents a person. Per domain it
 //
 //  1. runs the organisation's search provider (always on here) with queries shaped by
-//     icp_text: 1, 3 or 5 of them for search_context_size low, medium or high;
-//  2. reads the company's pages: the homepage, the people pages it links to (team,
-//     about, leadership, management, contact, imprint in the world's languages) and
-//     the search hits on the company's own host. A page the company store holds is
-//     read from there (the demo world's pages are); any other is fetched through the
-//     guarded client;
+//     icp_text (and, in profile mode, the stored company name): 1, 3 or 5 of them for
+//     search_context_size low, medium or high;
+//  2. reads the company's pages: in website mode the homepage, the people pages it
+//     links to (team, about, leadership, management, contact, imprint in the world's
+//     languages) and the search hits on the company's own host; in profile and domain
+//     modes the search hits on the company's host alone. A page the company store
+//     holds is read from there (the demo world's pages are); any other is fetched
+//     through the guarded client;
 //  3. extracts people (shared/people): schema.org Person in JSON-LD and microdata,
 //     hCards and the repeated name-and-title blocks, each with the URL it was found on
 //     (source_url), titles verbatim, department and seniority from shared/title;
 //  4. keeps every person with a title (match_status "match"), the most senior first,
 //     up to max_contacts_per_domain. People listed only on an out-of-date page (its
 //     copyright year two or more years behind the company's newest page) are left
-//     out with a warning: such pages list people who have left;
+//     out with a warning: such pages list people who have left. The native engine
+//     validates no title in any mode: icp_text (and the profile) shape only what is
+//     searched for;
 //  5. with find_emails, runs each row with a name and no email through the email
 //     finder before the domain completes; found addresses bill under the finder's
 //     rules (billing.KindEmail, 90-day dedupe); nothing else bills.
 //
 // An LLM integration (a UUID, or the organisation's default) selects the LLM engine
-// (llmengine.go): the same pages, read by the model, which answers rows in a JSON
-// schema and validates each title against icp_text (match_status match or no_match,
-// title_validation llm); rows naming someone no page shows are dropped and counted in
-// a warning. Its cost is in cost_metadata as for batch research.
+// (llmengine.go): the same pages, read by the model in two calls. The first extracts
+// the rows in a JSON schema; a row naming someone no page read shows is dropped and
+// counted in a warning. The second validates every title of the domain against
+// icp_text in one batched call (a JSON schema of title -> match or no_match and a
+// reason): match_status comes from it (title_validation llm); when it fails the rows
+// are kept with match_status "unknown" and a warning. Both calls are in
+// cost_metadata as for batch research.
 package contactgen
 
 import (
@@ -70,11 +84,12 @@ type Searchers interface {
 }
 
 // Companies reads what Firmo holds about a company: its stored pages and its
-// profile (the country national phone numbers are read in). company.Service
-// implements it through CompanyData.
+// profile (context for the profile and website context modes, and the country
+// national phone numbers are read in); both answer apperr.ErrNotFound when nothing is
+// held. company.Service implements it through CompanyData.
 type Companies interface {
 	Pages(ctx context.Context, domain string) ([]company.Page, error)
-	Country(ctx context.Context, domain string) (string, error)
+	Profile(ctx context.Context, domain string) (company.Profile, error)
 }
 
 // Fetcher fetches a page through the guarded outbound client; *fetch.Client
@@ -179,11 +194,7 @@ func (c CompanyData) Pages(ctx context.Context, dom string) ([]company.Page, err
 	return c.Svc.Store().Pages(ctx, dom)
 }
 
-// Country returns the alpha-2 country of a domain's profile, "" when unknown.
-func (c CompanyData) Country(ctx context.Context, dom string) (string, error) {
-	p, err := c.Svc.Profile(ctx, dom)
-	if err != nil {
-		return "", err
-	}
-	return p.Address.Country, nil
+// Profile returns a domain's stored profile.
+func (c CompanyData) Profile(ctx context.Context, dom string) (company.Profile, error) {
+	return c.Svc.Profile(ctx, dom)
 }

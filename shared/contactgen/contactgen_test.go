@@ -85,7 +85,14 @@ func (f fakeCompanies) Pages(_ context.Context, d string) ([]company.Page, error
 	}
 	return nil, fmt.Errorf("pages of %s: %w", d, apperr.ErrNotFound)
 }
-func (f fakeCompanies) Country(context.Context, string) (string, error) { return "DE", nil }
+
+// Profile answers a profile (in Germany) for every domain with pages.
+func (f fakeCompanies) Profile(_ context.Context, d string) (company.Profile, error) {
+	if _, ok := f[d]; !ok {
+		return company.Profile{}, fmt.Errorf("profile of %s: %w", d, apperr.ErrNotFound)
+	}
+	return company.Profile{Domain: d, Name: "Name of " + d, Address: company.Address{Country: "DE"}}, nil
+}
 
 type fakeFetch map[string]string
 
@@ -287,41 +294,5 @@ func TestNativeEngine(t *testing.T) {
 	out, res = run(t, s2, "unknown.com", params{ICP: "x", MaxContacts: 10, SearchQueries: 1})
 	if rows := out["contacts"].([]any); len(rows) != 0 || len(res.Warnings) == 0 {
 		t.Errorf("unknown domain: %v %q", rows, res.Warnings)
-	}
-}
-
-func TestLLMEngine(t *testing.T) {
-	team := `<ul class="team"><li class="member"><h3>Anna Müller</h3><p class="role">Vertriebsleiterin</p><a href="mailto:a.mueller@acme.de">a.mueller@acme.de</a></li>
-<li class="member"><h3>Thomas Koch</h3><p class="role">Softwareentwickler</p></li></ul><footer>© 2025 Acme</footer>`
-	model := &fakeLLM{text: "```json\n" + `{"contacts":[
- {"name":"Anna Müller","title":"Vertriebsleiterin","email":"a.mueller@acme.de","linkedin_url":"https://www.linkedin.com/in/invented","source_url":"https://www.acme.de/ueber-uns/team","title_matches_persona":true},
- {"name":"Thomas Koch","title":"Softwareentwickler","email":"thomas@acme.de","source_url":"https://www.acme.de/ueber-uns/team","title_matches_persona":false},
- {"name":"Invented Person","title":"CEO","source_url":"https://www.acme.de/","title_matches_persona":true}]}` + "\n```"}
-	s, _ := newRig(t, Deps{Integrations: fakeIntegrations{llm: true, client: model},
-		Companies: fakeCompanies{"acme.de": {storedPage("https://www.acme.de/", home, 2025), storedPage("https://www.acme.de/ueber-uns/team", team, 2025)}}})
-	out, res := run(t, s, "acme.de", params{ICP: "Sales leaders", Engine: EngineLLM, IntegrationID: "11111111-1111-1111-1111-111111111111", MaxContacts: 10, SearchQueries: 1})
-	rows := out["contacts"].([]any)
-	if len(rows) != 2 {
-		t.Fatalf("rows %v: the invented person must be dropped", rows)
-	}
-	anna, thomas := rows[0].(map[string]any), rows[1].(map[string]any)
-	if anna["match_status"] != "match" || anna["email"] != "a.mueller@acme.de" || anna["linkedin_url"] != nil || anna["department"] != "Sales - Marketing" {
-		t.Errorf("anna %v: validated, the shown email kept, the unshown LinkedIn URL removed", anna)
-	}
-	if thomas["match_status"] != "no_match" || thomas["email"] != nil {
-		t.Errorf("thomas %v: not matching, the unshown email removed", thomas)
-	}
-	dropped := false
-	for _, w := range res.Warnings {
-		dropped = dropped || strings.Contains(w, "1 rows")
-	}
-	if !dropped {
-		t.Errorf("warnings %q: want the dropped row counted", res.Warnings)
-	}
-	if len(res.Usage) != 1 || res.Usage[0].Calls != 1 || res.Usage[0].PromptTokens == nil || *res.Usage[0].PromptTokens != 100 || res.Usage[0].CostUSD != 0.001 {
-		t.Errorf("usage %+v", res.Usage)
-	}
-	if len(model.prompts) != 1 || !strings.Contains(model.prompts[0], "Sales leaders") || !strings.Contains(model.prompts[0], "Anna Müller") {
-		t.Errorf("prompt %q: the persona and the page text", model.prompts)
 	}
 }

@@ -79,16 +79,11 @@ const resultsPerQuery = 10
 func (s *Service) native(ctx context.Context, rec task.Record, prm params) (task.Result, error) {
 	var res task.Result
 	dom := rec.Key
-	hits := s.search(ctx, rec.OrgID, prm, dom, &res)
-	stored, err := s.d.Companies.Pages(ctx, dom)
-	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
-		return res, fmt.Errorf("pages of %s: %w", dom, err)
+	m, err := s.gather(ctx, rec, prm, &res)
+	if err != nil {
+		return res, err
 	}
-	country, _ := s.d.Companies.Country(ctx, dom)
-	pages := s.pages(ctx, dom, stored, hits)
-	if len(pages) == 0 {
-		res.Warnings = append(res.Warnings, warnNoPages)
-	}
+	pages, country := m.pages, m.country()
 	found, stale := extract(pages, country)
 	if stale {
 		res.Warnings = append(res.Warnings, warnStale)
@@ -160,25 +155,30 @@ func strPtr(s string) *string {
 }
 
 // searchQueries shapes the domain's queries with icp_text: the people pages first,
-// then the persona's own words.
-func searchQueries(icp, dom string, n int) []string {
+// then the persona's own words. name, when given (context_mode profile), is the
+// stored company name, quoted beside the domain.
+func searchQueries(icp, dom, name string, n int) []string {
 	words := strings.Fields(icp)
 	if len(words) > 8 {
 		words = words[:8]
 	}
+	subject := dom
+	if name = strings.Join(strings.Fields(strings.ReplaceAll(name, `"`, "")), " "); name != "" {
+		subject = dom + ` "` + name + `"`
+	}
 	qs := []string{
-		dom + " team leadership management " + strings.Join(words, " "),
-		dom + " about contact imprint",
-		dom + " " + strings.Join(words, " "),
-		dom + " people board founders",
-		dom + " staff directory " + strings.Join(words, " "),
+		subject + " team leadership management " + strings.Join(words, " "),
+		subject + " about contact imprint",
+		subject + " " + strings.Join(words, " "),
+		subject + " people board founders",
+		subject + " staff directory " + strings.Join(words, " "),
 	}
 	return qs[:min(n, len(qs))]
 }
 
 // search runs the task's search provider and returns the hits' URLs; failures become
 // warnings, never a failed domain.
-func (s *Service) search(ctx context.Context, org string, prm params, dom string, res *task.Result) []string {
+func (s *Service) search(ctx context.Context, org string, prm params, dom, name string, res *task.Result) []string {
 	prov, searcher, err := s.d.Searchers.Resolve(ctx, org, prm.SearchProviderID)
 	if err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(warnSearchSetup, apperr.Describe(err).Message))
@@ -186,7 +186,7 @@ func (s *Service) search(ctx context.Context, org string, prm params, dom string
 	}
 	use := task.SearchUsage{Provider: prov.Kind, Model: websearch.Models[prov.Kind]}
 	var urls []string
-	for _, q := range searchQueries(prm.ICP, dom, prm.SearchQueries) {
+	for _, q := range searchQueries(prm.ICP, dom, name, prm.SearchQueries) {
 		hits, err := searcher.Search(ctx, q, resultsPerQuery)
 		if errors.Is(err, websearch.ErrCircuitOpen) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf(warnCircuit, prov.Name))
@@ -222,10 +222,11 @@ type page struct {
 	url, html string
 }
 
-// pages gathers the domain's pages to read: the homepage, the people pages it links
-// to, the stored people pages and the search hits on the company's host; each from
-// the store when held there, else fetched.
-func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, hits []string) []page {
+// pages gathers the domain's pages to read: with crawl (context_mode website) the
+// homepage, the people pages it links to, the stored people pages and the search hits
+// on the company's host; without, the search hits on the company's host alone. Each
+// page is read from the store when held there, else fetched (at most maxFetches).
+func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, hits []string, crawl bool) []page {
 	byURL := map[string]company.Page{}
 	var home *company.Page
 	for i, p := range stored {
@@ -245,14 +246,16 @@ func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, 
 			want = append(want, u)
 		}
 	}
-	homeURL := "https://" + dom + "/"
-	if home != nil {
-		homeURL = home.URL
-	}
-	add(homeURL)
-	for _, p := range stored {
-		if u, err := url.Parse(p.URL); err == nil && peoplePath.MatchString(u.Path) {
-			add(p.URL)
+	if crawl {
+		homeURL := "https://" + dom + "/"
+		if home != nil {
+			homeURL = home.URL
+		}
+		add(homeURL)
+		for _, p := range stored {
+			if u, err := url.Parse(p.URL); err == nil && peoplePath.MatchString(u.Path) {
+				add(p.URL)
+			}
 		}
 	}
 	for _, h := range hits {
@@ -276,7 +279,7 @@ func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, 
 			continue
 		}
 		out = append(out, page{url: u, html: body})
-		if i == 0 { // the homepage: follow its links to people pages
+		if crawl && i == 0 { // the homepage: follow its links to people pages
 			for _, l := range peopleLinks(body, u) {
 				add(l)
 			}

@@ -35,7 +35,7 @@ const (
 )
 
 var (
-	contextModes = []string{"website", "profile", "domain"}
+	contextModes = []string{ModeWebsite, ModeProfile, ModeDomain} // the first is the default
 	searchDepth  = map[string]int{"low": 1, "medium": 3, "high": 5}
 )
 

@@ -40,6 +40,13 @@ func (s worldSource) Pages(ctx context.Context, d string) ([]company.Page, error
 	return s.pages.Pages(ctx, d)
 }
 
+// Profile answers the world company's name, the profile mode's query words.
+func (s worldSource) Profile(ctx context.Context, d string) (company.Profile, error) {
+	p, err := s.pages.Profile(ctx, d)
+	p.Name = s.names[d]
+	return p, err
+}
+
 type nativeProvider struct{ idx *nativesearch.Index }
 
 func (n nativeProvider) Resolve(context.Context, string, string) (websearch.Provider, websearch.Searcher, error) {
@@ -48,9 +55,18 @@ func (n nativeProvider) Resolve(context.Context, string, string) (websearch.Prov
 
 // TestNativeEngineOnTheWorld grades the native engine, with the native search index
 // over the world's pages, against everyone the pages of 200 companies list today
-// (world.TeamSite; people who left count as wrong). The API-level run of the same
-// grading is TestContactGenerationAcceptance in shared/app/allapp.
+// (world.TeamSite; people who left count as wrong), in each context_mode. Profile and
+// domain read only the search hits' pages; the native index answers a query naming
+// a domain with up to 10 of that domain's pages, which on the world is every page a
+// company has, so the figures hold in every mode. The API-level run of the same
+// grading (website) is TestContactGenerationAcceptance in shared/app/allapp.
 func TestNativeEngineOnTheWorld(t *testing.T) {
+	for _, mode := range contextModes {
+		t.Run(mode, func(t *testing.T) { gradeOnTheWorld(t, mode) })
+	}
+}
+
+func gradeOnTheWorld(t *testing.T, mode string) {
 	w := world.New(world.Options{Seed: 17, Companies: 200, AsOf: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
 	src := worldSource{names: map[string]string{}, pages: fakeCompanies{}}
 	sites := make([]world.TeamSite, w.Len())
@@ -62,11 +78,11 @@ func TestNativeEngineOnTheWorld(t *testing.T) {
 		src.pages[c.Domain] = append(append([]company.Page(nil), c.Pages...), sites[i].Pages...)
 	}
 	sort.Strings(src.doms)
-	s, _ := newRig(t, Deps{Searchers: nativeProvider{nativesearch.New(src, nativesearch.Options{})}, Companies: src.pages})
+	s, _ := newRig(t, Deps{Searchers: nativeProvider{nativesearch.New(src, nativesearch.Options{})}, Companies: src})
 	var rows, right, left, listed, titles, labels, roleAsPerson int
 	for i := 0; i < w.Len(); i++ {
 		ts := sites[i]
-		out, res := run(t, s, ts.Domain, params{ICP: "Heads of sales and marketing", MaxContacts: 10, SearchQueries: 1})
+		out, res := run(t, s, ts.Domain, params{ICP: "Heads of sales and marketing", Mode: mode, MaxContacts: 10, SearchQueries: 1})
 		if len(res.Search) != 1 || res.Search[0].QueriesSucceeded != 1 {
 			t.Fatalf("%s: search %+v", ts.Domain, res.Search)
 		}
@@ -115,8 +131,8 @@ func TestNativeEngineOnTheWorld(t *testing.T) {
 		}
 	}
 	precision, recall := float64(right)/float64(max(rows, 1)), float64(right)/float64(max(listed, 1))
-	t.Logf("200 domains: %d rows, %d of people listed today (%d listed today), %d who left; precision %.4f, recall %.4f, titles verbatim %d/%d, department and seniority %d/%d",
-		rows, right, listed, left, precision, recall, titles, right, labels, right)
+	t.Logf("%s, 200 domains: %d rows, %d of people listed today (%d listed today), %d who left; precision %.4f, recall %.4f, titles verbatim %d/%d, department and seniority %d/%d",
+		mode, rows, right, listed, left, precision, recall, titles, right, labels, right)
 	if precision < 0.97 || recall < 0.90 || titles != right || float64(labels) < 0.95*float64(right) || roleAsPerson > 0 {
 		t.Errorf("precision %.4f (>= 0.97), recall %.4f (>= 0.90), titles %d/%d, labels %d/%d (>= 0.95), role addresses as people %d",
 			precision, recall, titles, right, labels, right, roleAsPerson)

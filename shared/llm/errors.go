@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -67,6 +68,16 @@ func RetryAfter(h http.Header, now time.Time) time.Duration {
 		return t.Sub(now)
 	}
 	return 0
+}
+
+// SchemaInstruction is the sentence adapters add to the system prompt when a request
+// gives a JSONSchema, so a vendor without structured output still learns the shape.
+func SchemaInstruction(schema map[string]any) string {
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return "Answer with one JSON object and nothing else."
+	}
+	return "Answer with one JSON object and nothing else, valid against this JSON Schema: " + string(b)
 }
 
 // JSONInstruction is the sentence adapters add to the system prompt when a request

@@ -21,6 +21,12 @@ type Request struct {
 	WebSearch bool
 	// JSONFields, when set, asks for a JSON object with exactly these keys.
 	JSONFields []string
+	// JSONSchema, when set, asks for one JSON object valid against this JSON Schema
+	// (OpenAI-compatible endpoints get it as response_format json_schema, strict; every
+	// adapter also states it in the system prompt). SchemaName names it (letters,
+	// digits, _ and -). It takes precedence over JSONFields.
+	JSONSchema map[string]any
+	SchemaName string
 }
 
 // Response is the answer of one completion.

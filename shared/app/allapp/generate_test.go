@@ -201,6 +201,10 @@ func TestContactGenerationLLM(t *testing.T) {
 		}
 	}
 	llmSrv.answer = func(user string) string {
+		if strings.Contains(user, "Titles to validate") { // the second call: the batched title validation
+			b, _ := json.Marshal(map[string]any{member.Title: map[string]string{"reason": "leads the company", "verdict": "match"}})
+			return string(b)
+		}
 		if !strings.Contains(user, member.Name) {
 			return `{"contacts":[]}`
 		}
@@ -241,8 +245,11 @@ func TestContactGenerationLLM(t *testing.T) {
 		t.Errorf("warnings %v: want the dropped row counted", ws)
 	}
 	cost, _ := last.body["cost_metadata"].(map[string]any)["custom/test-model"].(map[string]any)
-	if cost == nil || cost["calls"] != float64(1) || cost["prompt_tokens"] == nil {
-		t.Errorf("cost_metadata %v", last.body["cost_metadata"])
+	llmSrv.mu.Lock()
+	calls, tokens := llmSrv.calls, llmSrv.promptTokens
+	llmSrv.mu.Unlock()
+	if cost == nil || calls != 2 || cost["calls"] != float64(2) || cost["prompt_tokens"] != float64(tokens) || cost["completion_tokens"] != float64(18) {
+		t.Errorf("cost_metadata %v (server: %d calls, %d prompt tokens): the extraction and the validation call", last.body["cost_metadata"], calls, tokens)
 	}
 }
 

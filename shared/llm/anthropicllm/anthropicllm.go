@@ -59,7 +59,10 @@ func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 		maxTokens = DefaultMaxTokens
 	}
 	system := req.System
-	if len(req.JSONFields) > 0 {
+	switch {
+	case req.JSONSchema != nil:
+		system = strings.TrimSpace(system + "\n\n" + llm.SchemaInstruction(req.JSONSchema))
+	case len(req.JSONFields) > 0:
 		system = strings.TrimSpace(system + "\n\n" + llm.JSONInstruction(req.JSONFields))
 	}
 	params := anthropic.MessageNewParams{

@@ -13,6 +13,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/fetch"
@@ -55,14 +56,18 @@ func New(o Options) *Client {
 
 // Complete runs one isolated chat completion: an optional system message and one user
 // message. WebSearch adds web_search_options for models with built-in search (the
-// search-preview family); JSONFields asks for a JSON object.
+// search-preview family); JSONSchema asks for structured output (response_format
+// json_schema, strict), JSONFields for a JSON object.
 func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
 	system := req.System
-	if len(req.JSONFields) > 0 {
+	switch {
+	case req.JSONSchema != nil:
+		system = strings.TrimSpace(system + "\n\n" + llm.SchemaInstruction(req.JSONSchema))
+	case len(req.JSONFields) > 0:
 		system = strings.TrimSpace(system + "\n\n" + llm.JSONInstruction(req.JSONFields))
 	}
 	var msgs []openai.ChatCompletionMessageParamUnion
@@ -81,7 +86,16 @@ func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	if search {
 		params.WebSearchOptions = openai.ChatCompletionNewParamsWebSearchOptions{SearchContextSize: "medium"}
 	}
-	if len(req.JSONFields) > 0 && !search { // search models refuse response_format
+	switch {
+	case search: // search models refuse response_format
+	case req.JSONSchema != nil:
+		name := req.SchemaName
+		if name == "" {
+			name = "answer"
+		}
+		params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: name, Schema: req.JSONSchema, Strict: openai.Bool(true)}}}
+	case len(req.JSONFields) > 0:
 		params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &openai.ResponseFormatJSONObjectParam{}}
 	}
 	resp, err := c.sdk.Chat.Completions.New(ctx, params)

@@ -199,3 +199,26 @@ func TestModelsAndGuard(t *testing.T) {
 		t.Fatal("a refused request reached the server")
 	}
 }
+
+func TestJSONSchemaGoesAsResponseFormat(t *testing.T) {
+	s := &server{reply: okReply}
+	c := New(Options{Provider: "openai", APIKey: "sk-test-123", BaseURL: newServer(t, s), HTTPClient: guarded()})
+	schema := map[string]any{"type": "object", "properties": map[string]any{"ceo": map[string]any{"type": "string"}},
+		"required": []string{"ceo"}, "additionalProperties": false}
+	if _, err := c.Complete(context.Background(), llm.Request{Model: "gpt-4o-mini", Prompt: "Who?", JSONSchema: schema, SchemaName: "ceo_answer",
+		JSONFields: []string{"ignored"}}); err != nil {
+		t.Fatal(err)
+	}
+	rf, _ := s.bodies[0]["response_format"].(map[string]any)
+	js, _ := rf["json_schema"].(map[string]any)
+	if rf["type"] != "json_schema" || js["name"] != "ceo_answer" || js["strict"] != true {
+		t.Fatalf("response_format = %v", rf)
+	}
+	if sc, _ := js["schema"].(map[string]any); sc["required"].([]any)[0] != "ceo" {
+		t.Fatalf("schema = %v", js["schema"])
+	}
+	sys := s.bodies[0]["messages"].([]any)[0].(map[string]any)["content"].(string)
+	if !strings.Contains(sys, `"additionalProperties":false`) || strings.Contains(sys, "ignored") {
+		t.Fatalf("system message %q: the schema stated, JSONFields not", sys)
+	}
+}
