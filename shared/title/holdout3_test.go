@@ -29,9 +29,10 @@ func heldoutSplit(title string) string {
 }
 
 // holdout3Floors are the held half's floors, set a little under the figures ACCURACY.md
-// reports for it (after the train-half changes), so that a change to the cue tables that
-// loses held-out titles fails.
-var holdout3Floors = struct{ dept, seniority, both float64 }{0.76, 0.93, 0.73}
+// reports for it (after the translated cues of lexicon_i18n.go), so that a change to the
+// cue tables that loses held-out titles fails. ACCURACY.md explains why the held half is
+// no longer a clean estimate for unseen titles: these floors guard against regressions.
+var holdout3Floors = struct{ dept, seniority, both float64 }{0.97, 0.97, 0.96}
 
 // tally counts agreement on department, on seniority and on both.
 type tally struct{ n, dept, sen, both int }

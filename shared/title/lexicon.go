@@ -504,7 +504,7 @@ var compiled = sync.OnceValue(buildIndex)
 func buildIndex() *index {
 	ix := &index{byAcronym: map[string][]*role{}, byForm: map[string]*role{}, formFirst: map[string][][]string{}}
 	var dept, rk, tr []*cue
-	for _, g := range append(append(departmentCues[:len(departmentCues):len(departmentCues)], moreDepartmentCues...), trainDepartmentCues...) {
+	for _, g := range append(append(append(departmentCues[:len(departmentCues):len(departmentCues)], moreDepartmentCues...), trainDepartmentCues...), i18nDepartmentCues...) {
 		for _, s := range g.cues {
 			dept = append(dept, parseCue(s, g.dept, g.weight, rankNone))
 		}
@@ -527,12 +527,12 @@ func buildIndex() *index {
 	for _, forms := range ix.formFirst {
 		sort.SliceStable(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
 	}
-	for _, g := range append(append(rankCues[:len(rankCues):len(rankCues)], moreRankCues...), trainRankCues...) {
+	for _, g := range append(append(append(rankCues[:len(rankCues):len(rankCues)], moreRankCues...), trainRankCues...), i18nRankCues...) {
 		for _, s := range g.cues {
 			rk = append(rk, parseCue(s, "", 0, g.rank))
 		}
 	}
-	for _, s := range append(traineeCues[:len(traineeCues):len(traineeCues)], trainTraineeCues...) {
+	for _, s := range append(append(traineeCues[:len(traineeCues):len(traineeCues)], trainTraineeCues...), i18nTraineeCues...) {
 		tr = append(tr, parseCue(s, "", 0, rankEntry))
 	}
 	ix.dept, ix.rank, ix.trainee = newLexicon(dept), newLexicon(rk), newLexicon(tr)
