@@ -1,5 +1,5 @@
-// Package cli is the `firmo` command: serve, keys, version. functions/local/main.go
-// only calls Run.
+// Package cli is the `firmo` command: serve, keys, version, and the user commands that
+// call a Firmo server (api, the file jobs). functions/local/main.go only calls Run.
 package cli
 
 import (
@@ -21,7 +21,8 @@ import (
 
 // Env is what the command reads from its process.
 type Env struct {
-	Args    []string // without the program name
+	Args    []string  // without the program name
+	Stdin   io.Reader // read by `firmo mcp` (nil: os.Stdin)
 	Stdout  io.Writer
 	Stderr  io.Writer
 	Getenv  config.Getenv
@@ -41,7 +42,34 @@ Usage:
                                      load company rows, certificates or pages; bad rows are listed and skipped
   firmo icp-train (--truth | --org ORG_ID [--integration ID]) [--companies N] [--icps K] [--out FILE] [--svg FILE]
                                      train the native ICP-fit model (native-icp) and write its model file
+  firmo api COMMAND [flags]          one API call: discover, count, lookup, bizdata, score, history,
+                                     match, extract, email-find (firmo api -h lists them and their flags)
+  firmo bulkmatch FILE [--name_column COL] [--out OUT] [--format csv|json] [--resume TASK_ID]
+                                     match a CSV or Excel file of company names
+  firmo segment FILE [--domain_column COL] [--max_segments N] [--out OUT] [--resume TASK_ID]
+                                     segment the companies of a file's domain column
+  firmo research FILE --prompt TEXT [--out OUT] [--resume TASK_ID]
+                                     batch research over a file's domains (/v1/gen/process)
+  firmo validate-icp FILE --icp TEXT [--out OUT] [--resume TASK_ID]
+                                     ICP validation of a file's domains (/v1/validate/icp)
+  firmo append FILE --dataset NAME[,NAME] --out OUT [--chunk-size 500]
+                                     append datasets to a file's domains, 500 rows per request
+  firmo email-batch FILE --out OUT   find the work address of each row (first and last name, or
+                                     name, and domain columns), in batches of 500
+  firmo mcp [--url URL] [--key KEY]  serve the Model Context Protocol on stdin/stdout: tools for AI agents
+                                     (contact search and count, company profile and score, match, email find, task status)
   firmo version                      print the version
+
+File jobs read CSV (any common encoding) or Excel .xlsx, write CSV or JSON (--format, else
+the --out extension) to --out or stdout, and print progress on stderr: a bar on a terminal,
+otherwise a line every few seconds such as "progress 1200/2000 60.0% 85.3/s eta 9s". They
+end with the credits charged (X-Credits-Charged). Ctrl-C or SIGTERM stops waiting; the
+server's task goes on. A task job (bulkmatch, segment, research, validate-icp) then prints
+the same command with --resume TASK_ID, which polls that task to the end and writes the
+same output. append and email-batch keep OUT.firmo-state.json beside the output: running
+the same command again resumes at the next chunk, without sending a done chunk again.
+Remote commands call $FIRMO_URL (default http://localhost:8080) with $FIRMO_API_KEY;
+--url and --key override them.
 
 Configuration comes from FIRMO_* environment variables; see README.md.
 `
@@ -64,6 +92,22 @@ func Run(ctx context.Context, env Env) int {
 		err = ingest(ctx, env)
 	case "icp-train":
 		err = icpTrain(ctx, env)
+	case "api":
+		err = api(ctx, env)
+	case "bulkmatch":
+		err = bulkmatch(ctx, env)
+	case "segment":
+		err = segment(ctx, env)
+	case "research":
+		err = research(ctx, env)
+	case "validate-icp":
+		err = validateICP(ctx, env)
+	case "append":
+		err = appendJob(ctx, env)
+	case "email-batch":
+		err = emailBatch(ctx, env)
+	case "mcp":
+		err = mcpCmd(ctx, env)
 	case "version", "--version":
 		fmt.Fprintf(env.Stdout, "firmo %s\n", env.Version)
 	case "help", "-h", "--help":
@@ -73,6 +117,12 @@ func Run(ctx context.Context, env Env) int {
 		return 2
 	}
 	if err != nil {
+		if errors.Is(err, errInterrupted) {
+			return 130
+		}
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		fmt.Fprintf(env.Stderr, "firmo: %s\n", message(err))
 		if errors.Is(err, errUsage) {
 			return 2

@@ -1,0 +1,366 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/firmoapi/firmo/shared/client"
+	"github.com/firmoapi/firmo/shared/industry"
+	"github.com/firmoapi/firmo/shared/title"
+)
+
+// ContactFilters are the person, contact-data and company filters of contact search and
+// count, with the API's parameter names (POST /v1/contacts/discover, GET
+// /v1/contacts/count).
+type ContactFilters struct {
+	Seniority            []string `json:"seniority,omitempty" jsonschema:"keep contacts at any of these levels"`
+	NegateSeniority      []string `json:"negate_seniority,omitempty" jsonschema:"drop contacts at these levels"`
+	Department           []string `json:"department,omitempty" jsonschema:"keep contacts in any of these departments (exact, case-sensitive)"`
+	NegateDepartment     []string `json:"negate_department,omitempty" jsonschema:"drop contacts in these departments"`
+	Title                []string `json:"title,omitempty" jsonschema:"job title terms, any of which must match; quote a phrase (\"head of sales\"), prefix + for a required term; CFO and Chief Financial Officer match each other unless quoted"`
+	NegateTitle          []string `json:"negate_title,omitempty" jsonschema:"drop contacts whose title matches any of these terms"`
+	Skills               []string `json:"skills,omitempty" jsonschema:"keep contacts with any of these skills (case-insensitive)"`
+	Name                 string   `json:"name,omitempty" jsonschema:"part of the person's name"`
+	Summary              []string `json:"summary,omitempty" jsonschema:"words the profile summary must contain (each term: every word)"`
+	PersonCountry        []string `json:"person_country,omitempty" jsonschema:"where the person is: ISO 3166-1 alpha-2 codes (DE, US) or region codes ANZ, APAC, ASEAN, BENELUX, CEE, DACH, EMEA, EU, GCC, LATAM, MENA, NORDICS"`
+	NegatePersonCountry  []string `json:"negate_person_country,omitempty" jsonschema:"drop people in these countries or regions"`
+	PersonState          []string `json:"person_state,omitempty" jsonschema:"the person's state: ISO 3166-2 code (US-CA) or full name, within person_country"`
+	FilterIndustry       []string `json:"filter_industry,omitempty" jsonschema:"the employer's industry (uppercase enum)"`
+	NegateFilterIndustry []string `json:"negate_filter_industry,omitempty" jsonschema:"drop employers in these industries"`
+	FilterCountry        []string `json:"filter_country,omitempty" jsonschema:"the employer's country: alpha-2 codes or region codes, as person_country"`
+	NegateFilterCountry  []string `json:"negate_filter_country,omitempty" jsonschema:"drop employers in these countries or regions"`
+	FilterState          []string `json:"filter_state,omitempty" jsonschema:"the employer's state (ISO 3166-2 code or full name), within filter_country"`
+	EmployeeRange        string   `json:"employee_range,omitempty" jsonschema:"employer head count as min,max (either side may be empty): 50,200 or 1000,"`
+	HasEmail             *bool    `json:"has_email,omitempty" jsonschema:"true: only contacts with an email address"`
+	EmailValidated       *bool    `json:"email_validated,omitempty" jsonschema:"true: only contacts whose address passed a deliverability check"`
+	HasPhone             *bool    `json:"has_phone,omitempty" jsonschema:"true: only contacts with a phone number"`
+	HasMobile            *bool    `json:"has_mobile,omitempty" jsonschema:"true: only contacts with a mobile number"`
+	HasLinkedin          *bool    `json:"has_linkedin,omitempty" jsonschema:"true: only contacts with a LinkedIn profile"`
+	MinConnections       *int     `json:"min_connections,omitempty" jsonschema:"minimum professional-network connections"`
+	JobstartDate         string   `json:"jobstart_date,omitempty" jsonschema:"started the current role on or after YYYY-MM-DD, or within YYYY-MM-DD,YYYY-MM-DD"`
+}
+
+// SearchContactsInput is the input of search_contacts.
+type SearchContactsInput struct {
+	IcpPrompt string   `json:"icp_prompt,omitempty" jsonschema:"who you are looking for, in plain words (\"VP engineering at SaaS companies in Germany, 50-500 employees\"): seniority, department, industry, country, size and title filters are read from it; preferred over setting filters by hand"`
+	IcpText   string   `json:"icp_text,omitempty" jsonschema:"a profile to rank contacts by similarity, without extracting filters"`
+	PersonaID []int64  `json:"persona_id,omitempty" jsonschema:"find people similar to these contacts (persona ids from earlier results)"`
+	Domain    []string `json:"domain,omitempty" jsonschema:"only contacts at these company domains"`
+	ContactFilters
+	InclusionQueryID []string `json:"inclusion_query_id,omitempty" jsonschema:"only companies or contacts of these saved lists"`
+	ExclusionQueryID []string `json:"exclusion_query_id,omitempty" jsonschema:"leave out the companies or contacts of these saved lists (a CRM suppression list, say)"`
+	MaxRecords       *int     `json:"max_records,omitempty" jsonschema:"how many contacts to fetch and pay for"`
+	ResultsByCompany *int     `json:"results_by_company,omitempty" jsonschema:"at most this many contacts per company; 0 removes the cap (needed to page with offset)"`
+	Offset           int      `json:"offset,omitempty" jsonschema:"skip this many ranked contacts (only with results_by_company 0)"`
+}
+
+// CountContactsInput is the input of count_contacts: the filters alone.
+type CountContactsInput struct {
+	ContactFilters
+}
+
+// ContactRow is one contact of search_contacts, its main fields.
+type ContactRow struct {
+	PersonaID      int64   `json:"persona_id"`
+	Name           string  `json:"name"`
+	Title          string  `json:"title"`
+	Department     string  `json:"department"`
+	Seniority      string  `json:"seniority"`
+	CompanyName    string  `json:"company_name"`
+	Domain         string  `json:"domain"`
+	Country        string  `json:"country"`
+	Email          *string `json:"email"`
+	EmailValidated bool    `json:"email_validated"`
+	Phone          string  `json:"phone,omitempty"`
+	LinkedIn       string  `json:"linkedin,omitempty"`
+	JobstartDate   *string `json:"jobstart_date,omitempty"`
+	Similarity     *int    `json:"similarity,omitempty"`
+}
+
+// CompanyRow is one company of search_contacts.
+type CompanyRow struct {
+	Domain       string  `json:"domain"`
+	Name         string  `json:"name"`
+	Industry     string  `json:"industry,omitempty"`
+	Employees    string  `json:"employees"`
+	Country      string  `json:"country"`
+	State        string  `json:"state,omitempty"`
+	EmailPattern *string `json:"email_pattern"`
+	Contacts     int     `json:"contacts"`
+}
+
+// SearchContactsOutput is the answer of search_contacts.
+type SearchContactsOutput struct {
+	TotalContacts  int          `json:"total_contacts" jsonschema:"contacts the search returned (and billed, when net-new)"`
+	TotalDomains   int          `json:"total_domains" jsonschema:"companies those contacts work at"`
+	Contacts       []ContactRow `json:"contacts" jsonschema:"the first contacts, best first"`
+	Companies      []CompanyRow `json:"companies" jsonschema:"their companies, in order of their best contact"`
+	CreditsCharged int64        `json:"credits_charged"`
+	Note           string       `json:"note,omitempty"`
+}
+
+// CountContactsOutput is the answer of count_contacts.
+type CountContactsOutput struct {
+	Count int `json:"count" jsonschema:"contacts matching every filter"`
+}
+
+// Limits of contact search in the API reference (a test holds them equal to
+// shared/contactsearch's, which the API enforces).
+const (
+	minMaxRecords       = 20
+	maxPersonaIDs       = 10
+	maxResultsByCompany = 100
+)
+
+// Agent-facing limits of search_contacts: a page small enough to read whole. The API
+// allows max_records up to 10,000; bulk exports belong to the API or `firmo api
+// discover`, not to an agent's context.
+const (
+	searchDefaultRecords = maxRows
+	searchMaxRecords     = 100
+)
+
+func filterRules() map[string][]rule {
+	return map[string][]rule{
+		"seniority":              {enum(title.Seniorities()...)},
+		"negate_seniority":       {enum(title.Seniorities()...)},
+		"department":             {enum(title.Departments()...)},
+		"negate_department":      {enum(title.Departments()...)},
+		"filter_industry":        {enum(industry.All()...)},
+		"negate_filter_industry": {enum(industry.All()...)},
+		"min_connections":        {atLeast(0)},
+	}
+}
+
+func (t *tools) addContactTools(s *mcp.Server) {
+	rules := filterRules()
+	rules["persona_id"] = []rule{maxItems(maxPersonaIDs)}
+	rules["max_records"] = []rule{between(minMaxRecords, searchMaxRecords), defaultValue(searchDefaultRecords)}
+	rules["results_by_company"] = []rule{between(0, maxResultsByCompany)}
+	rules["offset"] = []rule{atLeast(0)}
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "search_contacts",
+		Title:       "Search contacts",
+		Annotations: readOnly("Search contacts"),
+		Description: `Find people (B2B contacts) by who they are and where they work: describe them in icp_prompt, or set filters (seniority, department, job title, country, the employer's industry, country and size, company domains). ` +
+			`Answers the number of contacts returned, the first 25 with their main fields (name, title, department, seniority, company, email, phone, LinkedIn) and their companies. ` +
+			`Cost: every contact and company returned is billed as a record (net-new per 90 days, at the plan's rate per 1,000 records), so keep max_records small (default 25) and size the search first with count_contacts, which is free. ` +
+			`At most 5 contacts per company unless results_by_company says otherwise; to page, set results_by_company 0 and raise offset.`,
+		InputSchema: inputSchema[SearchContactsInput](rules),
+	}, t.searchContacts)
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "count_contacts",
+		Title:       "Count contacts",
+		Annotations: readOnly("Count contacts"),
+		Description: `Count the contacts matching person and company filters (seniority, department, job title, skills, country, state, the employer's industry, country and size, contact data such as has_email). ` +
+			`Free: use it to size a search before search_contacts, which bills every contact it returns.`,
+		InputSchema: inputSchema[CountContactsInput](filterRules()),
+	}, t.countContacts)
+}
+
+func (t *tools) searchContacts(ctx context.Context, _ *mcp.CallToolRequest, in SearchContactsInput) (*mcp.CallToolResult, SearchContactsOutput, error) {
+	resp, err := t.api.Do(ctx, client.Call{Method: "POST", Path: "/v1/contacts/discover", JSON: in})
+	if err != nil {
+		return nil, SearchContactsOutput{}, toolError("search_contacts", err)
+	}
+	entries, totals, err := decodeDiscover(resp.Body)
+	if err != nil {
+		return nil, SearchContactsOutput{}, toolError("search_contacts", err)
+	}
+	similarity := in.IcpPrompt != "" || in.IcpText != "" || len(in.PersonaID) > 0
+	out := SearchContactsOutput{TotalContacts: totals.TotalContacts, TotalDomains: totals.TotalDomains,
+		Contacts: []ContactRow{}, Companies: []CompanyRow{}, CreditsCharged: resp.Credits}
+	for _, e := range entries {
+		if len(out.Companies) < maxRows {
+			out.Companies = append(out.Companies, e.row())
+		}
+		for _, c := range e.Contacts {
+			if len(out.Contacts) < maxRows {
+				out.Contacts = append(out.Contacts, c.row(e, similarity))
+			}
+		}
+	}
+	out.Note = searchNote(in, out, totals)
+	return nil, out, nil
+}
+
+// searchNote says what was left out and how to get more.
+func searchNote(in SearchContactsInput, out SearchContactsOutput, totals discoverTotals) string {
+	var notes []string
+	if len(out.Contacts) < totals.TotalContacts {
+		notes = append(notes, fmt.Sprintf("showing %d of the %d contacts returned (all %d were billed); ask for fewer with max_records", len(out.Contacts), totals.TotalContacts, totals.TotalContacts))
+	}
+	if len(out.Companies) < totals.TotalDomains {
+		notes = append(notes, fmt.Sprintf("showing %d of %d companies", len(out.Companies), totals.TotalDomains))
+	}
+	asked := searchDefaultRecords
+	if in.MaxRecords != nil {
+		asked = *in.MaxRecords
+	}
+	if totals.TotalContacts >= asked {
+		if in.ResultsByCompany != nil && *in.ResultsByCompany == 0 {
+			notes = append(notes, fmt.Sprintf("more may match: call again with offset %d for the next page; count_contacts gives the total", in.Offset+totals.TotalContacts))
+		} else {
+			notes = append(notes, "more may match: each company is capped at results_by_company contacts and offset is ignored; to page through every match set results_by_company 0 and raise offset by max_records each call; count_contacts gives the total")
+		}
+	}
+	return strings.Join(notes, "; ")
+}
+
+func (t *tools) countContacts(ctx context.Context, _ *mcp.CallToolRequest, in CountContactsInput) (*mcp.CallToolResult, CountContactsOutput, error) {
+	q, err := queryOf(in.ContactFilters)
+	if err != nil {
+		return nil, CountContactsOutput{}, toolError("count_contacts", err)
+	}
+	resp, err := t.api.Do(ctx, client.Call{Method: "GET", Path: "/v1/contacts/count", Query: q})
+	if err != nil {
+		return nil, CountContactsOutput{}, toolError("count_contacts", err)
+	}
+	var out CountContactsOutput
+	if err := resp.Decode(&out); err != nil {
+		return nil, CountContactsOutput{}, toolError("count_contacts", err)
+	}
+	return nil, out, nil
+}
+
+// queryOf writes a struct's JSON fields as query parameters: a list repeats its
+// parameter, scalars keep their JSON literal (true, 50, text).
+func queryOf(v any) (url.Values, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	for k, f := range fields {
+		switch x := f.(type) {
+		case []any:
+			for _, it := range x {
+				q.Add(k, scalar(it))
+			}
+		case nil:
+		default:
+			q.Set(k, scalar(x))
+		}
+	}
+	return q, nil
+}
+
+func scalar(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// discoverEntry is a company entry of the contact search answer.
+type discoverEntry struct {
+	Domain         string             `json:"domain"`
+	Name           string             `json:"name"`
+	Employees      string             `json:"employees"`
+	IndustryGroups map[string]float64 `json:"industry_groups"`
+	Address        struct {
+		Country string `json:"country"`
+		State   string `json:"state"`
+	} `json:"address"`
+	EmailPattern *string          `json:"email_pattern"`
+	Contacts     []discoverPerson `json:"contacts"`
+}
+
+type discoverPerson struct {
+	PersonaID      int64    `json:"persona_id"`
+	Name           string   `json:"name"`
+	Title          string   `json:"title"`
+	Department     string   `json:"department"`
+	Seniority      string   `json:"seniority"`
+	Domain         string   `json:"domain"`
+	CompanyName    string   `json:"company_name"`
+	Country        string   `json:"country"`
+	Email          *string  `json:"email"`
+	EmailValidated bool     `json:"email_validated"`
+	SocialURLs     []string `json:"social_urls"`
+	Phone          []struct {
+		Phone string `json:"phone"`
+	} `json:"phone"`
+	JobstartDate *string `json:"jobstart_date"`
+	Similarity   *int    `json:"similarity"`
+}
+
+func (e *discoverEntry) row() CompanyRow {
+	r := CompanyRow{Domain: e.Domain, Name: e.Name, Employees: e.Employees, Country: e.Address.Country,
+		State: e.Address.State, EmailPattern: e.EmailPattern, Contacts: len(e.Contacts)}
+	if top := topKeys(e.IndustryGroups, 1); len(top) == 1 {
+		r.Industry = top[0]
+	}
+	return r
+}
+
+func (p *discoverPerson) row(e *discoverEntry, similarity bool) ContactRow {
+	r := ContactRow{PersonaID: p.PersonaID, Name: p.Name, Title: p.Title, Department: p.Department, Seniority: p.Seniority,
+		CompanyName: p.CompanyName, Domain: p.Domain, Country: p.Country, Email: p.Email, EmailValidated: p.EmailValidated,
+		JobstartDate: p.JobstartDate}
+	if r.CompanyName == "" {
+		r.CompanyName = e.Name
+	}
+	if len(p.Phone) > 0 {
+		r.Phone = p.Phone[0].Phone
+	}
+	for _, u := range p.SocialURLs {
+		if strings.Contains(u, "linkedin.") {
+			r.LinkedIn = u
+			break
+		}
+	}
+	if similarity {
+		r.Similarity = p.Similarity
+	}
+	return r
+}
+
+type discoverTotals struct {
+	TotalContacts int `json:"total_contacts"`
+	TotalDomains  int `json:"total_domains"`
+}
+
+// decodeDiscover reads the contact search answer keeping the rank order of its results
+// object (keyed by domain, best company first), which a map would lose.
+func decodeDiscover(body []byte) ([]*discoverEntry, discoverTotals, error) {
+	var head struct {
+		discoverTotals
+		Results json.RawMessage `json:"results"`
+	}
+	if err := json.Unmarshal(body, &head); err != nil {
+		return nil, discoverTotals{}, fmt.Errorf("decode contact search answer: %w", err)
+	}
+	var entries []*discoverEntry
+	dec := json.NewDecoder(bytes.NewReader(head.Results))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, head.discoverTotals, fmt.Errorf("decode contact search answer: results is not an object")
+	}
+	for dec.More() {
+		if _, err := dec.Token(); err != nil { // the domain key
+			return nil, head.discoverTotals, fmt.Errorf("decode contact search answer: %w", err)
+		}
+		e := new(discoverEntry)
+		if err := dec.Decode(e); err != nil {
+			return nil, head.discoverTotals, fmt.Errorf("decode contact search answer: %w", err)
+		}
+		entries = append(entries, e)
+	}
+	return entries, head.discoverTotals, nil
+}

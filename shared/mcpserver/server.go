@@ -1,0 +1,93 @@
+// Package mcpserver is Firmo's Model Context Protocol server (`firmo mcp`): tools an AI
+// agent calls to search and count contacts, read a company's profile and score, match a
+// company name, find a person's email address and read any task's status. Every tool is
+// one or two calls of the Firmo API through shared/client, so the server answers exactly
+// what the API answers and validates what the API validates: each input schema carries
+// the API reference's enums, ranges and required fields, and whatever else the API
+// refuses comes back as a tool error (IsError) naming the argument, never as a protocol
+// failure. Answers are trimmed for an agent to read: counts, the first page of at most
+// 25 rows with their main fields, the task id of long work, and a note saying how to get
+// more when something was left out.
+package mcpserver
+
+import (
+	"context"
+	"io"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/firmoapi/firmo/shared/client"
+)
+
+// API is the part of the Firmo client the tools call; *client.Client implements it.
+type API interface {
+	Do(ctx context.Context, call client.Call) (*client.Response, error)
+	Poll(ctx context.Context, statusPath string) (*client.TaskStatus, error)
+	Wait(ctx context.Context, statusPath string, opts client.WaitOptions) (*client.TaskStatus, error)
+}
+
+// Options configure a server.
+type Options struct {
+	// Version is reported to clients as the server implementation's version.
+	Version string
+	// Logger receives the SDK's log of the session (default: discarded).
+	Logger *slog.Logger
+}
+
+// maxRows is the most rows (contacts, companies, matches, task results) a tool answer
+// lists; the counts beside them say how many there were.
+const maxRows = 25
+
+// instructions tell the agent how the tools fit together.
+const instructions = `Firmo is a B2B data API: company profiles and scores, contacts at companies, name matching and email finding.
+- Start with count_contacts to size a contact search (free), then search_contacts for the people (billed per net-new contact and company).
+- company_profile and company_score read one company by domain (free); match_company turns a company name into domains (billed per net-new company).
+- find_email finds one person's work address (billed only when found); long work returns an id: read it with task_status.
+Errors name the argument to fix; the API's own limits are in each tool's input schema.`
+
+// New returns the MCP server with every Firmo tool, calling api.
+func New(api API, opts Options) *mcp.Server {
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "firmo", Title: "Firmo B2B data", Version: version},
+		&mcp.ServerOptions{Instructions: instructions, Logger: log})
+	t := &tools{api: api}
+	t.addContactTools(s)
+	t.addCompanyTools(s)
+	t.addEmailTools(s)
+	t.addTaskTools(s)
+	return s
+}
+
+// Serve runs the server over r and w (a process's stdin and stdout) until the client
+// closes r or ctx ends.
+func Serve(ctx context.Context, s *mcp.Server, r io.Reader, w io.Writer) error {
+	err := s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}})
+	if ctx.Err() != nil {
+		return nil // interrupted: a normal end of a stdio server
+	}
+	return err
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// tools holds what every tool handler needs.
+type tools struct {
+	api API
+}
+
+// readOnly marks a tool that changes nothing the caller owns (it may still charge
+// credits, which each description says).
+func readOnly(title string) *mcp.ToolAnnotations {
+	f := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f}
+}
