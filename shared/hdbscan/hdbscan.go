@@ -16,6 +16,14 @@
 //  5. Excess-of-mass selection; the root is never selected (allow_single_cluster false), so a
 //     data set that never splits into two clusters of MinClusterSize points is all noise.
 //  6. Labels (-1 noise) and membership probabilities as scikit-learn computes them.
+//  7. Optionally (Tree.Attach), a soft assignment of the noise: a noise point joins the
+//     cluster it is nearest to in mutual reachability when that distance is at most a
+//     given multiple of the cluster's median core distance. It is an outlier score
+//     relative to that cluster in the spirit of GLOSH (Campello et al. 2015), with the
+//     cluster's typical density as the reference where GLOSH takes its densest point
+//     (robust to a few very dense points). The hdbscan library's soft clustering
+//     (membership vectors) is not followed: it gives every point a share of every
+//     cluster, and segmentation needs one label or -1.
 //
 // Two deliberate differences from scikit-learn, both for determinism:
 //
@@ -77,6 +85,12 @@ type Result struct {
 	Probabilities []float64
 	// Stabilities holds the excess-of-mass stability of each cluster, indexed by label.
 	Stabilities []float64
+	// Births holds the lambda (1/distance) at which each cluster appeared in the condensed
+	// tree, indexed by label: its members all joined it at this density or a higher one.
+	Births []float64
+	// MaxLambdas holds each cluster's largest lambda (the denominator of Probabilities),
+	// indexed by label.
+	MaxLambdas []float64
 }
 
 // NumClusters is the number of clusters in r.
@@ -98,10 +112,13 @@ func Cluster(points [][]float64, opts Options) (Result, error) {
 type Tree struct {
 	h         *hierarchy
 	capLambda float64
+	sp        *space
+	core      []float64 // internal scale, as space.dist
 }
 
 // NewTree builds the hierarchy of points with opts.MinSamples and opts.Metric (and
 // validates opts as Cluster does; MinClusterSize and MaxClusters are left to Cluster).
+// The tree keeps points for Reaches and Attach: the caller must not change them.
 func NewTree(points [][]float64, opts Options) (*Tree, error) {
 	opts, err := validate(points, opts)
 	if err != nil {
@@ -114,7 +131,7 @@ func newTree(points [][]float64, opts Options) *Tree {
 	sp := newSpace(points, opts.Metric)
 	core := sp.coreDistances(opts.MinSamples)
 	edges := sp.spanningTree(core)
-	return &Tree{h: buildHierarchy(len(points), edges), capLambda: lambdaCap(edges)}
+	return &Tree{h: buildHierarchy(len(points), edges), capLambda: lambdaCap(edges), sp: sp, core: core}
 }
 
 // Cluster condenses the tree with minClusterSize (>= 2), selects by excess of mass and
@@ -214,7 +231,14 @@ func newSpace(points [][]float64, metric Metric) *space {
 }
 
 // dist is the squared Euclidean distance or the cosine distance. It is symmetric bit for bit.
-func (s *space) dist(i, j int) float64 {
+func (s *space) dist(i, j int) float64 { return s.distBelow(i, j, math.Inf(1)) }
+
+// distBelow is dist when that is below bound; otherwise it may stop early and return any
+// value of at least bound. For Euclidean the partial sums only grow (every term is a
+// square, and rounding is monotone), so a partial sum at or above bound proves the
+// distance is too; a distance that is computed to the end is bit for bit dist's.
+// Cosine is always computed in full.
+func (s *space) distBelow(i, j int, bound float64) float64 {
 	a, b := s.pts[i], s.pts[j]
 	b = b[:len(a)]
 	if s.metric == Cosine {
@@ -232,6 +256,11 @@ func (s *space) dist(i, j int) float64 {
 		s1 += d1 * d1
 		s2 += d2 * d2
 		s3 += d3 * d3
+		if k&12 == 12 { // every 16 coordinates
+			if partial := (s0 + s1) + (s2 + s3); partial >= bound {
+				return partial
+			}
+		}
 	}
 	for ; k < len(a); k++ {
 		d := a[k] - b[k]
@@ -265,7 +294,8 @@ func (s *space) parallel(n int, f func(lo, hi, worker int)) {
 }
 
 // coreDistances returns each point's distance (internal scale) to its k-th nearest neighbour,
-// the point itself included as the first.
+// the point itself included as the first. Each point keeps its k-1 nearest others so
+// far, sorted, and a distance that cannot enter them is not computed to the end.
 func (s *space) coreDistances(k int) []float64 {
 	n := len(s.pts)
 	core := make([]float64, n)
@@ -275,18 +305,30 @@ func (s *space) coreDistances(k int) []float64 {
 	bufs := make([][]float64, s.workers)
 	s.parallel(n, func(lo, hi, worker int) {
 		if bufs[worker] == nil {
-			bufs[worker] = make([]float64, n)
+			bufs[worker] = make([]float64, k-1)
 		}
-		row := bufs[worker]
+		near := bufs[worker]
 		for i := lo; i < hi; i++ {
+			for t := range near {
+				near[t] = math.Inf(1)
+			}
+			last := len(near) - 1
 			for j := range n {
 				if j == i {
-					row[j] = 0
-				} else {
-					row[j] = s.dist(i, j)
+					continue
 				}
+				d := s.distBelow(i, j, near[last])
+				if d >= near[last] {
+					continue
+				}
+				t := last
+				for t > 0 && near[t-1] > d {
+					near[t] = near[t-1]
+					t--
+				}
+				near[t] = d
 			}
-			core[i] = nthSmallest(row, k-1)
+			core[i] = near[last]
 		}
 	})
 	return core
@@ -357,9 +399,12 @@ func (s *space) spanningTree(core []float64) []edge {
 				if in[j] {
 					continue
 				}
-				w := max(core[c], core[j], s.dist(c, j))
-				if w < best[j] {
-					best[j], from[j] = w, c
+				// The edge can only improve best[j] below both core distances, and only
+				// when the distance itself is below best[j].
+				if floor := max(core[c], core[j]); floor < best[j] {
+					if d := s.distBelow(c, j, best[j]); d < best[j] {
+						best[j], from[j] = max(floor, d), c
+					}
 				}
 				if best[j] < bw || bj < 0 {
 					bw, bj = best[j], j
@@ -654,10 +699,14 @@ func (ct *condensed) label(selected []bool) Result {
 		Labels:        make([]int, n),
 		Probabilities: make([]float64, n),
 		Stabilities:   make([]float64, len(order)),
+		Births:        make([]float64, len(order)),
+		MaxLambdas:    make([]float64, len(order)),
 	}
 	for i, g := range order {
 		number[g.cluster] = i
 		res.Stabilities[i] = ct.stability[g.cluster]
+		res.Births[i] = ct.birth[g.cluster]
+		res.MaxLambdas[i] = ct.maxLambda[g.cluster]
 	}
 	for p := range n {
 		c := owner[ct.ptCluster[p]]
@@ -674,4 +723,159 @@ func (ct *condensed) label(selected []bool) Result {
 		}
 	}
 	return res
+}
+
+// Reach is, for one noise point, the cluster whose members it is closest to in mutual
+// reachability and how far outside that cluster it lies.
+type Reach struct {
+	// Cluster is the label of the nearest cluster: the smallest mutual reachability
+	// distance to one of its members, ties to the lower label. It is -1 for a point that
+	// is not noise (or when there is no cluster).
+	Cluster int
+	// Lambda is 1 / that distance: the density level at which the point would join the
+	// cluster.
+	Lambda float64
+	// Score is that distance over the median core distance of the cluster's members:
+	// how much sparser the point's tie to the cluster is than the cluster's own typical
+	// neighbourhood. A point at the fringe of a cluster scores about 1 to 2; a point of
+	// uniform background noise scores far higher (about 10 and up in the blob tests).
+	Score float64
+}
+
+// Reaches computes Reach for every point of res (a clustering of this tree's points).
+// It is O(noise × n) distances, spread over GOMAXPROCS goroutines, and deterministic.
+func (t *Tree) Reaches(res Result) []Reach {
+	n := len(t.sp.pts)
+	out := make([]Reach, n)
+	var noise []int
+	for i, l := range res.Labels {
+		out[i].Cluster = -1
+		if l < 0 {
+			noise = append(noise, i)
+		}
+	}
+	k := res.NumClusters()
+	if k == 0 || len(noise) == 0 {
+		return out
+	}
+	// The median core distance of each cluster's members (internal scale).
+	cores := make([][]float64, k)
+	for q, c := range res.Labels {
+		if c >= 0 {
+			cores[c] = append(cores[c], t.core[q])
+		}
+	}
+	medianCore := make([]float64, k)
+	for c := range cores {
+		slices.Sort(cores[c])
+		medianCore[c] = t.sp.finish(cores[c][len(cores[c])/2])
+	}
+	bufs := make([][]float64, t.sp.workers)
+	t.sp.parallel(len(noise), func(lo, hi, worker int) {
+		if bufs[worker] == nil {
+			bufs[worker] = make([]float64, k)
+		}
+		best := bufs[worker]
+		for _, p := range noise[lo:hi] {
+			for c := range best {
+				best[c] = math.Inf(1)
+			}
+			for q := range n {
+				c := res.Labels[q]
+				if c < 0 {
+					continue
+				}
+				if floor := max(t.core[p], t.core[q]); floor < best[c] {
+					if d := t.sp.distBelow(p, q, best[c]); d < best[c] {
+						best[c] = max(floor, d)
+					}
+				}
+			}
+			c := 0
+			for j, d := range best {
+				if d < best[c] {
+					c = j
+				}
+			}
+			d := t.sp.finish(best[c])
+			r := Reach{Cluster: c, Lambda: t.capLambda, Score: math.Inf(1)}
+			if d > 0 {
+				r.Lambda = 1 / d
+			}
+			switch {
+			case medianCore[c] > 0:
+				r.Score = d / medianCore[c]
+			case d == 0:
+				r.Score = 1
+			}
+			out[p] = r
+		}
+	})
+	return out
+}
+
+// Attach returns res with each noise point whose Reach scores at most maxScore joined to
+// its nearest cluster: a soft assignment of the fringe that excess of mass leaves as
+// noise, while points far outside every cluster (by its own density) stay -1. An
+// attached point's probability is its Lambda over the cluster's largest lambda, as for
+// members, so it is at most every member's (a noise point lies at or beyond the
+// distance at which the cluster was born). Clusters are renumbered by their new sizes,
+// as Result's labels are. res itself is not changed.
+func (t *Tree) Attach(res Result, maxScore float64) Result {
+	out := res
+	out.Labels = slices.Clone(res.Labels)
+	out.Probabilities = slices.Clone(res.Probabilities)
+	for p, r := range t.Reaches(res) {
+		if r.Cluster < 0 || r.Score > maxScore {
+			continue
+		}
+		out.Labels[p] = r.Cluster
+		if m := res.MaxLambdas[r.Cluster]; m > 0 {
+			out.Probabilities[p] = min(r.Lambda, m) / m
+		} else {
+			out.Probabilities[p] = 1
+		}
+	}
+	return renumber(out)
+}
+
+// renumber numbers res's clusters by size descending, ties by the smallest input index
+// among their points, and orders the per-cluster slices alike.
+func renumber(res Result) Result {
+	k := res.NumClusters()
+	size, first := make([]int, k), make([]int, k)
+	for c := range first {
+		first[c] = -1
+	}
+	for p, c := range res.Labels {
+		if c >= 0 {
+			size[c]++
+			if first[c] < 0 {
+				first[c] = p
+			}
+		}
+	}
+	order := make([]int, k)
+	for c := range order {
+		order[c] = c
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := cmp.Compare(size[b], size[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(first[a], first[b])
+	})
+	number := make([]int, k)
+	out := res
+	out.Stabilities, out.Births, out.MaxLambdas = make([]float64, k), make([]float64, k), make([]float64, k)
+	for i, c := range order {
+		number[c] = i
+		out.Stabilities[i], out.Births[i], out.MaxLambdas[i] = res.Stabilities[c], res.Births[c], res.MaxLambdas[c]
+	}
+	for p, c := range out.Labels {
+		if c >= 0 {
+			out.Labels[p] = number[c]
+		}
+	}
+	return out
 }

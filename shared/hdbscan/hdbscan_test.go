@@ -596,3 +596,205 @@ func TestTreeReclusters(t *testing.T) {
 		t.Error("min cluster size 1 accepted")
 	}
 }
+
+// tailedBlobs is two dense Gaussian blobs in 10 dimensions that nearly touch (so the
+// root, which is never selected, splits late and the points of a blob's fringe fall out
+// of it as noise), each with a wider fringe of 20 points, plus uniform noise over a box
+// around them and two far outliers. truth is each point's blob (its fringe included),
+// -1 for the uniform noise and the outliers.
+func tailedBlobs(seed uint64) ([][]float64, []int) {
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	const dim = 10
+	var pts [][]float64
+	var truth []int
+	add := func(g int, sd float64, count int) {
+		for range count {
+			p := make([]float64, dim)
+			for k := range p {
+				p[k] = sd * r.NormFloat64()
+			}
+			p[0] += 0.8 * float64(g)
+			pts, truth = append(pts, p), append(truth, g)
+		}
+	}
+	add(0, 0.1, 150)
+	add(1, 0.1, 150)
+	add(0, 0.15, 20)
+	add(1, 0.15, 20)
+	for range 20 {
+		p := make([]float64, dim)
+		for k := range p {
+			p[k] = -1 + 3*r.Float64()
+		}
+		pts, truth = append(pts, p), append(truth, -1)
+	}
+	far := make([]float64, dim)
+	far[0], far[1] = 30, -30
+	pts = append(pts, far, []float64{-40, 20, 0, 0, 0, 0, 0, 0, 0, 0})
+	return pts, append(truth, -1, -1)
+}
+
+// TestAttach: attaching joins exactly the noise points whose Reach scores at most the
+// limit, each to its nearest cluster (members keep theirs, the numbering follows the new
+// sizes), with a probability no higher than any member's; the blob points attached
+// (their fringe, mostly) join their own blob, bar a few lying between the two, while the
+// far outliers and most uniform noise stay -1; the result does not depend on the order
+// of the points.
+func TestAttach(t *testing.T) {
+	pts, truth := tailedBlobs(21)
+	opts := Options{MinClusterSize: 15, MinSamples: 5}
+	tree, err := NewTree(pts, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := tree.Cluster(opts.MinClusterSize, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.NumClusters() != 2 {
+		t.Fatalf("%d clusters before attaching, want 2", base.NumClusters())
+	}
+	reaches := tree.Reaches(base)
+	const limit = 2
+	got := tree.Attach(base, limit)
+	checkResult(t, got, len(pts))
+	// Where each base cluster went (members keep their cluster).
+	moved := map[int]int{}
+	minProb := map[int]float64{}
+	for i, l := range base.Labels {
+		if l < 0 {
+			continue
+		}
+		if to, ok := moved[l]; ok && to != got.Labels[i] {
+			t.Fatalf("members of cluster %d split between %d and %d", l, to, got.Labels[i])
+		}
+		moved[l] = got.Labels[i]
+		if p, ok := minProb[l]; !ok || base.Probabilities[i] < p {
+			minProb[l] = base.Probabilities[i]
+		}
+		if got.Probabilities[i] != base.Probabilities[i] {
+			t.Fatalf("member %d: probability %v became %v", i, base.Probabilities[i], got.Probabilities[i])
+		}
+	}
+	attached, tailAttached, wrong, noiseKept, tailNoise := 0, 0, 0, 0, 0
+	for i, l := range base.Labels {
+		if l >= 0 {
+			if reaches[i].Cluster != -1 {
+				t.Fatalf("member %d has a reach %+v", i, reaches[i])
+			}
+			continue
+		}
+		r := reaches[i]
+		if r.Score <= limit {
+			attached++
+			if got.Labels[i] != moved[r.Cluster] {
+				t.Fatalf("noise point %d (score %.2f) labelled %d, want %d", i, r.Score, got.Labels[i], moved[r.Cluster])
+			}
+			if got.Probabilities[i] <= 0 || got.Probabilities[i] > minProb[r.Cluster] {
+				t.Fatalf("attached point %d: probability %v, members' lowest %v", i, got.Probabilities[i], minProb[r.Cluster])
+			}
+			if truth[i] >= 0 {
+				tailAttached++
+				if base.Labels[slices.Index(truth, truth[i])] != r.Cluster {
+					wrong++
+				}
+			}
+			continue
+		}
+		if got.Labels[i] != -1 {
+			t.Fatalf("noise point %d (score %.2f) labelled %d", i, r.Score, got.Labels[i])
+		}
+		if truth[i] < 0 {
+			noiseKept++
+		} else {
+			tailNoise++
+		}
+	}
+	uniform := 0
+	for _, g := range truth {
+		if g < 0 {
+			uniform++
+		}
+	}
+	t.Logf("attached %d noise points (%d of the blobs' points, %d of them to the other blob); left as noise %d of the blobs' points and %d of %d uniform points",
+		attached, tailAttached, wrong, tailNoise, noiseKept, uniform)
+	if tailAttached == 0 || wrong*10 > tailAttached {
+		t.Errorf("%d of the blobs' noise points attached, %d of them to the other blob", tailAttached, wrong)
+	}
+	if n := len(pts); got.Labels[n-1] != -1 || got.Labels[n-2] != -1 {
+		t.Errorf("far outliers labelled %d and %d", got.Labels[n-2], got.Labels[n-1])
+	}
+	if float64(noiseKept) < 0.75*float64(uniform) {
+		t.Errorf("%d of %d uniform noise points stay -1, want at least 75%%", noiseKept, uniform)
+	}
+	if none := tree.Attach(base, 0); !slices.Equal(none.Labels, base.Labels) {
+		t.Error("Attach with limit 0 changed the labels")
+	}
+	if all := tree.Attach(base, math.Inf(1)); slices.Contains(all.Labels, -1) {
+		t.Error("Attach without a limit left noise")
+	}
+
+	// The same points in another order: the same attached partition and probabilities.
+	perm := rand.New(rand.NewPCG(5, 6)).Perm(len(pts))
+	shuffled := make([][]float64, len(pts))
+	for i, j := range perm {
+		shuffled[i] = pts[j]
+	}
+	tree2, err := NewTree(shuffled, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base2, err := tree2.Cluster(opts.MinClusterSize, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got2 := tree2.Attach(base2, limit)
+	back, prob := make([]int, len(pts)), make([]float64, len(pts))
+	for i, j := range perm {
+		back[j], prob[j] = got2.Labels[i], got2.Probabilities[i]
+	}
+	if !samePartition(got.Labels, back) || !slices.Equal(got.Probabilities, prob) {
+		t.Error("attaching depends on the order of the points")
+	}
+}
+
+// TestPrunedDistancesAreExact: distBelow returns dist bit for bit when it is below the
+// bound and at least the bound otherwise, and the pruned core distances equal the k-th
+// smallest of every distance computed in full, for both metrics and several dimensions.
+func TestPrunedDistancesAreExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, dim := range []int{3, 16, 37} {
+		pts := make([][]float64, 300)
+		for i := range pts {
+			pts[i] = make([]float64, dim)
+			for k := range pts[i] {
+				pts[i][k] = float64(i%3) + r.NormFloat64()
+			}
+		}
+		for _, m := range []Metric{Euclidean, Cosine} {
+			sp := newSpace(pts, m)
+			for trial := range 2000 {
+				i, j := r.IntN(len(pts)), r.IntN(len(pts))
+				full := sp.dist(i, j)
+				bound := full * (0.5 + r.Float64())
+				got := sp.distBelow(i, j, bound)
+				if full < bound && got != full || full >= bound && got < bound {
+					t.Fatalf("dim %d metric %d trial %d: distBelow %v with bound %v, dist %v", dim, m, trial, got, bound, full)
+				}
+			}
+			for _, k := range []int{2, 5, 9} {
+				core := sp.coreDistances(k)
+				row := make([]float64, len(pts))
+				for i := range pts {
+					for j := range pts {
+						row[j] = sp.dist(i, j)
+					}
+					row[i] = 0
+					if want := nthSmallest(row, k-1); core[i] != want {
+						t.Fatalf("dim %d metric %d k %d point %d: core %v, want %v", dim, m, k, i, core[i], want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -3,9 +3,12 @@ package segment
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/hdbscan"
 )
 
@@ -92,7 +95,10 @@ func widen(vecs [][]float32) [][]float64 {
 // companies (1% of them, at least 5; fewer for small sets) and min_samples 5, which
 // keeps noise low. A cap (maxSegments, else MaxSegments) is met first by raising the
 // minimum segment size, which merges small segments into larger ones rather than
-// dropping them into noise, and only then by keeping the most stable segments.
+// dropping them into noise, and only then by keeping the most stable segments. Last,
+// the fringe excess of mass leaves as noise joins its nearest segment when it is tied
+// to it at most attachScore times the segment's median core distance
+// (hdbscan.Tree.Attach); background noise, far sparser, stays unclustered.
 func clusterPoints(points [][]float64, maxSegments int) (hdbscan.Result, error) {
 	n := len(points)
 	size := max(5, n/100)
@@ -115,8 +121,104 @@ func clusterPoints(points [][]float64, maxSegments int) (hdbscan.Result, error) 
 	if err == nil && res.NumClusters() > limit {
 		res, err = tree.Cluster(size, limit)
 	}
-	return res, err
+	if err != nil {
+		return res, err
+	}
+	return tree.Attach(res, attachScore), nil
 }
 
 // minSamples is HDBSCAN's min_samples: the neighbourhood of a core distance.
 const minSamples = 5
+
+// attachScore is the largest hdbscan.Reach.Score of a noise point that joins its
+// nearest segment. The demo world's noise scores from 1.09 up (median 1.35, 90th
+// percentile 1.59: an industry's fringe), uniform noise in the blob tests 11.9 and up:
+// 1.5 attaches most of the fringe and keeps a wide margin to background noise
+// (BENCHMARKS.md).
+const attachScore = 1.5
+
+// Weights of the industry coordinates withLabels appends to the embeddings (scaled to
+// unit root-mean-square norm, so two companies' embeddings are about √2 apart): two
+// companies certain of different industries differ by labelWeight·√2 ≈ 0.71 there,
+// half the typical embedding distance, so the classifier's industry (the same in every
+// language) pulls a segment's companies together across the languages of their
+// keywords, while the embedding still splits an industry where its companies differ.
+// Sub-industries are finer and less certain: half the weight. Measured in
+// BENCHMARKS.md (weights 0 to 2).
+const (
+	labelWeight = 0.5
+	subWeight   = 0.25
+	// minLabelProbability drops an industry the classifier barely considered: it would
+	// add a coordinate (and distance work) and no distance.
+	minLabelProbability = 0.05
+)
+
+// withLabels scales the projected embeddings to unit root-mean-square norm and appends
+// each profile's industry and sub-industry probabilities (one coordinate per value some
+// profile holds with at least minLabelProbability, in sorted order, so the result does
+// not depend on the order of the profiles), weighted by labelWeight and subWeight.
+func withLabels(points [][]float64, profiles []company.Profile) [][]float64 {
+	var ss float64
+	for _, p := range points {
+		for _, v := range p {
+			ss += v * v
+		}
+	}
+	rms := math.Sqrt(ss / float64(len(points)))
+	if rms == 0 {
+		rms = 1
+	}
+	type coord struct {
+		sub   bool
+		value string
+	}
+	weights := func(p company.Profile) map[coord]float64 {
+		out := map[coord]float64{}
+		for v, pr := range p.IndustryGroups {
+			if pr >= minLabelProbability {
+				out[coord{false, v}] = labelWeight * pr
+			}
+		}
+		for v, pr := range p.SubIndustry {
+			if pr >= minLabelProbability {
+				out[coord{true, v}] = subWeight * pr
+			}
+		}
+		return out
+	}
+	index := map[coord]int{}
+	var keys []coord
+	for _, p := range profiles {
+		for c := range weights(p) {
+			if _, ok := index[c]; !ok {
+				index[c] = 0
+				keys = append(keys, c)
+			}
+		}
+	}
+	slices.SortFunc(keys, func(a, b coord) int {
+		if a.sub != b.sub {
+			if a.sub {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a.value, b.value)
+	})
+	for i, k := range keys {
+		index[k] = i
+	}
+	d := len(points[0])
+	out := make([][]float64, len(points))
+	for i, p := range points {
+		q := make([]float64, d+len(keys))
+		for j, v := range p {
+			q[j] = v / rms
+		}
+		for c, w := range weights(profiles[i]) {
+			q[d+index[c]] = w
+		}
+		out[i] = q
+	}
+	return out
+}

@@ -3,7 +3,10 @@ package segment
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/firmoapi/firmo/shared/company"
 )
 
 // blobs makes groups of points around random centres in dims dimensions, each group
@@ -183,4 +186,64 @@ func adjustedRand(a, b []int) float64 {
 		return 1
 	}
 	return (index - expected) / (maxIndex - expected)
+}
+
+// TestWithLabels: the embedding part is scaled to unit root-mean-square norm; each
+// industry and sub-industry some profile holds with at least minLabelProbability gets
+// one weighted coordinate (a barely considered one gets none); two companies of one
+// industry whose embeddings differ end up closer than two of different industries with
+// the same embedding difference; and the coordinates do not depend on the order of the
+// profiles.
+func TestWithLabels(t *testing.T) {
+	points := [][]float64{{1, 0}, {-1, 0}, {1, 2}, {1, -2}}
+	profiles := []company.Profile{
+		{IndustryGroups: map[string]float64{"SOFTWARE": 1}, SubIndustry: map[string]float64{"SOFTWARE/DEVTOOLS": 0.8}},
+		{IndustryGroups: map[string]float64{"SOFTWARE": 0.9, "RETAIL": 0.01}},
+		{IndustryGroups: map[string]float64{"LOGISTICS": 1}},
+		{IndustryGroups: map[string]float64{"LOGISTICS": 0.6, "SOFTWARE": 0.4}},
+	}
+	got := withLabels(points, profiles)
+	// SOFTWARE, LOGISTICS and SOFTWARE/DEVTOOLS; RETAIL at 0.01 gets no coordinate.
+	if len(got[0]) != 2+3 {
+		t.Fatalf("%d coordinates, want 2 + 3: %v", len(got[0]), got[0])
+	}
+	var ss float64
+	for _, p := range got {
+		ss += p[0]*p[0] + p[1]*p[1]
+	}
+	if math.Abs(ss/float64(len(got))-1) > 1e-12 {
+		t.Errorf("embedding part has mean squared norm %v, want 1", ss/float64(len(got)))
+	}
+	sum := func(p []float64) (s float64) {
+		for _, v := range p[2:] {
+			s += v
+		}
+		return s
+	}
+	if want := labelWeight*1 + subWeight*0.8; math.Abs(sum(got[0])-want) > 1e-12 {
+		t.Errorf("label coordinates of the first profile sum to %v, want %v", sum(got[0]), want)
+	}
+	dist := func(a, b []float64) float64 {
+		var s float64
+		for k := range a {
+			s += (a[k] - b[k]) * (a[k] - b[k])
+		}
+		return math.Sqrt(s)
+	}
+	// Profile 0 is as far from 1 (software too) as from 2 (logistics) in the embedding;
+	// the labels make 1 the nearer.
+	if dist(got[0], got[1]) >= dist(got[0], got[2]) {
+		t.Errorf("same industry %.3f apart, different industries %.3f", dist(got[0], got[1]), dist(got[0], got[2]))
+	}
+	perm := []int{3, 1, 0, 2}
+	pp, pr := make([][]float64, 4), make([]company.Profile, 4)
+	for i, j := range perm {
+		pp[i], pr[i] = points[j], profiles[j]
+	}
+	again := withLabels(pp, pr)
+	for i, j := range perm {
+		if !slices.Equal(again[i], got[j]) {
+			t.Errorf("profile %d: %v in another order, %v before", j, again[i], got[j])
+		}
+	}
 }

@@ -163,7 +163,8 @@ func display(term string) string {
 }
 
 // profileTerms are a profile's terms with their weights: its two strongest industries
-// and sub-industries, its twelve strongest keywords, and the distinct words of its
+// and sub-industries, its twelve strongest keywords (stopwords left out, as the
+// pipeline's keywords include words like "modern"), and the distinct words of its
 // description (each counted once per company).
 func profileTerms(p company.Profile) map[string]float64 {
 	out := map[string]float64{}
@@ -174,7 +175,7 @@ func profileTerms(p company.Profile) map[string]float64 {
 		out[termIndustry+v]++
 	}
 	for _, v := range topKeys(p.Keywords, 12) {
-		if v = strings.ToLower(strings.TrimSpace(v)); v != "" {
+		if v = strings.ToLower(strings.TrimSpace(v)); v != "" && !stopwords[v] {
 			out[termKeyword+v]++
 		}
 	}
@@ -235,8 +236,8 @@ func geography(profiles []company.Profile, members []int) string {
 // labelRegions are the region aliases a label may name.
 var labelRegions = []string{"DACH", "BENELUX", "NORDICS", "ANZ", "GCC", "ASEAN", "CEE", "LATAM", "EU", "MENA", "APAC", "EMEA"}
 
-// stopwords are the English, German, French and Spanish function words a description
-// label never shows.
+// stopwords are the English, German, French and Spanish function words, and the word
+// "company" in the world's languages, that a label never shows.
 var stopwords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`the and for with our your you are from that this have has was were will can into more than
@@ -246,7 +247,8 @@ var stopwords = func() map[string]bool {
 		der die das und für mit von den dem des ein eine einer ist sind wir ihre unsere bei auf aus zum zur
 		les des une pour avec dans sur nous vos aux est sont par qui
 		los las del para con una por sus nuestra nuestros somos que desde como más
-		sie wir ihr ihnen auch nicht oder sich use using modern`) {
+		sie wir ihr ihnen auch nicht oder sich als use using modern
+		unternehmen firma entreprise entreprises empresa empresas bedrijf bedrijven azienda aziende`) {
 		m[w] = true
 	}
 	return m

@@ -75,7 +75,7 @@ func (s *Service) segment(ctx context.Context, domains []string, maxSegments int
 	if err != nil {
 		return summary{}, nil, err
 	}
-	reduced := reduce(vecs, reducedDims)
+	reduced := withLabels(reduce(vecs, reducedDims), profiles)
 	sum.Dimensions = len(reduced[0])
 	res, err := clusterPoints(reduced, maxSegments)
 	if err != nil {
@@ -84,6 +84,9 @@ func (s *Service) segment(ctx context.Context, domains []string, maxSegments int
 	for i := range assigned {
 		assigned[i].Segment = res.Labels[i]
 		assigned[i].Probability = round4(res.Probabilities[i])
+		if res.Labels[i] >= 0 && assigned[i].Probability == 0 {
+			assigned[i].Probability = 0.0001 // 0 means unclustered
+		}
 	}
 	labels := describe(profiles, res.Labels, res.NumClusters())
 	sizes := make([]int, res.NumClusters())

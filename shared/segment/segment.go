@@ -1,9 +1,9 @@
 // Package segment is segmentation (POST /v1/segment): a set of 5 to 10,000 company
 // domains, from an upload, a list and saved queries, is clustered into described
-// segments by HDBSCAN over the companies' profile embeddings. It runs as a task of kind
-// TaskKind on the task engine: one record does the whole set (clustering needs every
-// point at once), reading the domains the submission stored and writing the
-// assignments for the status route, which delivers and bills them.
+// segments by HDBSCAN over the companies' profile embeddings and industry labels. It
+// runs as a task of kind TaskKind on the task engine: one record does the whole set
+// (clustering needs every point at once), reading the domains the submission stored
+// and writing the assignments for the status route, which delivers and bills them.
 package segment
 
 import (

@@ -169,10 +169,44 @@ func TestSegmentDemoWorld(t *testing.T) {
 	for id := range got.Segments {
 		t.Logf("segment %d: %s", id, descs[id])
 	}
+	// Reliability of probability: per band, the share of the clustered companies that
+	// are of their segment's majority industry (shared/segment/BENCHMARKS.md).
+	majority := map[string]map[string]int{}
+	for i, l := range labels {
+		if majority[l] == nil {
+			majority[l] = map[string]int{}
+		}
+		majority[l][classes[i]]++
+	}
+	top := func(l string) string {
+		best := ""
+		for c, n := range majority[l] {
+			if best == "" || n > majority[l][best] || (n == majority[l][best] && c < best) {
+				best = c
+			}
+		}
+		return best
+	}
+	var band [10][2]int
+	for _, r := range got.Results {
+		if r.SegmentID < 0 {
+			continue
+		}
+		b := min(int(r.Probability*10), 9)
+		band[b][0]++
+		if truth[r.Domain] == top(fmt.Sprint(r.SegmentID)) {
+			band[b][1]++
+		}
+	}
+	for b, c := range band {
+		if c[0] > 0 {
+			t.Logf("probability %.1f to %.1f: %d companies, %.3f of their segment's majority industry", float64(b)/10, float64(b+1)/10, c[0], float64(c[1])/float64(c[0]))
+		}
+	}
 	if share > maxUnclustered {
 		t.Errorf("%.1f%% unclustered, want at most %.0f%%", 100*share, 100*maxUnclustered)
 	}
-	if nmi < 0.5 {
+	if nmi < 0.8 {
 		t.Errorf("NMI %.3f: the segments do not follow the industries", nmi)
 	}
 	if charged := st.header.Get("X-Credits-Charged"); charged == "0" || charged == "" {
@@ -184,10 +218,9 @@ func TestSegmentDemoWorld(t *testing.T) {
 	}
 }
 
-// maxUnclustered bounds the unclustered share of the demo world's companies. The goal
-// is 25%; it is not met yet (52.5% measured, shared/segment/BENCHMARKS.md), so this
-// bound only catches a regression from there.
-const maxUnclustered = 0.6
+// maxUnclustered bounds the unclustered share of the demo world's companies: the
+// issue's goal of at most 25% (3.2% measured, shared/segment/BENCHMARKS.md).
+const maxUnclustered = 0.25
 
 // normalizedMutualInfo is NMI with the arithmetic mean of the entropies (scikit-learn's
 // default).
