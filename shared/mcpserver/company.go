@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/firmoapi/firmo/shared/client"
@@ -29,15 +29,6 @@ type MatchInput struct {
 	LocalMode          *bool  `json:"local_mode,omitempty" jsonschema:"true: keep country and state while relaxing filters; candidates without a location are left out"`
 }
 
-// Address is a company's postal address.
-type Address struct {
-	Street  string `json:"street,omitempty"`
-	City    string `json:"city,omitempty"`
-	State   string `json:"state,omitempty"`
-	Zip     string `json:"zip,omitempty"`
-	Country string `json:"country,omitempty"`
-}
-
 // CompanyProfile is the answer of company_profile: the profile's main fields.
 type CompanyProfile struct {
 	Domain           string             `json:"domain"`
@@ -47,7 +38,7 @@ type CompanyProfile struct {
 	Score            int                `json:"score" jsonschema:"1-800, from the certificate history (company_score explains it)"`
 	StartDate        *string            `json:"start_date"`
 	EndDate          *string            `json:"end_date"`
-	Address          Address            `json:"address"`
+	Address          client.Address     `json:"address"`
 	Phones           []string           `json:"phones"`
 	PublicEmails     []string           `json:"public_emails"`
 	SocialURLs       []string           `json:"social_urls"`
@@ -64,14 +55,22 @@ type CompanyProfile struct {
 	Note             string             `json:"note,omitempty"`
 }
 
-// ScoreOutput is the answer of company_score.
+// ScoreOutput is the answer of company_score: the API's answer as the client decodes
+// it, plus the confidence the API reference says may be present, which
+// client.CompanyScore has no field for.
 type ScoreOutput struct {
-	Domain     string         `json:"domain"`
-	Score      int            `json:"score" jsonschema:"0-800, higher is better"`
-	FirstEvent *string        `json:"first_event" jsonschema:"date of the first certificate"`
-	ScoredOn   string         `json:"scored_on,omitempty"`
-	Confidence *float64       `json:"confidence,omitempty"`
-	Parameters map[string]any `json:"parameters" jsonschema:"the inputs of the score formula (base_score, recency_multiplier, growth_boost, expiration_penalty, lookback_360, lookback_720)"`
+	client.CompanyScore
+	Confidence *float64 `json:"confidence,omitempty"`
+}
+
+// scoreSchema is company_score's output schema: ScoreOutput's, with the descriptions
+// an agent reads.
+func scoreSchema() *jsonschema.Schema {
+	return schemaFor[ScoreOutput](map[string][]rule{
+		"score":       {describe("0-800, higher is better")},
+		"first_event": {describe("date of the first certificate")},
+		"parameters":  {describe("the inputs of the score formula (base_score, recency_multiplier, growth_boost, expiration_penalty, lookback_360, lookback_720)")},
+	})
 }
 
 // MatchRow is one candidate of match_company.
@@ -111,14 +110,15 @@ func (t *tools) addCompanyTools(s *mcp.Server) {
 		Annotations: readOnly("Company profile"),
 		Description: `Read a company's profile by its domain: name, status (active or closed), address, industry and sub-industry, employees and revenue buckets, business model, description, keywords, phones, public emails, social profiles, mail provider, score. ` +
 			`Free. Use match_company first when you only have the company's name.`,
-		InputSchema: inputSchema[DomainInput](domainRules),
+		InputSchema: schemaFor[DomainInput](domainRules),
 	}, t.companyProfile)
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "company_score",
-		Title:       "Company score",
-		Annotations: readOnly("Company score"),
-		Description: `Read a company's score (0-800, higher is better) computed from its TLS certificate history: age, recency, growth of the last 360 days against the 360 before, and whether a certificate is still valid; with the formula's inputs. Free.`,
-		InputSchema: inputSchema[DomainInput](domainRules),
+		Name:         "company_score",
+		Title:        "Company score",
+		Annotations:  readOnly("Company score"),
+		Description:  `Read a company's score (0-800, higher is better) computed from its TLS certificate history: age, recency, growth of the last 360 days against the 360 before, and whether a certificate is still valid; with the formula's inputs. Free.`,
+		InputSchema:  schemaFor[DomainInput](domainRules),
+		OutputSchema: scoreSchema(),
 	}, t.companyScore)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "match_company",
@@ -126,54 +126,23 @@ func (t *tools) addCompanyTools(s *mcp.Server) {
 		Annotations: readOnly("Match a company name"),
 		Description: `Find the companies (domains) a company name refers to, ranked by match confidence (0-100; never below 50), narrowed by country, state, city, zip code or phone when given. ` +
 			`Answers up to 10 candidates with domain, name, location and confidence. Cost: each candidate returned is billed as a company record (net-new per 90 days, at the plan's rate per 1,000).`,
-		InputSchema: inputSchema[MatchInput](map[string][]rule{
+		InputSchema: schemaFor[MatchInput](map[string][]rule{
 			"name":                 {minLength(1)},
 			"min_match_confidence": {between(minMatchConfidence, maxMatchConfidence)},
 		}),
 	}, t.matchCompany)
 }
 
-// profileBody is the company profile as the API answers it.
-type profileBody struct {
-	Domain string `json:"domain"`
-	Name   string `json:"name"`
-	Status struct {
-		Status     string  `json:"status"`
-		Confidence float64 `json:"confidence"`
-	} `json:"status"`
-	Score          int                `json:"score"`
-	StartDate      *string            `json:"start_date"`
-	EndDate        *string            `json:"end_date"`
-	Address        Address            `json:"address"`
-	Phones         []string           `json:"phones"`
-	PublicEmails   []string           `json:"public_emails"`
-	SocialURLs     []string           `json:"social_urls"`
-	Description    string             `json:"description"`
-	Keywords       map[string]float64 `json:"keywords"`
-	IndustryGroups map[string]float64 `json:"industry_groups"`
-	SubIndustry    map[string]float64 `json:"sub_industry"`
-	Employees      *string            `json:"employees"`
-	RevenueRange   string             `json:"revenue_range"`
-	BusinessModel  map[string]float64 `json:"business_model"`
-	MXProvider     *string            `json:"mx_provider"`
-	RedirectDomain *string            `json:"redirect_domain"`
-	UpdateDate     string             `json:"update_date"`
-}
-
 func (t *tools) companyProfile(ctx context.Context, _ *mcp.CallToolRequest, in DomainInput) (*mcp.CallToolResult, CompanyProfile, error) {
-	resp, err := t.api.Do(ctx, client.Call{Method: "GET", Path: "/v1/bizdata", Query: url.Values{"domain": {in.Domain}}})
+	p, _, err := t.api.Bizdata(ctx, in.Domain)
 	if err != nil {
-		return nil, CompanyProfile{}, toolError("company_profile", err)
-	}
-	var p profileBody
-	if err := resp.Decode(&p); err != nil {
 		return nil, CompanyProfile{}, toolError("company_profile", err)
 	}
 	out := CompanyProfile{Domain: p.Domain, Name: p.Name, Status: p.Status.Status, StatusConfidence: p.Status.Confidence,
 		Score: p.Score, StartDate: p.StartDate, EndDate: p.EndDate, Address: p.Address,
 		Phones: firstN(p.Phones, 3), PublicEmails: firstN(p.PublicEmails, 3), SocialURLs: firstN(p.SocialURLs, 5),
 		Description: clip(p.Description, 600), Keywords: topKeys(p.Keywords, 10), IndustryGroups: p.IndustryGroups,
-		SubIndustry: p.SubIndustry, Employees: p.Employees, RevenueRange: p.RevenueRange, MXProvider: p.MXProvider,
+		SubIndustry: confidences(p.SubIndustry), Employees: p.Employees, RevenueRange: p.RevenueRange, MXProvider: p.MXProvider,
 		RedirectDomain: p.RedirectDomain, UpdateDate: p.UpdateDate}
 	if top := topKeys(p.BusinessModel, 1); len(top) == 1 {
 		out.BusinessModel = top[0]
@@ -185,24 +154,42 @@ func (t *tools) companyProfile(ctx context.Context, _ *mcp.CallToolRequest, in D
 	return nil, out, nil
 }
 
+// confidences reads sub_industry, whose values are confidences (client.CompanyProfile
+// declares them as any); null stays null.
+func confidences(m map[string]any) map[string]float64 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		if f, ok := v.(float64); ok {
+			out[k] = f
+		}
+	}
+	return out
+}
+
 func (t *tools) companyScore(ctx context.Context, _ *mcp.CallToolRequest, in DomainInput) (*mcp.CallToolResult, ScoreOutput, error) {
-	resp, err := t.api.Do(ctx, client.Call{Method: "GET", Path: "/v1/score", Query: url.Values{"domain": {in.Domain}}})
+	s, resp, err := t.api.Score(ctx, in.Domain)
 	if err != nil {
 		return nil, ScoreOutput{}, toolError("company_score", err)
 	}
-	var out ScoreOutput
-	if err := resp.Decode(&out); err != nil {
+	var extra struct {
+		Confidence *float64 `json:"confidence"`
+	}
+	if err := resp.Decode(&extra); err != nil {
 		return nil, ScoreOutput{}, toolError("company_score", err)
 	}
-	return nil, out, nil
+	return nil, ScoreOutput{CompanyScore: *s, Confidence: extra.Confidence}, nil
 }
 
 func (t *tools) matchCompany(ctx context.Context, _ *mcp.CallToolRequest, in MatchInput) (*mcp.CallToolResult, MatchOutput, error) {
-	q, err := queryOf(in)
-	if err != nil {
-		return nil, MatchOutput{}, toolError("match_company", err)
+	p := client.MatchParams{Name: in.Name, Country: in.Country, State: in.State, City: in.City, ZipCode: in.ZipCode,
+		Phone: in.Phone, Strict: in.Strict, LocalMode: in.LocalMode}
+	if in.MinMatchConfidence != nil {
+		p.MinMatchConfidence = *in.MinMatchConfidence
 	}
-	resp, err := t.api.Do(ctx, client.Call{Method: "GET", Path: "/v1/match", Query: q})
+	ans, resp, err := t.api.Match(ctx, p)
 	if err != nil {
 		return nil, MatchOutput{}, toolError("match_company", err)
 	}
@@ -211,17 +198,8 @@ func (t *tools) matchCompany(ctx context.Context, _ *mcp.CallToolRequest, in Mat
 		out.Note = "no company matches at or above min_match_confidence; try without strict, with fewer location arguments, or another spelling"
 		return nil, out, nil
 	}
-	var body struct {
-		Matches []struct {
-			profileBody
-			MatchConfidence int `json:"match_confidence"`
-		} `json:"matches"`
-	}
-	if err := resp.Decode(&body); err != nil {
-		return nil, MatchOutput{}, toolError("match_company", err)
-	}
-	out.Count = len(body.Matches)
-	for _, m := range firstN(body.Matches, maxMatchRows) {
+	out.Count = len(ans.Matches)
+	for _, m := range firstN(ans.Matches, maxMatchRows) {
 		r := MatchRow{Domain: m.Domain, Name: m.Name, MatchConfidence: m.MatchConfidence, Status: m.Status.Status,
 			City: m.Address.City, State: m.Address.State, Country: m.Address.Country, Employees: m.Employees, Score: m.Score}
 		if top := topKeys(m.IndustryGroups, 1); len(top) == 1 {

@@ -1,12 +1,8 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -106,11 +102,6 @@ type SearchContactsOutput struct {
 	Note           string       `json:"note,omitempty"`
 }
 
-// CountContactsOutput is the answer of count_contacts.
-type CountContactsOutput struct {
-	Count int `json:"count" jsonschema:"contacts matching every filter"`
-}
-
 // Limits of contact search in the API reference (a test holds them equal to
 // shared/contactsearch's, which the API enforces).
 const (
@@ -153,7 +144,7 @@ func (t *tools) addContactTools(s *mcp.Server) {
 			`Answers the number of contacts returned, the first 25 with their main fields (name, title, department, seniority, company, email, phone, LinkedIn) and their companies. ` +
 			`Cost: every contact and company returned is billed as a record (net-new per 90 days, at the plan's rate per 1,000 records), so keep max_records small (default 25) and size the search first with count_contacts, which is free. ` +
 			`At most 5 contacts per company unless results_by_company says otherwise; to page, set results_by_company 0 and raise offset.`,
-		InputSchema: inputSchema[SearchContactsInput](rules),
+		InputSchema: schemaFor[SearchContactsInput](rules),
 	}, t.searchContacts)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "count_contacts",
@@ -161,52 +152,110 @@ func (t *tools) addContactTools(s *mcp.Server) {
 		Annotations: readOnly("Count contacts"),
 		Description: `Count the contacts matching person and company filters (seniority, department, job title, skills, country, state, the employer's industry, country and size, contact data such as has_email). ` +
 			`Free: use it to size a search before search_contacts, which bills every contact it returns.`,
-		InputSchema: inputSchema[CountContactsInput](filterRules()),
+		InputSchema: schemaFor[CountContactsInput](filterRules()),
+		OutputSchema: schemaFor[client.ContactCount](map[string][]rule{
+			"count": {describe("contacts matching every filter")},
+		}),
 	}, t.countContacts)
 }
 
 func (t *tools) searchContacts(ctx context.Context, _ *mcp.CallToolRequest, in SearchContactsInput) (*mcp.CallToolResult, SearchContactsOutput, error) {
-	resp, err := t.api.Do(ctx, client.Call{Method: "POST", Path: "/v1/contacts/discover", JSON: in})
+	res, resp, err := t.discover(ctx, in)
 	if err != nil {
 		return nil, SearchContactsOutput{}, toolError("search_contacts", err)
 	}
-	entries, totals, err := decodeDiscover(resp.Body)
+	order, err := keyOrder(resp.Body, "results")
 	if err != nil {
-		return nil, SearchContactsOutput{}, toolError("search_contacts", err)
+		return nil, SearchContactsOutput{}, toolError("search_contacts", fmt.Errorf("decode contact search answer: %w", err))
 	}
 	similarity := in.IcpPrompt != "" || in.IcpText != "" || len(in.PersonaID) > 0
-	out := SearchContactsOutput{TotalContacts: totals.TotalContacts, TotalDomains: totals.TotalDomains,
+	out := SearchContactsOutput{TotalContacts: res.TotalContacts, TotalDomains: res.TotalDomains,
 		Contacts: []ContactRow{}, Companies: []CompanyRow{}, CreditsCharged: resp.Credits}
-	for _, e := range entries {
+	for _, domain := range order {
+		e := res.Results[domain]
 		if len(out.Companies) < maxRows {
-			out.Companies = append(out.Companies, e.row())
+			out.Companies = append(out.Companies, companyRow(e))
 		}
 		for _, c := range e.Contacts {
 			if len(out.Contacts) < maxRows {
-				out.Contacts = append(out.Contacts, c.row(e, similarity))
+				out.Contacts = append(out.Contacts, contactRow(c, e, similarity))
 			}
 		}
 	}
-	out.Note = searchNote(in, out, totals)
+	out.Note = searchNote(in, out)
 	return nil, out, nil
 }
 
-// searchNote says what was left out and how to get more.
-func searchNote(in SearchContactsInput, out SearchContactsOutput, totals discoverTotals) string {
-	var notes []string
-	if len(out.Contacts) < totals.TotalContacts {
-		notes = append(notes, fmt.Sprintf("showing %d of the %d contacts returned (all %d were billed); ask for fewer with max_records", len(out.Contacts), totals.TotalContacts, totals.TotalContacts))
+// discover runs the search through the client. client.ContactSearch drops a
+// results_by_company of 0 (its field is an int with omitempty), and 0 is what removes
+// the per-company cap, so that one case sends the same body through Do with the field
+// kept; the answer is decoded into the client's type all the same.
+func (t *tools) discover(ctx context.Context, in SearchContactsInput) (*client.ContactSearchResult, *client.Response, error) {
+	search := in.search()
+	if in.ResultsByCompany == nil || *in.ResultsByCompany != 0 {
+		return t.api.DiscoverContacts(ctx, search)
 	}
-	if len(out.Companies) < totals.TotalDomains {
-		notes = append(notes, fmt.Sprintf("showing %d of %d companies", len(out.Companies), totals.TotalDomains))
+	body := struct {
+		client.ContactSearch
+		ResultsByCompany *int `json:"results_by_company"` // shadows the embedded field
+	}{search, in.ResultsByCompany}
+	resp, err := t.api.Do(ctx, client.Call{Method: "POST", Path: "/v1/contacts/discover", JSON: body})
+	if err != nil {
+		return nil, nil, err
+	}
+	var res client.ContactSearchResult
+	if err := resp.Decode(&res); err != nil {
+		return nil, nil, err
+	}
+	return &res, resp, nil
+}
+
+// search is the client's request for the input.
+func (in SearchContactsInput) search() client.ContactSearch {
+	s := client.ContactSearch{ContactFilters: in.ContactFilters.api(), PersonaID: in.PersonaID, ICPPrompt: in.IcpPrompt,
+		ICPText: in.IcpText, Domain: in.Domain, InclusionQueryID: in.InclusionQueryID, ExclusionQueryID: in.ExclusionQueryID,
+		Offset: in.Offset}
+	if in.MaxRecords != nil {
+		s.MaxRecords = *in.MaxRecords
+	}
+	if in.ResultsByCompany != nil {
+		s.ResultsByCompany = *in.ResultsByCompany
+	}
+	return s
+}
+
+// api is the client's filters for the input's (a min_connections of 0, which filters
+// nothing, is not sent).
+func (f ContactFilters) api() client.ContactFilters {
+	c := client.ContactFilters{Seniority: f.Seniority, NegateSeniority: f.NegateSeniority, Department: f.Department,
+		NegateDepartment: f.NegateDepartment, Title: f.Title, NegateTitle: f.NegateTitle, Skills: f.Skills, Name: f.Name,
+		Summary: f.Summary, PersonCountry: f.PersonCountry, NegatePersonCountry: f.NegatePersonCountry,
+		PersonState: f.PersonState, FilterIndustry: f.FilterIndustry, NegateFilterIndustry: f.NegateFilterIndustry,
+		FilterCountry: f.FilterCountry, NegateFilterCountry: f.NegateFilterCountry, FilterState: f.FilterState,
+		EmployeeRange: f.EmployeeRange, HasEmail: f.HasEmail, EmailValidated: f.EmailValidated, HasPhone: f.HasPhone,
+		HasMobile: f.HasMobile, HasLinkedIn: f.HasLinkedin, JobstartDate: f.JobstartDate}
+	if f.MinConnections != nil {
+		c.MinConnections = *f.MinConnections
+	}
+	return c
+}
+
+// searchNote says what was left out and how to get more.
+func searchNote(in SearchContactsInput, out SearchContactsOutput) string {
+	var notes []string
+	if len(out.Contacts) < out.TotalContacts {
+		notes = append(notes, fmt.Sprintf("showing %d of the %d contacts returned (all %d were billed); ask for fewer with max_records", len(out.Contacts), out.TotalContacts, out.TotalContacts))
+	}
+	if len(out.Companies) < out.TotalDomains {
+		notes = append(notes, fmt.Sprintf("showing %d of %d companies", len(out.Companies), out.TotalDomains))
 	}
 	asked := searchDefaultRecords
 	if in.MaxRecords != nil {
 		asked = *in.MaxRecords
 	}
-	if totals.TotalContacts >= asked {
+	if out.TotalContacts >= asked {
 		if in.ResultsByCompany != nil && *in.ResultsByCompany == 0 {
-			notes = append(notes, fmt.Sprintf("more may match: call again with offset %d for the next page; count_contacts gives the total", in.Offset+totals.TotalContacts))
+			notes = append(notes, fmt.Sprintf("more may match: call again with offset %d for the next page; count_contacts gives the total", in.Offset+out.TotalContacts))
 		} else {
 			notes = append(notes, "more may match: each company is capped at results_by_company contacts and offset is ignored; to page through every match set results_by_company 0 and raise offset by max_records each call; count_contacts gives the total")
 		}
@@ -214,103 +263,26 @@ func searchNote(in SearchContactsInput, out SearchContactsOutput, totals discove
 	return strings.Join(notes, "; ")
 }
 
-func (t *tools) countContacts(ctx context.Context, _ *mcp.CallToolRequest, in CountContactsInput) (*mcp.CallToolResult, CountContactsOutput, error) {
-	q, err := queryOf(in.ContactFilters)
+func (t *tools) countContacts(ctx context.Context, _ *mcp.CallToolRequest, in CountContactsInput) (*mcp.CallToolResult, client.ContactCount, error) {
+	n, _, err := t.api.CountContacts(ctx, in.ContactFilters.api())
 	if err != nil {
-		return nil, CountContactsOutput{}, toolError("count_contacts", err)
+		return nil, client.ContactCount{}, toolError("count_contacts", err)
 	}
-	resp, err := t.api.Do(ctx, client.Call{Method: "GET", Path: "/v1/contacts/count", Query: q})
-	if err != nil {
-		return nil, CountContactsOutput{}, toolError("count_contacts", err)
-	}
-	var out CountContactsOutput
-	if err := resp.Decode(&out); err != nil {
-		return nil, CountContactsOutput{}, toolError("count_contacts", err)
-	}
-	return nil, out, nil
+	return nil, *n, nil
 }
 
-// queryOf writes a struct's JSON fields as query parameters: a list repeats its
-// parameter, scalars keep their JSON literal (true, 50, text).
-func queryOf(v any) (url.Values, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
+func companyRow(e client.CompanyEntry) CompanyRow {
+	r := CompanyRow{Domain: e.Domain, Name: e.Name, Employees: e.Employees, EmailPattern: e.EmailPattern, Contacts: len(e.Contacts)}
+	if e.Address != nil {
+		r.Country, r.State = e.Address.Country, e.Address.State
 	}
-	var fields map[string]any
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, err
-	}
-	q := url.Values{}
-	for k, f := range fields {
-		switch x := f.(type) {
-		case []any:
-			for _, it := range x {
-				q.Add(k, scalar(it))
-			}
-		case nil:
-		default:
-			q.Set(k, scalar(x))
-		}
-	}
-	return q, nil
-}
-
-func scalar(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	return fmt.Sprint(v)
-}
-
-// discoverEntry is a company entry of the contact search answer.
-type discoverEntry struct {
-	Domain         string             `json:"domain"`
-	Name           string             `json:"name"`
-	Employees      string             `json:"employees"`
-	IndustryGroups map[string]float64 `json:"industry_groups"`
-	Address        struct {
-		Country string `json:"country"`
-		State   string `json:"state"`
-	} `json:"address"`
-	EmailPattern *string          `json:"email_pattern"`
-	Contacts     []discoverPerson `json:"contacts"`
-}
-
-type discoverPerson struct {
-	PersonaID      int64    `json:"persona_id"`
-	Name           string   `json:"name"`
-	Title          string   `json:"title"`
-	Department     string   `json:"department"`
-	Seniority      string   `json:"seniority"`
-	Domain         string   `json:"domain"`
-	CompanyName    string   `json:"company_name"`
-	Country        string   `json:"country"`
-	Email          *string  `json:"email"`
-	EmailValidated bool     `json:"email_validated"`
-	SocialURLs     []string `json:"social_urls"`
-	Phone          []struct {
-		Phone string `json:"phone"`
-	} `json:"phone"`
-	JobstartDate *string `json:"jobstart_date"`
-	Similarity   *int    `json:"similarity"`
-}
-
-func (e *discoverEntry) row() CompanyRow {
-	r := CompanyRow{Domain: e.Domain, Name: e.Name, Employees: e.Employees, Country: e.Address.Country,
-		State: e.Address.State, EmailPattern: e.EmailPattern, Contacts: len(e.Contacts)}
 	if top := topKeys(e.IndustryGroups, 1); len(top) == 1 {
 		r.Industry = top[0]
 	}
 	return r
 }
 
-func (p *discoverPerson) row(e *discoverEntry, similarity bool) ContactRow {
+func contactRow(p client.Contact, e client.CompanyEntry, similarity bool) ContactRow {
 	r := ContactRow{PersonaID: p.PersonaID, Name: p.Name, Title: p.Title, Department: p.Department, Seniority: p.Seniority,
 		CompanyName: p.CompanyName, Domain: p.Domain, Country: p.Country, Email: p.Email, EmailValidated: p.EmailValidated,
 		JobstartDate: p.JobstartDate}
@@ -327,40 +299,7 @@ func (p *discoverPerson) row(e *discoverEntry, similarity bool) ContactRow {
 		}
 	}
 	if similarity {
-		r.Similarity = p.Similarity
+		r.Similarity = &p.Similarity
 	}
 	return r
-}
-
-type discoverTotals struct {
-	TotalContacts int `json:"total_contacts"`
-	TotalDomains  int `json:"total_domains"`
-}
-
-// decodeDiscover reads the contact search answer keeping the rank order of its results
-// object (keyed by domain, best company first), which a map would lose.
-func decodeDiscover(body []byte) ([]*discoverEntry, discoverTotals, error) {
-	var head struct {
-		discoverTotals
-		Results json.RawMessage `json:"results"`
-	}
-	if err := json.Unmarshal(body, &head); err != nil {
-		return nil, discoverTotals{}, fmt.Errorf("decode contact search answer: %w", err)
-	}
-	var entries []*discoverEntry
-	dec := json.NewDecoder(bytes.NewReader(head.Results))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, head.discoverTotals, fmt.Errorf("decode contact search answer: results is not an object")
-	}
-	for dec.More() {
-		if _, err := dec.Token(); err != nil { // the domain key
-			return nil, head.discoverTotals, fmt.Errorf("decode contact search answer: %w", err)
-		}
-		e := new(discoverEntry)
-		if err := dec.Decode(e); err != nil {
-			return nil, head.discoverTotals, fmt.Errorf("decode contact search answer: %w", err)
-		}
-		entries = append(entries, e)
-	}
-	return entries, head.discoverTotals, nil
 }

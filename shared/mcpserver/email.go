@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"net/url"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,7 +49,7 @@ func (t *tools) addEmailTools(s *mcp.Server) {
 		Description: `Find a person's work email address from their name and employer's domain: the mail server is asked over SMTP which address on the company's pattern exists. ` +
 			`Waits up to wait_seconds (default 20) for the outcome (found, not_found, catch_all, ...); if it takes longer, returns the job id to read with task_status (kind email_job). ` +
 			`Cost: only a found address is billed (an email record, net-new per 90 days, at the plan's rate per 1,000); every other outcome is free.`,
-		InputSchema: inputSchema[FindEmailInput](map[string][]rule{
+		InputSchema: schemaFor[FindEmailInput](map[string][]rule{
 			"first_name":   {minLength(1)},
 			"last_name":    {minLength(1)},
 			"domain":       {minLength(1)},
@@ -60,36 +59,27 @@ func (t *tools) addEmailTools(s *mcp.Server) {
 }
 
 func (t *tools) findEmail(ctx context.Context, _ *mcp.CallToolRequest, in FindEmailInput) (*mcp.CallToolResult, EmailOutcome, error) {
-	body := map[string]string{"first_name": in.FirstName, "last_name": in.LastName, "domain": in.Domain}
-	if in.KnownPattern != "" {
-		body["known_pattern"] = in.KnownPattern
-	}
-	resp, err := t.api.Do(ctx, client.Call{Method: "POST", Path: "/v1/email/find", JSON: body})
+	ref, _, err := t.api.FindEmail(ctx, client.EmailFindRequest{FirstName: in.FirstName, LastName: in.LastName,
+		Domain: in.Domain, KnownPattern: in.KnownPattern})
 	if err != nil {
-		return nil, EmailOutcome{}, toolError("find_email", err)
-	}
-	var sub struct {
-		JobID string `json:"job_id"`
-	}
-	if err := resp.Decode(&sub); err != nil {
 		return nil, EmailOutcome{}, toolError("find_email", err)
 	}
 	wait := defaultEmailWait
 	if in.WaitSeconds != nil {
 		wait = *in.WaitSeconds
 	}
-	st, err := t.await(ctx, emailJobPath(sub.JobID), wait)
+	st, err := t.await(ctx, client.EmailJobPath(ref.JobID), wait)
 	if err != nil {
 		return nil, EmailOutcome{}, toolError("find_email", err)
 	}
-	var job emailJob
+	var job client.EmailJob
 	if st != nil {
 		if err := st.Decode(&job); err != nil {
 			return nil, EmailOutcome{}, toolError("find_email", err)
 		}
 	}
-	out := job.outcome()
-	out.JobID = sub.JobID
+	out := outcomeOf(job)
+	out.JobID = ref.JobID
 	if out.JobStatus == "" {
 		out.JobStatus = "queued"
 	}
@@ -114,37 +104,14 @@ func (t *tools) await(ctx context.Context, statusPath string, seconds int) (*cli
 	return st, err
 }
 
-func emailJobPath(id string) string { return "/v1/email/jobs/" + url.PathEscape(id) }
-
-// emailJob is an email job as GET /v1/email/jobs/{job_id} answers it.
-type emailJob struct {
-	JobID  string `json:"job_id"`
-	Status string `json:"status"`
-	Result *struct {
-		Status string `json:"status"`
-		Result *struct {
-			Email   string `json:"email"`
-			Pattern string `json:"pattern"`
-			Tier    string `json:"tier"`
-			Valid   *bool  `json:"valid"`
-		} `json:"result"`
-		IsCatchAll bool    `json:"is_catch_all"`
-		Provider   *string `json:"provider"`
-	} `json:"result"`
-	Error *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-func (j *emailJob) outcome() EmailOutcome {
-	out := EmailOutcome{JobID: j.JobID, JobStatus: j.Status}
-	if r := j.Result; r != nil {
-		out.Outcome, out.IsCatchAll, out.Provider = r.Status, r.IsCatchAll, r.Provider
-		if f := r.Result; f != nil {
-			email := f.Email
-			out.Email, out.Pattern, out.Tier, out.Valid = &email, f.Pattern, f.Tier, f.Valid
-		}
+// outcomeOf is an email job's state and outcome (the address only when found: the
+// job's result.result is null otherwise).
+func outcomeOf(j client.EmailJob) EmailOutcome {
+	r := j.Result
+	out := EmailOutcome{JobID: j.JobID, JobStatus: j.Status, Outcome: r.Status, IsCatchAll: r.IsCatchAll, Provider: r.Provider}
+	if f := r.Result; f.Email != "" {
+		email, valid := f.Email, f.Valid
+		out.Email, out.Pattern, out.Tier, out.Valid = &email, f.Pattern, f.Tier, &valid
 	}
 	if j.Error != nil {
 		out.Note = "the job failed: " + j.Error.Code + ": " + j.Error.Message

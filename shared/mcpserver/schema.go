@@ -7,22 +7,22 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// rule tightens one property of an inferred input schema with a constraint of the API
-// reference (an enum, a range, a default).
+// rule tightens one property of an inferred schema with a constraint of the API
+// reference (an enum, a range, a default) or gives it a description.
 type rule func(*jsonschema.Schema)
 
-// inputSchema infers the JSON Schema of T from its json and jsonschema tags (the
-// descriptions) and applies rules by property name. A rule naming no property is a
+// schemaFor infers the JSON Schema of T (a tool's input or output) from its json and
+// jsonschema tags (the descriptions) and applies rules by property name. A rule naming no property is a
 // programming error and panics, as the SDK's AddTool does for a bad schema.
-func inputSchema[T any](rules map[string][]rule) *jsonschema.Schema {
+func schemaFor[T any](rules map[string][]rule) *jsonschema.Schema {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
-		panic(fmt.Sprintf("mcpserver: input schema of %T: %v", *new(T), err))
+		panic(fmt.Sprintf("mcpserver: schema of %T: %v", *new(T), err))
 	}
 	for name, rs := range rules {
 		p, ok := s.Properties[name]
 		if !ok {
-			panic(fmt.Sprintf("mcpserver: input schema of %T has no property %q", *new(T), name))
+			panic(fmt.Sprintf("mcpserver: schema of %T has no property %q", *new(T), name))
 		}
 		for _, r := range rs {
 			r(p)
@@ -80,6 +80,12 @@ func pattern(re string) rule {
 		}
 		s.Pattern = re
 	}
+}
+
+// describe sets a property's description, for a type whose tags have none (the
+// client's types, used as a tool's output).
+func describe(text string) rule {
+	return func(s *jsonschema.Schema) { s.Description = text }
 }
 
 // defaultValue is applied by the SDK when the argument is absent.

@@ -21,11 +21,23 @@ import (
 )
 
 // API is the part of the Firmo client the tools call; *client.Client implements it.
+// Task status is read with Poll and Wait (one request a read, the status summarised)
+// and decoded into the client's type of each kind.
 type API interface {
-	Do(ctx context.Context, call client.Call) (*client.Response, error)
+	Bizdata(ctx context.Context, domain string) (*client.CompanyProfile, *client.Response, error)
+	Score(ctx context.Context, domain string) (*client.CompanyScore, *client.Response, error)
+	Match(ctx context.Context, p client.MatchParams) (*client.MatchAnswer, *client.Response, error)
+	DiscoverContacts(ctx context.Context, search client.ContactSearch) (*client.ContactSearchResult, *client.Response, error)
+	CountContacts(ctx context.Context, filters client.ContactFilters) (*client.ContactCount, *client.Response, error)
+	FindEmail(ctx context.Context, req client.EmailFindRequest) (*client.EmailJobRef, *client.Response, error)
 	Poll(ctx context.Context, statusPath string) (*client.TaskStatus, error)
 	Wait(ctx context.Context, statusPath string, opts client.WaitOptions) (*client.TaskStatus, error)
+	// Do sends the one search DiscoverContacts cannot: results_by_company 0 (see
+	// tools.discover).
+	Do(ctx context.Context, call client.Call) (*client.Response, error)
 }
+
+var _ API = (*client.Client)(nil)
 
 // Options configure a server.
 type Options struct {

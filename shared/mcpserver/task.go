@@ -1,14 +1,14 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/firmoapi/firmo/shared/client"
 )
 
 // TaskStatusInput is the input of task_status.
@@ -20,36 +20,32 @@ type TaskStatusInput struct {
 
 // TaskStatusOutput is the answer of task_status.
 type TaskStatusOutput struct {
-	Kind           string           `json:"kind"`
-	ID             string           `json:"id"`
-	Status         string           `json:"status" jsonschema:"in_progress, completed, failed, cancelling or cancelled (email jobs: queued, processing, completed, failed)"`
-	Progress       float64          `json:"progress" jsonschema:"percent done"`
-	Done           int              `json:"done,omitempty"`
-	Total          int              `json:"total,omitempty"`
-	ResultCount    int              `json:"result_count" jsonschema:"result rows available so far"`
-	Results        []map[string]any `json:"results" jsonschema:"the first result rows, main fields, long values shortened"`
-	Error          any              `json:"error,omitempty"`
-	Warnings       []string         `json:"warnings,omitempty"`
-	CreditsCharged int64            `json:"credits_charged"`
-	Note           string           `json:"note,omitempty"`
+	Kind           string            `json:"kind"`
+	ID             string            `json:"id"`
+	Status         string            `json:"status" jsonschema:"in_progress, completed, failed, cancelling or cancelled (email jobs: queued, processing, completed, failed)"`
+	Progress       float64           `json:"progress" jsonschema:"percent done"`
+	Done           int               `json:"done,omitempty"`
+	Total          int               `json:"total,omitempty"`
+	ResultCount    int               `json:"result_count" jsonschema:"result rows available so far"`
+	Results        []map[string]any  `json:"results" jsonschema:"the first result rows, main fields, long values shortened"`
+	Error          *client.ErrorInfo `json:"error,omitempty"`
+	Warnings       []string          `json:"warnings,omitempty"`
+	CreditsCharged int64             `json:"credits_charged"`
+	Note           string            `json:"note,omitempty"`
 }
 
-// statusRoute is the status route of a kind (README "Tasks": each kind is read only
-// through its own route), with %s for the id.
-func statusRoute(kind string) (string, bool) {
-	switch kind {
-	case "gen":
-		return "/v1/gen/status/%s", true
-	case "bulkmatch":
-		return "/v1/bulkmatch/status/%s", true
-	case "segment":
-		return "/v1/segment/status/%s", true
-	case "email_job":
-		return "/v1/email/jobs/%s", true
-	case "email_batch":
-		return "/v1/email/batch/%s/results", true
+// statusPath is the status route of a kind for an id (README "Tasks": each kind is read
+// only through its own route).
+func statusPath(kind, id string) (string, bool) {
+	paths := map[string]func(string) string{
+		"gen": client.GenStatusPath, "bulkmatch": client.BulkMatchStatusPath, "segment": client.SegmentStatusPath,
+		"email_job": client.EmailJobPath, "email_batch": client.EmailBatchPath,
 	}
-	return "", false
+	p, ok := paths[kind]
+	if !ok {
+		return "", false
+	}
+	return p(id), true
 }
 
 func (t *tools) addTaskTools(s *mcp.Server) {
@@ -60,7 +56,7 @@ func (t *tools) addTaskTools(s *mcp.Server) {
 		Description: `Read the status, progress and first results of long work by its id: a find_email job (kind email_job), an email batch, a bulk match, a segmentation, or a batch research, ICP validation or contact generation task (kind gen). ` +
 			`Answers the status, the percent done, how many result rows there are and the first 25 with their main fields. Optionally waits up to wait_seconds for the task to finish. ` +
 			`Cost: reading is free, except that bulk match and segmentation results are billed as company records (net-new per 90 days) when they are first delivered.`,
-		InputSchema: inputSchema[TaskStatusInput](map[string][]rule{
+		InputSchema: schemaFor[TaskStatusInput](map[string][]rule{
 			"kind":         {enum("gen", "bulkmatch", "segment", "email_job", "email_batch")},
 			"id":           {minLength(1)},
 			"wait_seconds": {between(0, maxWait)},
@@ -69,11 +65,10 @@ func (t *tools) addTaskTools(s *mcp.Server) {
 }
 
 func (t *tools) taskStatus(ctx context.Context, _ *mcp.CallToolRequest, in TaskStatusInput) (*mcp.CallToolResult, TaskStatusOutput, error) {
-	route, ok := statusRoute(in.Kind)
+	path, ok := statusPath(in.Kind, strings.TrimSpace(in.ID))
 	if !ok { // the schema's enum stops this first
 		return nil, TaskStatusOutput{}, fmt.Errorf("task_status: kind %q is not one of gen, bulkmatch, segment, email_job, email_batch", in.Kind)
 	}
-	path := fmt.Sprintf(route, url.PathEscape(strings.TrimSpace(in.ID)))
 	st, err := t.await(ctx, path, in.WaitSeconds)
 	if err == nil && st == nil {
 		st, err = t.api.Poll(ctx, path) // no answer within the wait: read it once
@@ -83,16 +78,16 @@ func (t *tools) taskStatus(ctx context.Context, _ *mcp.CallToolRequest, in TaskS
 	}
 	out := TaskStatusOutput{Kind: in.Kind, ID: in.ID, Status: st.Status, Progress: st.Progress, Done: st.Done, Total: st.Total,
 		Results: []map[string]any{}, CreditsCharged: st.Credits}
-	rows, extra, err := taskRows(in.Kind, st.Body)
+	a, err := readTask(in.Kind, st.Body)
 	if err != nil {
-		return nil, TaskStatusOutput{}, toolError("task_status", err)
+		return nil, TaskStatusOutput{}, toolError("task_status", fmt.Errorf("decode status answer: %w", err))
 	}
-	out.ResultCount = len(rows)
-	out.Results = firstN(rows, maxRows)
-	out.Error, out.Warnings = extra.Error, firstN(extra.Warnings, 5)
+	out.ResultCount = len(a.rows)
+	out.Results = firstN(a.rows, maxRows)
+	out.Error, out.Warnings = a.err, firstN(a.warnings, 5)
 	var notes []string
-	if len(rows) > len(out.Results) {
-		notes = append(notes, fmt.Sprintf("showing %d of %d result rows; GET %s has them all (firmo's file commands write them to a file)", len(out.Results), len(rows), path))
+	if len(a.rows) > len(out.Results) {
+		notes = append(notes, fmt.Sprintf("showing %d of %d result rows; GET %s has them all (firmo's file commands write them to a file)", len(out.Results), len(a.rows), path))
 	}
 	if !st.Finished() {
 		notes = append(notes, "not finished: call task_status again later, or with wait_seconds")
@@ -101,71 +96,82 @@ func (t *tools) taskStatus(ctx context.Context, _ *mcp.CallToolRequest, in TaskS
 	return nil, out, nil
 }
 
-// taskExtra are the status answer's fields besides the rows.
-type taskExtra struct {
-	Error    any      `json:"error"`
-	Warnings []string `json:"warnings"`
+// taskAnswer is what task_status reads from a status answer besides its status: the
+// result rows, each trimmed to its main fields, the warnings and the task's error.
+type taskAnswer struct {
+	rows     []map[string]any
+	warnings []string
+	err      *client.ErrorInfo
 }
 
-// taskRows reads the result rows of a status answer, each trimmed to its main fields.
-func taskRows(kind string, body []byte) ([]map[string]any, taskExtra, error) {
-	var extra taskExtra
-	_ = json.Unmarshal(body, &extra) // warnings of another shape are left out
+// readTask decodes a status answer of kind into the client's type for it.
+func readTask(kind string, body []byte) (taskAnswer, error) {
 	switch kind {
 	case "gen":
-		var head struct {
-			Results        json.RawMessage `json:"results"`
-			InterimResults json.RawMessage `json:"interim_results"`
+		var g client.GenerationTask
+		if err := json.Unmarshal(body, &g); err != nil {
+			return taskAnswer{}, err
 		}
-		if err := json.Unmarshal(body, &head); err != nil {
-			return nil, extra, fmt.Errorf("decode status answer: %w", err)
+		results, field := g.Results, "results"
+		if g.Results == nil {
+			results, field = g.InterimResults, "interim_results"
 		}
-		raw := head.Results
-		if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
-			raw = head.InterimResults
+		order, err := keyOrder(body, field)
+		if err != nil {
+			return taskAnswer{}, err
 		}
-		rows, err := keyedRows(raw)
-		return rows, extra, err
+		rows := make([]map[string]any, 0, len(order))
+		for _, k := range order {
+			row := map[string]any{}
+			for c, v := range results[k] {
+				row[c] = trimValue(v, 1)
+			}
+			row["key"] = k
+			rows = append(rows, row)
+		}
+		return taskAnswer{rows: rows, warnings: g.Warnings, err: g.Error}, nil
 	case "email_job":
-		var j emailJob
+		var j client.EmailJob
 		if err := json.Unmarshal(body, &j); err != nil {
-			return nil, extra, fmt.Errorf("decode status answer: %w", err)
+			return taskAnswer{}, err
 		}
-		return []map[string]any{emailRow(j)}, extra, nil
+		return taskAnswer{rows: []map[string]any{emailRow(j)}, err: j.Error}, nil
 	case "email_batch":
-		var b struct {
-			Results []emailJob `json:"results"`
-		}
+		var b client.EmailBatchResults
 		if err := json.Unmarshal(body, &b); err != nil {
-			return nil, extra, fmt.Errorf("decode status answer: %w", err)
+			return taskAnswer{}, err
 		}
 		rows := make([]map[string]any, 0, len(b.Results))
 		for _, j := range b.Results {
 			rows = append(rows, emailRow(j))
 		}
-		return rows, extra, nil
+		return taskAnswer{rows: rows}, nil
+	case "segment":
+		var sg client.SegmentStatus
+		if err := json.Unmarshal(body, &sg); err != nil {
+			return taskAnswer{}, err
+		}
+		rows := make([]map[string]any, 0, len(sg.Results))
+		for _, r := range sg.Results {
+			rows = append(rows, segmentRow(r))
+		}
+		return taskAnswer{rows: rows, err: sg.Error}, nil
 	}
-	var b struct {
-		Results []map[string]any `json:"results"`
+	var bm client.BulkMatchStatus
+	if err := json.Unmarshal(body, &bm); err != nil {
+		return taskAnswer{}, err
 	}
-	if err := json.Unmarshal(body, &b); err != nil {
-		return nil, extra, fmt.Errorf("decode status answer: %w", err)
+	rows := make([]map[string]any, 0, len(bm.Results))
+	for _, r := range bm.Results {
+		rows = append(rows, matchRow(r))
 	}
-	keep := []string{"domain", "name", "match_confidence", "match_error"}
-	if kind == "segment" {
-		keep = []string{"domain", "name", "segment_id", "segment_description", "probability"}
-	}
-	rows := make([]map[string]any, 0, len(b.Results))
-	for _, r := range b.Results {
-		rows = append(rows, pick(r, keep))
-	}
-	return rows, extra, nil
+	return taskAnswer{rows: rows, err: bm.Error}, nil
 }
 
-// pick keeps the named fields of a result row and its input: columns.
-func pick(r map[string]any, keep []string) map[string]any {
+// matchRow keeps a bulk match row's match fields, its input: columns and its country.
+func matchRow(r map[string]any) map[string]any {
 	out := map[string]any{}
-	for _, k := range keep {
+	for _, k := range []string{"domain", "name", "match_confidence", "match_error"} {
 		if v, ok := r[k]; ok {
 			out[k] = trimValue(v, 1)
 		}
@@ -181,8 +187,18 @@ func pick(r map[string]any, keep []string) map[string]any {
 	return out
 }
 
-func emailRow(j emailJob) map[string]any {
-	o := j.outcome()
+// segmentRow is a segmented company's domain, name, country and segment.
+func segmentRow(r client.SegmentResultItem) map[string]any {
+	row := map[string]any{"domain": r.Domain, "name": clip(r.Name, 300), "segment_id": r.SegmentID,
+		"segment_description": clip(r.SegmentDescription, 300), "probability": r.Probability}
+	if r.Address.Country != "" {
+		row["country"] = r.Address.Country
+	}
+	return row
+}
+
+func emailRow(j client.EmailJob) map[string]any {
+	o := outcomeOf(j)
 	row := map[string]any{"job_id": j.JobID, "job_status": o.JobStatus}
 	if o.Outcome != "" {
 		row["outcome"] = o.Outcome
@@ -194,38 +210,4 @@ func emailRow(j emailJob) map[string]any {
 		row["is_catch_all"] = true
 	}
 	return row
-}
-
-// keyedRows reads a results object keyed by domain or persona id, in its order, as rows
-// with that key in "key".
-func keyedRows(raw json.RawMessage) ([]map[string]any, error) {
-	rows := []map[string]any{}
-	if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
-		return rows, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, fmt.Errorf("decode status answer: results is not an object")
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, fmt.Errorf("decode status answer: %w", err)
-		}
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("decode status answer: %w", err)
-		}
-		row := map[string]any{}
-		if m, ok := v.(map[string]any); ok {
-			for k, x := range m {
-				row[k] = trimValue(x, 1)
-			}
-		} else {
-			row["value"] = trimValue(v, 1)
-		}
-		row["key"] = fmt.Sprint(tok)
-		rows = append(rows, row)
-	}
-	return rows, nil
 }
