@@ -40,18 +40,20 @@ type ContactFilters struct {
 // body of POST /v1/contacts/discover.
 type ContactSearch struct {
 	ContactFilters
-	PersonaID             []int64  `json:"persona_id,omitempty"`
-	ICPPrompt             string   `json:"icp_prompt,omitempty"`
-	ICPText               string   `json:"icp_text,omitempty"`
-	Domain                []string `json:"domain,omitempty"`
-	InclusionQueryID      []string `json:"inclusion_query_id,omitempty"`
-	ExclusionQueryID      []string `json:"exclusion_query_id,omitempty"`
-	MaxRecords            int      `json:"max_records,omitempty"`
-	MaxCompanies          int      `json:"max_companies,omitempty"`
-	Offset                int      `json:"offset,omitempty"`
-	ResultsByCompany      int      `json:"results_by_company,omitempty"`
-	IncludeSearchContacts *bool    `json:"include_search_contacts,omitempty"`
-	Consensus             int      `json:"consensus,omitempty"`
+	PersonaID        []int64  `json:"persona_id,omitempty"`
+	ICPPrompt        string   `json:"icp_prompt,omitempty"`
+	ICPText          string   `json:"icp_text,omitempty"`
+	Domain           []string `json:"domain,omitempty"`
+	InclusionQueryID []string `json:"inclusion_query_id,omitempty"`
+	ExclusionQueryID []string `json:"exclusion_query_id,omitempty"`
+	MaxRecords       int      `json:"max_records,omitempty"`
+	MaxCompanies     int      `json:"max_companies,omitempty"`
+	Offset           int      `json:"offset,omitempty"`
+	// ResultsByCompany caps the contacts per company; nil sends none (the API's
+	// default), and a pointer to 0 removes the cap (needed to page with Offset).
+	ResultsByCompany      *int  `json:"results_by_company,omitempty"`
+	IncludeSearchContacts *bool `json:"include_search_contacts,omitempty"`
+	Consensus             int   `json:"consensus,omitempty"`
 }
 
 // Phone is a phone number of a contact.

@@ -186,40 +186,18 @@ func (t *tools) searchContacts(ctx context.Context, _ *mcp.CallToolRequest, in S
 	return nil, out, nil
 }
 
-// discover runs the search through the client. client.ContactSearch drops a
-// results_by_company of 0 (its field is an int with omitempty), and 0 is what removes
-// the per-company cap, so that one case sends the same body through Do with the field
-// kept; the answer is decoded into the client's type all the same.
+// discover runs the search through the client.
 func (t *tools) discover(ctx context.Context, in SearchContactsInput) (*client.ContactSearchResult, *client.Response, error) {
-	search := in.search()
-	if in.ResultsByCompany == nil || *in.ResultsByCompany != 0 {
-		return t.api.DiscoverContacts(ctx, search)
-	}
-	body := struct {
-		client.ContactSearch
-		ResultsByCompany *int `json:"results_by_company"` // shadows the embedded field
-	}{search, in.ResultsByCompany}
-	resp, err := t.api.Do(ctx, client.Call{Method: "POST", Path: "/v1/contacts/discover", JSON: body})
-	if err != nil {
-		return nil, nil, err
-	}
-	var res client.ContactSearchResult
-	if err := resp.Decode(&res); err != nil {
-		return nil, nil, err
-	}
-	return &res, resp, nil
+	return t.api.DiscoverContacts(ctx, in.search())
 }
 
 // search is the client's request for the input.
 func (in SearchContactsInput) search() client.ContactSearch {
 	s := client.ContactSearch{ContactFilters: in.ContactFilters.api(), PersonaID: in.PersonaID, ICPPrompt: in.IcpPrompt,
 		ICPText: in.IcpText, Domain: in.Domain, InclusionQueryID: in.InclusionQueryID, ExclusionQueryID: in.ExclusionQueryID,
-		Offset: in.Offset}
+		Offset: in.Offset, ResultsByCompany: in.ResultsByCompany}
 	if in.MaxRecords != nil {
 		s.MaxRecords = *in.MaxRecords
-	}
-	if in.ResultsByCompany != nil {
-		s.ResultsByCompany = *in.ResultsByCompany
 	}
 	return s
 }

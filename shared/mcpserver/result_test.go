@@ -108,32 +108,23 @@ func TestSearchKeepsRankOrder(t *testing.T) {
 	}
 }
 
-// results_by_company 0 removes the per-company cap; client.ContactSearch would drop it.
+// results_by_company 0 removes the per-company cap: it must reach the API, not be
+// dropped as an empty value.
 func TestSearchSendsResultsByCompanyZero(t *testing.T) {
 	ptr := func(n int) *int { return &n }
 	for _, c := range []struct {
 		perCompany *int
-		typed      bool
 		want       string // the results_by_company the API is sent ("" none)
-	}{{nil, true, ""}, {ptr(3), true, "3"}, {ptr(0), false, "0"}} {
+	}{{nil, ""}, {ptr(3), "3"}, {ptr(0), "0"}} {
 		api := &fakeAPI{body: `{"results":{},"total_contacts":0,"total_domains":0}`}
 		in := SearchContactsInput{Domain: []string{"acme.com"}, MaxRecords: ptr(40), ResultsByCompany: c.perCompany, Offset: 20}
 		if _, _, err := (&tools{api: api}).searchContacts(context.Background(), nil, in); err != nil {
 			t.Fatal(err)
 		}
-		var sent any = nil
-		if c.typed {
-			if len(api.searches) != 1 || len(api.calls) != 0 {
-				t.Fatalf("results_by_company %s: %d typed searches, %d raw calls; want the typed method", c.want, len(api.searches), len(api.calls))
-			}
-			sent = api.searches[0]
-		} else {
-			if len(api.calls) != 1 || len(api.searches) != 0 || api.calls[0].Method != "POST" || api.calls[0].Path != "/v1/contacts/discover" {
-				t.Fatalf("results_by_company 0: %d typed searches, calls %+v; want one POST /v1/contacts/discover", len(api.searches), api.calls)
-			}
-			sent = api.calls[0].JSON
+		if len(api.searches) != 1 || len(api.calls) != 0 {
+			t.Fatalf("results_by_company %s: %d typed searches, %d raw calls; want the typed method", c.want, len(api.searches), len(api.calls))
 		}
-		raw, _ := json.Marshal(sent)
+		raw, _ := json.Marshal(api.searches[0])
 		var body map[string]any
 		json.Unmarshal(raw, &body)
 		if got := fmt.Sprint(body["results_by_company"]); (c.want == "" && body["results_by_company"] != nil) || (c.want != "" && got != c.want) ||

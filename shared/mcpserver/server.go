@@ -32,9 +32,6 @@ type API interface {
 	FindEmail(ctx context.Context, req client.EmailFindRequest) (*client.EmailJobRef, *client.Response, error)
 	Poll(ctx context.Context, statusPath string) (*client.TaskStatus, error)
 	Wait(ctx context.Context, statusPath string, opts client.WaitOptions) (*client.TaskStatus, error)
-	// Do sends the one search DiscoverContacts cannot: results_by_company 0 (see
-	// tools.discover).
-	Do(ctx context.Context, call client.Call) (*client.Response, error)
 }
 
 var _ API = (*client.Client)(nil)
