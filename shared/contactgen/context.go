@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/firmoapi/firmo/shared/apperr"
@@ -99,50 +98,6 @@ func (m material) country() string {
 		return ""
 	}
 	return m.profile.Address.Country
-}
-
-// profileText writes the profile fields that tell a model which company this is, one
-// per line (the LLM engine's context in website and profile modes).
-func profileText(p company.Profile) string {
-	var b strings.Builder
-	line := func(k, v string) {
-		if v = strings.TrimSpace(v); v != "" {
-			fmt.Fprintf(&b, "%s: %s\n", k, v)
-		}
-	}
-	line("Name", p.Name)
-	line("Domain", p.Domain)
-	line("Description", clip(p.Description, 1500))
-	line("Industries", topKeys(p.IndustryGroups, 5))
-	line("Sub-industries", topKeys(p.SubIndustry, 5))
-	if p.Employees != nil {
-		line("Employees", *p.Employees)
-	}
-	line("Revenue range", p.RevenueRange)
-	var loc []string
-	for _, v := range []string{p.Address.City, p.Address.State, p.Address.Country} {
-		if strings.TrimSpace(v) != "" {
-			loc = append(loc, v)
-		}
-	}
-	line("Location", strings.Join(loc, ", "))
-	line("Keywords", topKeys(p.Keywords, 12))
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// topKeys lists a score map's keys, highest score first.
-func topKeys(m map[string]float64, n int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	return strings.Join(keys[:min(n, len(keys))], ", ")
 }
 
 // clip cuts s to at most n runes.

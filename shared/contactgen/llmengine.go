@@ -189,7 +189,7 @@ func extractPrompt(prm params, dom string, m material, texts []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Persona sought (list the people closest to it first): %s\n\nCompany domain: %s\n", prm.ICP, dom)
 	if m.profile != nil {
-		fmt.Fprintf(&b, "\nCompany profile (context only; list no one from it):\n%s\n", profileText(*m.profile))
+		fmt.Fprintf(&b, "\nCompany profile (context only; list no one from it):\n%s\n", m.profile.Describe())
 	}
 	for i, p := range m.pages {
 		t := clip(texts[i], maxPageText)

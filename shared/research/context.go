@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -59,7 +58,7 @@ func (s *Service) companyContext(ctx context.Context, dom, mode string, res *tas
 	if p.Name != "" {
 		rc.subject = p.Name
 	}
-	rc.text = "Company profile:\n" + profileText(p)
+	rc.text = "Company profile:\n" + p.Describe()
 	if mode != ModeWebsite {
 		return rc, nil
 	}
@@ -116,51 +115,6 @@ func (s *Service) personaContext(ctx context.Context, rec task.Record, prm param
 		rc.subject = c.Name + " " + emp.subject
 	}
 	return rc, nil
-}
-
-// profileText writes the profile fields an LLM can use, one per line.
-func profileText(p company.Profile) string {
-	var b strings.Builder
-	line := func(k, v string) {
-		if strings.TrimSpace(v) != "" {
-			fmt.Fprintf(&b, "%s: %s\n", k, v)
-		}
-	}
-	line("Name", p.Name)
-	line("Domain", p.Domain)
-	line("Status", p.Status.Status)
-	line("Description", clipRunes(p.Description, 1500))
-	line("Industries", topKeys(p.IndustryGroups, 5))
-	line("Sub-industries", topKeys(p.SubIndustry, 5))
-	line("Business model", topKeys(p.BusinessModel, 3))
-	if p.Employees != nil {
-		line("Employees", *p.Employees)
-	}
-	line("Revenue range", p.RevenueRange)
-	line("Country", p.Address.Country)
-	line("Keywords", topKeys(p.Keywords, 12))
-	if p.StartDate != nil {
-		line("Web presence since", *p.StartDate)
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// topKeys lists a score map's keys, highest score first.
-func topKeys(m map[string]float64, n int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	if len(keys) > n {
-		keys = keys[:n]
-	}
-	return strings.Join(keys, ", ")
 }
 
 func clipRunes(s string, n int) string {

@@ -168,13 +168,13 @@ func display(term string) string {
 // description (each counted once per company).
 func profileTerms(p company.Profile) map[string]float64 {
 	out := map[string]float64{}
-	for _, v := range topKeys(p.IndustryGroups, 2) {
+	for _, v := range company.TopKeys(p.IndustryGroups, 2) {
 		out[termIndustry+v]++
 	}
-	for _, v := range topKeys(p.SubIndustry, 2) {
+	for _, v := range company.TopKeys(p.SubIndustry, 2) {
 		out[termIndustry+v]++
 	}
-	for _, v := range topKeys(p.Keywords, 12) {
+	for _, v := range company.TopKeys(p.Keywords, 12) {
 		if v = strings.ToLower(strings.TrimSpace(v)); v != "" && !stopwords[v] {
 			out[termKeyword+v]++
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -130,17 +129,17 @@ func (s *Service) vectors(ctx context.Context, profiles []company.Profile) ([][]
 // BENCHMARKS.md). A profile with none of them is placed by its name, then its domain.
 func profileText(p company.Profile) string {
 	var parts []string
-	for _, v := range topKeys(p.IndustryGroups, 2) {
+	for _, v := range company.TopKeys(p.IndustryGroups, 2) {
 		if l, ok := industry.Label(v); ok {
 			parts = append(parts, l)
 		}
 	}
-	for _, v := range topKeys(p.SubIndustry, 2) {
+	for _, v := range company.TopKeys(p.SubIndustry, 2) {
 		if l, ok := industry.Label(v); ok {
 			parts = append(parts, l)
 		}
 	}
-	if kw := topKeys(p.Keywords, 12); len(kw) > 0 {
+	if kw := company.TopKeys(p.Keywords, 12); len(kw) > 0 {
 		parts = append(parts, strings.Join(kw, ", "))
 	}
 	if d := strings.TrimSpace(p.Description); d != "" && len(parts) == 0 {
@@ -154,21 +153,6 @@ func profileText(p company.Profile) string {
 		text = p.Domain
 	}
 	return text
-}
-
-// topKeys is m's keys, highest value first (ties by key), at most n.
-func topKeys(m map[string]float64, n int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	return keys[:min(n, len(keys))]
 }
 
 // loadConcurrency bounds the company reads in flight (DynamoDB round trips).
