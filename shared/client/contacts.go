@@ -113,6 +113,8 @@ type ContactSearchResult struct {
 	Results       map[string]CompanyEntry `json:"results"`
 	TotalContacts int                     `json:"total_contacts"`
 	TotalDomains  int                     `json:"total_domains"`
+	// Order is Results' domains in the answer's order: the rank order.
+	Order []string `json:"-"`
 }
 
 // ContactCount is the answer of GET /v1/contacts/count.

@@ -131,6 +131,10 @@ type GenerationTask struct {
 	TitleValidation string                    `json:"title_validation,omitempty"`
 	Warnings        []string                  `json:"warnings"`
 	Error           *ErrorInfo                `json:"error,omitempty"`
+	// ResultsOrder and InterimOrder are the keys of Results and InterimResults in the
+	// answer's order.
+	ResultsOrder []string `json:"-"`
+	InterimOrder []string `json:"-"`
 }
 
 // TaskCancellation is the answer of DELETE /v1/gen/cancel/{task_id}.

@@ -164,14 +164,10 @@ func (t *tools) searchContacts(ctx context.Context, _ *mcp.CallToolRequest, in S
 	if err != nil {
 		return nil, SearchContactsOutput{}, toolError("search_contacts", err)
 	}
-	order, err := keyOrder(resp.Body, "results")
-	if err != nil {
-		return nil, SearchContactsOutput{}, toolError("search_contacts", fmt.Errorf("decode contact search answer: %w", err))
-	}
 	similarity := in.IcpPrompt != "" || in.IcpText != "" || len(in.PersonaID) > 0
 	out := SearchContactsOutput{TotalContacts: res.TotalContacts, TotalDomains: res.TotalDomains,
 		Contacts: []ContactRow{}, Companies: []CompanyRow{}, CreditsCharged: resp.Credits}
-	for _, domain := range order {
+	for _, domain := range res.Order {
 		e := res.Results[domain]
 		if len(out.Companies) < maxRows {
 			out.Companies = append(out.Companies, companyRow(e))

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -138,37 +137,4 @@ func trimValue(v any, depth int) any {
 		return out
 	}
 	return v
-}
-
-// keyOrder returns the keys of the object body[field] in the order the answer wrote
-// them: the client decodes such objects (contact search results keyed by domain, best
-// company first; a task's results keyed by record) into maps, which lose it. A missing
-// or null field has no keys.
-func keyOrder(body []byte, field string) ([]string, error) {
-	var head map[string]json.RawMessage
-	if err := json.Unmarshal(body, &head); err != nil {
-		return nil, err
-	}
-	raw := bytes.TrimSpace(head[field])
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, fmt.Errorf("%s is not an object", field)
-	}
-	var keys []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, _ := tok.(string) // an object's keys are strings
-		keys = append(keys, key)
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil, err
-		}
-	}
-	return keys, nil
 }

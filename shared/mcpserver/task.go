@@ -112,13 +112,9 @@ func readTask(kind string, body []byte) (taskAnswer, error) {
 		if err := json.Unmarshal(body, &g); err != nil {
 			return taskAnswer{}, err
 		}
-		results, field := g.Results, "results"
+		results, order := g.Results, g.ResultsOrder
 		if g.Results == nil {
-			results, field = g.InterimResults, "interim_results"
-		}
-		order, err := keyOrder(body, field)
-		if err != nil {
-			return taskAnswer{}, err
+			results, order = g.InterimResults, g.InterimOrder
 		}
 		rows := make([]map[string]any, 0, len(order))
 		for _, k := range order {
