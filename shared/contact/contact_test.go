@@ -90,28 +90,35 @@ func TestIngestCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Rows != 5 || rep.Accepted != 2 || rep.Changed != 2 || rep.Skipped != 3 {
+	// Only the row without a domain is skipped; a bad email or date costs that value.
+	if rep.Rows != 5 || rep.Accepted != 4 || rep.Changed != 4 || rep.Skipped != 1 {
 		t.Fatalf("report = %+v", rep)
 	}
-	wantErr := []RowError{{Line: 4, Field: "email"}, {Line: 5, Field: "domain"}, {Line: 6, Field: "jobstart_date"}}
-	for i, w := range wantErr {
-		if rep.Errors[i].Line != w.Line || rep.Errors[i].Field != w.Field {
-			t.Errorf("error %d = %+v, want line %d field %s", i, rep.Errors[i], w.Line, w.Field)
+	if len(rep.Errors) != 1 || rep.Errors[0].Line != 5 || rep.Errors[0].Field != "domain" {
+		t.Fatalf("errors = %+v, want line 5 domain", rep.Errors)
+	}
+	wantWarn := []RowError{{Line: 4, Field: "email"}, {Line: 6, Field: "jobstart_date"}}
+	if len(rep.Warnings) != len(wantWarn) {
+		t.Fatalf("warnings = %+v, want %d", rep.Warnings, len(wantWarn))
+	}
+	for i, w := range wantWarn {
+		if rep.Warnings[i].Line != w.Line || rep.Warnings[i].Field != w.Field {
+			t.Errorf("warning %d = %+v, want line %d field %s", i, rep.Warnings[i], w.Line, w.Field)
 		}
 	}
 	again, err := s.Ingest(ctx, strings.NewReader(csvFile), IngestOptions{Name: "c.csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Changed != 0 || again.Accepted != 2 {
+	if again.Changed != 0 || again.Accepted != 4 {
 		t.Fatalf("second ingest changed data: %+v", again)
 	}
 	var all []Raw
 	if err := s.List(ctx, func(r Raw) error { all = append(all, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if len(all) != 2 {
-		t.Fatalf("stored %d contacts, want 2 (ingest must be idempotent)", len(all))
+	if len(all) != 4 {
+		t.Fatalf("stored %d contacts, want 4 (ingest must be idempotent)", len(all))
 	}
 	jane, err := s.ByEmail(ctx, "JANE.DOE@EXAMPLE.COM")
 	if err != nil {
@@ -146,11 +153,17 @@ func TestIngestJSONLExplicitIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Accepted != 2 || rep.Skipped != 3 {
+	// A bad persona_id skips its row (it says which contact the row updates); a bad
+	// department and an unknown key cost only themselves.
+	if rep.Accepted != 4 || rep.Skipped != 1 {
 		t.Fatalf("report = %+v", rep)
 	}
-	if rep.Errors[0].Field != "persona_id" || rep.Errors[1].Field != "department" || rep.Errors[2].Line != 5 {
+	if len(rep.Errors) != 1 || rep.Errors[0].Field != "persona_id" || rep.Errors[0].Line != 3 {
 		t.Fatalf("errors = %+v", rep.Errors)
+	}
+	if len(rep.Warnings) != 2 || rep.Warnings[0].Field != "department" || rep.Warnings[0].Line != 4 ||
+		rep.Warnings[1].Field != "unknown" || rep.Warnings[1].Line != 5 {
+		t.Fatalf("warnings = %+v", rep.Warnings)
 	}
 	a, err := s.Get(ctx, 100)
 	if err != nil || a.Name != "A One" {

@@ -7,11 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/mail"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/company"
@@ -86,9 +89,11 @@ func (nopBar) Done()     {}
 // Ingest reads contacts from CSV (header row) or JSON Lines and stores the good rows.
 // A row with a persona_id updates that persona; a row without one is matched to an
 // earlier ingest by its LinkedIn username, else its email, else its domain and name,
-// so ingesting the same file again changes nothing. Bad rows are reported by line and
-// skipped; nothing is written for them. An invalid phone number does not make a row
-// bad: the number is dropped and listed in the report's Warnings.
+// so ingesting the same file again changes nothing. A row whose name, domain or
+// persona_id is missing or invalid (or that cannot be read) is reported by line in the
+// report's Errors and skipped; nothing is written for it. An invalid value of any other
+// field does not make a row bad: the contact is stored without it, and the value is
+// listed in the report's Warnings with its line, field and problem.
 func (s *Store) Ingest(ctx context.Context, r io.Reader, opts IngestOptions) (Report, error) {
 	var rep Report
 	var bar company.Progress = nopBar{}
@@ -100,14 +105,14 @@ func (s *Store) Ingest(ctx context.Context, r io.Reader, opts IngestOptions) (Re
 	head, _ := br.Peek(512)
 	var good []Raw
 	var lines []int
-	keep := func(line int, row Row) {
+	keep := func(line int, row Row, dropped []error) {
 		rep.Rows++
-		raw, warnings, err := validateKeep(row)
+		raw, warnings, err := validate(row)
 		if err != nil {
 			rep.reject(line, err)
 			return
 		}
-		for _, w := range warnings {
+		for _, w := range append(dropped, warnings...) {
 			rep.Warnings = append(rep.Warnings, rowfile.ErrorAt(line, w))
 		}
 		rep.Accepted++
@@ -174,14 +179,130 @@ func isJSONL(name string, head []byte) bool {
 // maxLine bounds one JSON line.
 const maxLine = 1 << 20
 
-func readJSONL(r io.Reader, keep func(int, Row), rep *Report) error {
-	return rowfile.JSONL(r, maxLine, func(line int, row Row) error {
-		keep(line, row)
+func readJSONL(r io.Reader, keep func(int, Row, []error), rep *Report) error {
+	return rowfile.Lines(r, maxLine, func(line int, raw []byte) error {
+		row, dropped, err := decodeRow(raw)
+		if err != nil {
+			rep.bad(line, err)
+			return nil
+		}
+		keep(line, row, dropped)
 		return nil
-	}, rep.bad)
+	})
 }
 
-func readCSV(r io.Reader, keep func(int, Row), rep *Report) error {
+// decodeRow reads one JSON line into a Row key by key, so that one value of the wrong
+// type or an unknown key costs that value, not the contact: those come back as
+// warnings. Keys match columns ignoring case, as encoding/json matches them. Only a
+// line that is not a JSON object, or a name or domain that is not a string, is an
+// error.
+func decodeRow(raw []byte) (Row, []error, error) {
+	var fields map[string]json.RawMessage
+	if err := rowfile.Decode(raw, &fields); err != nil {
+		return Row{}, nil, err
+	}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var row Row
+	var warnings []error
+	seen := map[string]bool{}
+	for _, k := range keys {
+		col := strings.ToLower(k)
+		target := row.field(col)
+		switch {
+		case target == nil:
+			name := k
+			if len(name) > clipLen {
+				name = cut(name) + "..."
+			}
+			warnings = append(warnings, apperr.Invalid(name, "unknown field %s (the fields are %s); ignored, the contact is kept", clip(k), strings.Join(Columns, ", ")))
+			continue
+		case seen[col]:
+			warnings = append(warnings, apperr.Invalid(col, "field %s appears twice; the second is ignored", col))
+			continue
+		}
+		seen[col] = true
+		if err := json.Unmarshal(fields[k], target); err != nil {
+			if col == "name" || col == "domain" {
+				return Row{}, nil, apperr.Invalid(col, "%s must be a string, not %s", col, clipJSON(fields[k]))
+			}
+			warnings = append(warnings, apperr.Invalid(col, "%s must be a string, not %s; dropped, the contact is kept", col, clipJSON(fields[k])))
+		}
+	}
+	return row, warnings, nil
+}
+
+// field is the Row field of a column (a pointer for json.Unmarshal), nil for an
+// unknown column.
+func (r *Row) field(col string) any {
+	switch col {
+	case "persona_id":
+		return &r.PersonaID
+	case "name":
+		return &r.Name
+	case "title":
+		return &r.Title
+	case "domain":
+		return &r.Domain
+	case "email":
+		return &r.Email
+	case "phone":
+		return &r.Phone
+	case "country":
+		return &r.Country
+	case "state":
+		return &r.State
+	case "skills":
+		return &r.Skills
+	case "linkedin_url":
+		return &r.LinkedinURL
+	case "connections":
+		return &r.Connections
+	case "jobstart_date":
+		return &r.JobstartDate
+	case "summary":
+		return &r.Summary
+	case "department":
+		return &r.Department
+	case "seniority":
+		return &r.Seniority
+	}
+	return nil
+}
+
+// clipLen bounds a value quoted in a message: a warning names the value without
+// repeating a 10 kB summary.
+const clipLen = 80
+
+// clip quotes a value for a message, cut to clipLen bytes.
+func clip(v string) string {
+	if len(v) <= clipLen {
+		return strconv.Quote(v)
+	}
+	return strconv.Quote(cut(v)) + "..."
+}
+
+// clipJSON is clip for a JSON value, shown as written (a string keeps its quotes).
+func clipJSON(raw json.RawMessage) string {
+	if len(raw) <= clipLen {
+		return string(raw)
+	}
+	return cut(string(raw)) + "..."
+}
+
+// cut shortens v to at most clipLen bytes without splitting a character.
+func cut(v string) string {
+	n := clipLen
+	for n > 0 && !utf8.RuneStart(v[n]) {
+		n--
+	}
+	return v[:n]
+}
+
+func readCSV(r io.Reader, keep func(int, Row, []error), rep *Report) error {
 	return rowfile.CSV(r, Columns, nil, func(line int, field func(string) string) {
 		get := func(n string) string { return strings.TrimSpace(field(n)) }
 		str := func(n string) json.RawMessage {
@@ -197,7 +318,7 @@ func readCSV(r io.Reader, keep func(int, Row), rep *Report) error {
 			Skills: str("skills"), LinkedinURL: get("linkedin_url"), Connections: str("connections"),
 			JobstartDate: get("jobstart_date"), Summary: get("summary"), Department: get("department"),
 			Seniority: get("seniority"),
-		})
+		}, nil)
 	}, rep.bad)
 }
 
@@ -207,120 +328,121 @@ const maxText = 10000
 // Validate turns an ingest row into a raw contact, or names the bad field; every
 // value must be valid (the demo world's rows are checked so).
 func Validate(row Row) (Raw, error) {
-	r, warnings, err := validateKeep(row)
+	r, warnings, err := validate(row)
 	if err == nil && len(warnings) > 0 {
 		err = warnings[0]
 	}
 	return r, err
 }
 
-// validateKeep is Validate for ingest: invalid phone numbers do not reject the row but
-// are left out of the contact and returned as warnings (apperr.Invalid errors naming
-// the field), since a contact is worth keeping without one of its numbers.
-func validateKeep(row Row) (Raw, []error, error) {
-	r, err := validate(row)
-	if err != nil {
-		return Raw{}, nil, err
+// validate turns an ingest row into a raw contact. What makes a contact (its name and
+// its company's domain, and its persona_id when one is given, since that says which
+// contact a row updates) must be valid, else err names the field and the row is
+// skipped. Any other invalid value is left out of the contact and returned in
+// warnings (apperr.Invalid errors naming the field and the value's problem): a
+// contact is worth keeping without its bad email, date or phone number.
+func validate(row Row) (r Raw, warnings []error, err error) {
+	drop := func(field, format string, args ...any) {
+		warnings = append(warnings, apperr.Invalid(field, format+"; dropped, the contact is kept", args...))
 	}
-	phones, warnings := validPhones(row.Phone, r.Country)
-	r.Phones = phones
-	return r, warnings, nil
-}
-
-// validPhones keeps the valid numbers of a phone field and names each one dropped.
-func validPhones(raw json.RawMessage, country string) ([]string, []error) {
-	phones, err := list(raw)
-	if err != nil {
-		return nil, []error{apperr.Invalid("phone", "phone must be a string or an array of strings; dropped, the contact is kept")}
-	}
-	var keep []string
-	var warnings []error
-	for _, p := range phones {
-		if len(Phones([]string{p}, country)) == 0 {
-			warnings = append(warnings, apperr.Invalid("phone", "phone %q is not a valid number (in country %q); dropped, the contact is kept", p, country))
-			continue
-		}
-		keep = append(keep, p)
-	}
-	return keep, warnings
-}
-
-// validate checks every field but the phones, which Validate checks one by one.
-func validate(row Row) (Raw, error) {
-	var r Raw
 	if len(row.PersonaID) > 0 && string(row.PersonaID) != "null" {
 		id, err := intOf(row.PersonaID)
 		if err != nil || id <= 0 {
-			return r, apperr.Invalid("persona_id", "persona_id must be a positive integer")
+			return Raw{}, nil, apperr.Invalid("persona_id", "persona_id must be a positive integer")
 		}
 		r.PersonaID = id
 	}
 	r.Name = strings.Join(strings.Fields(row.Name), " ")
 	if r.Name == "" {
-		return r, apperr.Invalid("name", "name is required")
+		return Raw{}, nil, apperr.Invalid("name", "name is required")
+	}
+	if len(r.Name) > maxText {
+		return Raw{}, nil, apperr.Invalid("name", "name is longer than %d bytes", maxText)
+	}
+	if strings.TrimSpace(row.Domain) == "" {
+		return Raw{}, nil, apperr.Invalid("domain", "domain is required")
 	}
 	d, err := domain.Normalize(row.Domain)
 	if err != nil {
-		return r, apperr.Invalid("domain", "domain %q is not a domain", row.Domain)
+		return Raw{}, nil, apperr.Invalid("domain", "domain %s is not a domain", clip(row.Domain))
 	}
 	r.Domain = d
-	r.Title = strings.TrimSpace(row.Title)
-	r.Summary = strings.TrimSpace(row.Summary)
-	for f, v := range map[string]string{"name": r.Name, "title": r.Title, "summary": r.Summary} {
+	text := func(field, v string) string {
+		v = strings.TrimSpace(v)
 		if len(v) > maxText {
-			return r, apperr.Invalid(f, "%s is longer than %d bytes", f, maxText)
+			drop(field, "%s is longer than %d bytes", field, maxText)
+			return ""
 		}
+		return v
 	}
+	r.Title = text("title", row.Title)
+	r.Summary = text("summary", row.Summary)
+	r.State = text("state", row.State)
 	if e := strings.TrimSpace(row.Email); e != "" {
-		a, err := mail.ParseAddress(e)
-		if err != nil || a.Address != e || !strings.Contains(e, "@") {
-			return r, apperr.Invalid("email", "email %q is not an address", e)
+		if a, err := mail.ParseAddress(e); err != nil || a.Address != e || !strings.Contains(e, "@") {
+			drop("email", "email %s is not an address", clip(e))
+		} else {
+			r.Email = e
 		}
-		r.Email = e
 	}
 	if c := strings.TrimSpace(row.Country); c != "" {
-		cc, err := company.CountryCode(c)
-		if err != nil {
-			return r, apperr.Invalid("country", "country %q is not a country", c)
+		if cc, err := company.CountryCode(c); err != nil {
+			drop("country", "country %s is not a country", clip(c))
+		} else {
+			r.Country = cc
 		}
-		r.Country = cc
 	}
-	r.State = strings.TrimSpace(row.State)
 	if r.Skills, err = list(row.Skills); err != nil {
-		return r, apperr.Invalid("skills", "skills must be a string or an array of strings")
+		drop("skills", "skills must be a string or an array of strings, not %s", clipJSON(row.Skills))
 	}
 	if u := strings.TrimSpace(row.LinkedinURL); u != "" {
 		if LinkedinUsername(u) == "" || !strings.Contains(strings.ToLower(u), "linkedin.com/") {
-			return r, apperr.Invalid("linkedin_url", "linkedin_url %q is not a LinkedIn profile URL", u)
+			drop("linkedin_url", "linkedin_url %s is not a LinkedIn profile URL", clip(u))
+		} else {
+			r.LinkedinURL = u
 		}
-		r.LinkedinURL = u
 	}
 	if len(row.Connections) > 0 && string(row.Connections) != "null" {
-		n, err := intOf(row.Connections)
-		if err != nil || n < 0 {
-			return r, apperr.Invalid("connections", "connections must be a non-negative integer")
+		if n, err := intOf(row.Connections); err != nil || n < 0 || n > math.MaxInt32 {
+			drop("connections", "connections %s is not a non-negative integer", clipJSON(row.Connections))
+		} else {
+			r.Connections = int(n)
 		}
-		r.Connections = int(n)
 	}
-	if d := strings.TrimSpace(row.JobstartDate); d != "" {
-		if _, err := time.Parse(time.DateOnly, d); err != nil {
-			return r, apperr.Invalid("jobstart_date", "jobstart_date %q is not a date (YYYY-MM-DD)", d)
+	if v := strings.TrimSpace(row.JobstartDate); v != "" {
+		if _, err := time.Parse(time.DateOnly, v); err != nil {
+			drop("jobstart_date", "jobstart_date %s is not a date (YYYY-MM-DD)", clip(v))
+		} else {
+			r.JobstartDate = v
 		}
-		r.JobstartDate = d
 	}
 	if v := strings.TrimSpace(row.Department); v != "" {
 		if !title.ValidDepartment(v) {
-			return r, apperr.Invalid("department", "department %q is not one of the 15 values", v)
+			drop("department", "department %s is not one of the 15 values", clip(v))
+		} else {
+			r.Department = v
 		}
-		r.Department = v
 	}
 	if v := strings.TrimSpace(row.Seniority); v != "" {
 		if !title.ValidSeniority(v) {
-			return r, apperr.Invalid("seniority", "seniority %q is not one of %s", v, strings.Join(title.Seniorities(), ", "))
+			drop("seniority", "seniority %s is not one of %s", clip(v), strings.Join(title.Seniorities(), ", "))
+		} else {
+			r.Seniority = v
 		}
-		r.Seniority = v
 	}
-	return r, nil
+	// Phones last: a number is read in the row's (valid) country.
+	phones, err := list(row.Phone)
+	if err != nil {
+		drop("phone", "phone must be a string or an array of strings, not %s", clipJSON(row.Phone))
+	}
+	for _, p := range phones {
+		if _, ok := parsePhone(p, r.Country); !ok {
+			drop("phone", "phone %s is not a valid number (in country %q)", clip(p), r.Country)
+			continue
+		}
+		r.Phones = append(r.Phones, p)
+	}
+	return r, warnings, nil
 }
 
 // intOf reads a JSON number or a string holding an integer.

@@ -58,8 +58,8 @@ func BenchmarkScale(b *testing.B) {
 				if w == nil {
 					w = loadScaleWorld(b, n)
 				}
-				w.sn.index.SetCodes(true)
-				defer w.sn.index.SetCodes(false)
+				w.sn.graph().SetCodes(true)
+				defer w.sn.graph().SetCodes(false)
 				w.run(b, k, false)
 			})
 		}

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/firmoapi/firmo/shared/company"
@@ -55,10 +56,12 @@ type snapshot struct {
 	byID      map[int64]int
 	companies map[string]*companyInfo
 	vecs      [][]float32 // by entry index, unit length
-	index     *hnswindex.Index
-	built     time.Time
-	signals   lazyCompanyIndex // the icp_prompt company search, built on first use
-	post      *postings        // entries per filter value, narrowing the filter scan (postings.go)
+	// index is the HNSW graph; nil while Prepare's graph is being built, when searches
+	// scan every vector exactly instead (scan).
+	index   atomic.Pointer[hnswindex.Index]
+	built   time.Time
+	signals lazyCompanyIndex // the icp_prompt company search, built on first use
+	post    *postings        // entries per filter value, narrowing the filter scan (postings.go)
 }
 
 // CompanyLister pages through the company store (company.Store satisfies it).
@@ -109,16 +112,20 @@ func embedText(c contact.Contact) string {
 	return s
 }
 
+// graph is the snapshot's HNSW graph, nil until it is built (see index).
+func (sn *snapshot) graph() *hnswindex.Index { return sn.index.Load() }
+
 // build loads every contact and company and embeds the contacts. prev, when given,
 // donates the vectors of contacts whose text did not change, so a refresh embeds only
-// what is new.
-func (s *Service) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
-	sn := &snapshot{byID: map[int64]int{}, companies: map[string]*companyInfo{}, built: time.Now()}
+// what is new. With deferGraph, a graph that must be built from scratch is not: fill
+// builds it into the snapshot, which searches by exact scan until then.
+func (s *Service) build(ctx context.Context, prev *snapshot, deferGraph bool) (sn *snapshot, fill func(context.Context) error, err error) {
+	sn = &snapshot{byID: map[int64]int{}, companies: map[string]*companyInfo{}, built: time.Now()}
 	cursor := ""
 	for {
 		recs, next, err := s.companies.List(ctx, cursor, 500)
 		if err != nil {
-			return nil, fmt.Errorf("load companies: %w", err)
+			return nil, nil, fmt.Errorf("load companies: %w", err)
 		}
 		for _, r := range recs {
 			sn.companies[r.Domain] = companyOf(r)
@@ -129,7 +136,7 @@ func (s *Service) build(ctx context.Context, prev *snapshot) (*snapshot, error) 
 		cursor = next
 	}
 	learner := emailpattern.NewLearner()
-	err := s.contacts.List(ctx, func(r contact.Raw) error {
+	err = s.contacts.List(ctx, func(r contact.Raw) error {
 		c := contact.Derive(r)
 		co := sn.companies[r.Domain]
 		if co == nil {
@@ -164,7 +171,7 @@ func (s *Service) build(ctx context.Context, prev *snapshot) (*snapshot, error) 
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for d, p := range learner.Patterns() {
 		sn.companies[d].Pattern = &p
@@ -175,53 +182,94 @@ func (s *Service) build(ctx context.Context, prev *snapshot) (*snapshot, error) 
 		sn.byID[e.C.PersonaID] = i
 	}
 	sn.post = postingsOf(sn.entries)
-	if err := s.embedAll(ctx, sn, prev); err != nil {
-		return nil, err
+	fill, err = s.embedAll(ctx, sn, prev)
+	if err != nil {
+		return nil, nil, err
 	}
-	return sn, nil
+	if fill != nil && !deferGraph {
+		if err := fill(ctx); err != nil {
+			return nil, nil, err
+		}
+		fill = nil
+	}
+	return sn, fill, nil
 }
 
 // embedBatch bounds one Embed call.
 const embedBatch = 256
 
-// embedAll gives every entry its vector and builds the vector index: the HNSW graph in
-// memory, or, with a remote index, a sync of the remote one (remote.go).
-func (s *Service) embedAll(ctx context.Context, sn *snapshot, prev *snapshot) error {
+// embedAll gives every entry its vector and sets up the vector index: with a remote
+// index, a sync of the remote one (remote.go); in memory, the HNSW graph, reused or
+// loaded when it can be, else returned as fill, the build the caller runs.
+func (s *Service) embedAll(ctx context.Context, sn *snapshot, prev *snapshot) (fill func(context.Context) error, err error) {
 	if s.remote != nil {
-		return s.syncRemote(ctx, sn, prev)
+		return nil, s.syncRemote(ctx, sn, prev)
 	}
 	dims := s.embedder.Dims()
 	todo, err := s.embedMissing(ctx, sn, func(i int) []float32 { return prevVector(prev, sn.entries[i]) })
 	if err != nil {
-		return err
+		return nil, err
 	}
-	// The graph is rebuilt only when something changed; an unchanged world reuses it, and
-	// a graph persisted under the data dir for the same contacts is loaded, not rebuilt.
+	// The graph is rebuilt only when something changed; an unchanged world reuses it
+	// (once built: one still being built by Prepare's fill is not waited for), and a
+	// graph persisted under the data dir for the same contacts is loaded, not rebuilt.
 	if prev != nil && len(todo) == 0 && len(prev.entries) == len(sn.entries) {
-		sn.index = prev.index
-		return nil
+		if g := prev.graph(); g != nil {
+			sn.index.Store(g)
+			return nil, nil
+		}
 	}
 	idx := hnswindex.New(dims, graphConfig())
 	path := s.indexPath(sn)
 	if path != "" && len(todo) == len(sn.entries) {
 		if err := idx.LoadFile(path); err == nil {
 			if n, _ := idx.Len(ctx); n == len(sn.entries) {
-				sn.index = idx
-				return nil
+				sn.index.Store(idx)
+				return nil, nil
 			}
 			idx = hnswindex.New(dims, graphConfig())
 		}
 	}
-	if err := insertAll(ctx, idx, sn); err != nil {
-		return err
+	return func(ctx context.Context) error {
+		if err := insertAll(ctx, idx, sn); err != nil {
+			return err
+		}
+		sn.index.Store(idx)
+		if path != "" {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+				_ = idx.SaveFile(path) // a cache: failing to write it costs a rebuild next start
+			}
+		}
+		return nil
+	}, nil
+}
+
+// scan is the exact search that stands in for the graph while Prepare's fill builds
+// it: every contact the filter admits is scored (the demo world's 27,405 contacts in
+// a few milliseconds). Its answer is what the graph approximates.
+func (sn *snapshot) scan(ctx context.Context, q []float32, k int, f vector.Filter) ([]vector.Hit, error) {
+	if f.IDs != nil {
+		top := vector.NewTopK(k)
+		for n, id := range f.IDs {
+			if n%4096 == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if i, ok := sn.byID[id]; ok && (f.Allow == nil || f.Allow(id)) {
+				top.Push(vector.Hit{ID: id, Score: vector.Dot(q, sn.vecs[i])})
+			}
+		}
+		return top.Sorted(), nil
 	}
-	sn.index = idx
-	if path != "" {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
-			_ = idx.SaveFile(path) // a cache: failing to write it costs a rebuild next start
+	top := vector.NewTopK(k)
+	for i, e := range sn.entries {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if id := e.C.PersonaID; f.Allow == nil || f.Allow(id) {
+			top.Push(vector.Hit{ID: id, Score: vector.Dot(q, sn.vecs[i])})
 		}
 	}
-	return nil
+	return top.Sorted(), nil
 }
 
 // prevVector is prev's vector of e when e's embedded text did not change; else nil.

@@ -221,7 +221,11 @@ func (s *Service) remoteHeld(ctx context.Context, r *remoteState, prev *snapshot
 // (written by a newer snapshot elsewhere) are dropped.
 func (s *Service) nearest(ctx context.Context, sn *snapshot, q []float32, k int, f vector.Filter) ([]vector.Hit, error) {
 	if s.remote == nil {
-		hits, err := sn.index.Search(ctx, q, k, f)
+		g := sn.graph()
+		if g == nil {
+			return sn.scan(ctx, q, k, f)
+		}
+		hits, err := g.Search(ctx, q, k, f)
 		if err != nil {
 			return nil, err
 		}

@@ -518,7 +518,7 @@ func equal1(s []string, v string) bool { return len(s) == 1 && s[0] == v }
 func TestRecallAgainstExact(t *testing.T) {
 	_, sn := demoSnapshot(t)
 	ctx := context.Background()
-	exact := vector.NewExact(sn.index.Dims())
+	exact := vector.NewExact(sn.graph().Dims())
 	for i, e := range sn.entries {
 		exact.Upsert(ctx, e.C.PersonaID, sn.vecs[i])
 	}
@@ -534,7 +534,7 @@ func TestRecallAgainstExact(t *testing.T) {
 			}
 			vector.Normalize(v)
 		}
-		got, err := sn.index.Search(ctx, v, 10, vector.Filter{})
+		got, err := sn.graph().Search(ctx, v, 10, vector.Filter{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,8 @@
 // summary. A filtered similarity search hands the filtered persona ids to the graph,
 // which scans them exactly when they are few (vector.UseExact). The snapshot refreshes
 // in the background when it is older than MaxAge, re-embedding only changed contacts.
+// Prepare publishes a snapshot before its graph is built (firmo serve's start): until
+// the graph is in, similarity searches scan every vector exactly.
 // With Deps.Remote (OpenSearch k-NN on AWS) the vectors live in that index instead of
 // the graph, and a refresh writes only what changed (remote.go).
 package contactsearch
@@ -143,24 +145,44 @@ func New(d Deps) *Service {
 
 // Refresh rebuilds the snapshot now (after an ingest, or in tests), on ctx.
 func (s *Service) Refresh(ctx context.Context) error {
-	_, err := s.refresh(ctx)
+	_, _, err := s.refresh(ctx, false, false)
 	return err
 }
 
-func (s *Service) refresh(ctx context.Context) (*snapshot, error) {
+// Prepare rebuilds the snapshot like Refresh but without waiting for its HNSW graph
+// when that must be built from scratch (no graph to reuse, none persisted): searches
+// answer at once, each scanning every contact's vector exactly, and graph builds the
+// graph into the snapshot (searches use it from then on). The caller runs graph, in
+// the background: firmo serve is ready after Prepare. graph is a no-op when nothing
+// was left to build.
+func (s *Service) Prepare(ctx context.Context) (graph func(context.Context) error, err error) {
+	_, fill, err := s.refresh(ctx, true, false)
+	if fill == nil {
+		fill = func(context.Context) error { return nil }
+	}
+	return fill, err
+}
+
+// refresh builds and publishes a snapshot (see build for deferGraph). ifNone keeps a
+// snapshot published while the caller waited for its turn (the first build after
+// Prepare's).
+func (s *Service) refresh(ctx context.Context, deferGraph, ifNone bool) (*snapshot, func(context.Context) error, error) {
 	s.building.Lock()
 	defer s.building.Unlock()
 	s.mu.Lock()
 	prev := s.snap
 	s.mu.Unlock()
-	sn, err := s.build(ctx, prev)
+	if ifNone && prev != nil {
+		return prev, nil, nil
+	}
+	sn, fill, err := s.build(ctx, prev, deferGraph)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s.mu.Lock()
 	s.snap = sn
 	s.mu.Unlock()
-	return sn, nil
+	return sn, fill, nil
 }
 
 // current returns the snapshot, refreshing a stale one in the background while the old
@@ -205,7 +227,7 @@ func (s *Service) current(ctx context.Context) (*snapshot, error) {
 // buildFirst runs fb, the shared first build; a failed one is forgotten, so the next
 // caller starts another.
 func (s *Service) buildFirst(ctx context.Context, fb *firstBuild) {
-	fb.sn, fb.err = s.refresh(ctx)
+	fb.sn, _, fb.err = s.refresh(ctx, false, true)
 	s.mu.Lock()
 	s.first = nil
 	s.mu.Unlock()
@@ -503,7 +525,7 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 	var out []Ranked
 	var scores map[int]float32
 	sizes := fetchSizes(req.Limits)
-	if s.remote == nil && filter.Active() && sn.index.ScansExactly(filter, sizes[0]) {
+	if g := sn.graph(); s.remote == nil && (g == nil || filter.Active() && g.ScansExactly(filter, sizes[0])) {
 		sizes = sizes[len(sizes)-1:] // a scan costs the same for more hits: no second scan
 	}
 	for step, size := range sizes {

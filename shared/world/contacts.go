@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nyaruka/phonenumbers"
@@ -281,19 +284,62 @@ func jsonOf(v any) json.RawMessage {
 
 // SeedContacts stores the world's contacts (ContactRows of every company) through the
 // ingest validation, so a generator bug shows as an error, never as a bad record.
-// Seeding again changes nothing.
+// Seeding again changes nothing. Companies are generated and validated on every core
+// but one while this goroutine stores them, one put at a time: persona ids come from
+// the rows, so the order changes nothing stored, and a single writer commits each put
+// at once, where concurrent writers wait for each other's batch (the embedded store's
+// group commit). onCompany, when set, is called after each company's contacts are
+// stored, one call at a time.
 func SeedContacts(ctx context.Context, store *contact.Store, w *World, onCompany func()) (int, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type people struct { // one company's contacts
+		raws []contact.Raw
+		err  error
+	}
+	out := make(chan people, 64)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)-1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= w.Len() || ctx.Err() != nil {
+					return
+				}
+				var c people
+				for _, row := range w.ContactRows(i, w.Company(i)) {
+					raw, err := contact.Validate(row)
+					if err != nil {
+						c.err = fmt.Errorf("world contact of %s: %w", w.Domain(i), err)
+						break
+					}
+					c.raws = append(c.raws, raw)
+				}
+				select {
+				case out <- c:
+				case <-ctx.Done():
+					return
+				}
+				if c.err != nil {
+					return
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(out) }()
 	n := 0
 	var maxID int64
-	for i := 0; i < w.Len(); i++ {
+	for c := range out {
+		if c.err != nil {
+			return n, c.err
+		}
 		if err := ctx.Err(); err != nil {
 			return n, err
 		}
-		for _, row := range w.ContactRows(i, w.Company(i)) {
-			raw, err := contact.Validate(row)
-			if err != nil {
-				return n, fmt.Errorf("world contact of %s: %w", w.Domain(i), err)
-			}
+		for _, raw := range c.raws {
 			if _, err := store.Put(ctx, raw); err != nil {
 				return n, err
 			}
@@ -303,6 +349,9 @@ func SeedContacts(ctx context.Context, store *contact.Store, w *World, onCompany
 		if onCompany != nil {
 			onCompany()
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return n, err
 	}
 	return n, store.ClaimID(ctx, maxID)
 }

@@ -275,7 +275,9 @@ func hasNonASCII(s string) bool {
 // slug keeps letters and digits of s and hyphens between words. With ascii it folds
 // "ü" to "ue" and drops other accents, as company domains do.
 func slug(s string, ascii bool) string {
-	if ascii {
+	// The folding changes nothing in ASCII, where it only costs (a seed slugs every
+	// person's name).
+	if ascii && hasNonASCII(s) {
 		s = strings.NewReplacer("ä", "ae", "ö", "oe", "ü", "ue", "ß", "ss").Replace(s)
 		t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 		s, _, _ = transform.String(t, s)

@@ -1,0 +1,72 @@
+package allapp_test
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/world"
+)
+
+// BenchmarkFirstStart measures what `firmo serve` does on an empty data directory
+// before GET /readyz answers 200, phase by phase, on a fresh embedded store: seeding
+// the 2,000-company demo world (text-derived fields deferred), its contacts, and
+// loading contact search (contactsearch.Prepare: searchable by exact scan); then the
+// HNSW graph built after ready. It reports wall seconds per phase and the process's
+// CPU seconds to ready and for the graph, the figures that do not depend on what else
+// the machine runs (README "The demo world"; figures in BENCHMARKS.md beside this
+// file).
+func BenchmarkFirstStart(b *testing.B) {
+	const companies = 2000
+	var seed, contacts, index, graph, cpuReady, cpuGraph time.Duration
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		a := newEnvB(b)
+		ctx := context.Background()
+		opts := world.Options{Seed: 1, Companies: companies, AsOf: time.Now()}
+		b.StartTimer()
+		cpu0, t0 := cpuTime(b), time.Now()
+		if _, err := a.SeedWorld(ctx, opts, company.LoadOptions{DeferText: true}, nil); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		n, err := a.SeedContacts(ctx, opts, nil)
+		if err != nil || n == 0 {
+			b.Fatalf("seeded %d contacts: %v", n, err)
+		}
+		t2 := time.Now()
+		build, err := a.ContactSearch.Prepare(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t3, cpu3 := time.Now(), cpuTime(b)
+		if err := build(ctx); err != nil {
+			b.Fatal(err)
+		}
+		t4 := time.Now()
+		cpuReady, cpuGraph = cpuReady+cpu3-cpu0, cpuGraph+cpuTime(b)-cpu3
+		seed, contacts, index, graph = seed+t1.Sub(t0), contacts+t2.Sub(t1), index+t3.Sub(t2), graph+t4.Sub(t3)
+		b.StopTimer()
+		a.Close()
+		b.StartTimer()
+	}
+	per := func(d time.Duration) float64 { return d.Seconds() / float64(b.N) }
+	b.ReportMetric(per(seed), "companies-s")
+	b.ReportMetric(per(contacts), "contacts-s")
+	b.ReportMetric(per(index), "index-s")
+	b.ReportMetric(per(seed+contacts+index), "ready-s")
+	b.ReportMetric(per(cpuReady), "ready-cpu-s")
+	b.ReportMetric(per(graph), "graph-s")
+	b.ReportMetric(per(cpuGraph), "graph-cpu-s")
+}
+
+// cpuTime is the user and system CPU time of the process so far.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
