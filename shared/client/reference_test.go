@@ -160,7 +160,7 @@ func (r *reference) checkType(t *testing.T, where string, gt reflect.Type, s map
 		gt = gt.Elem()
 	}
 	s = r.resolve(s)
-	if s == nil || len(s) == 0 {
+	if len(s) == 0 {
 		return // any value
 	}
 	types := r.types(s)

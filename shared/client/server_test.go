@@ -160,7 +160,7 @@ func newRecorder(t *testing.T, target string, failing map[string]failure) *recor
 		out.Header = req.Header.Clone()
 		resp, err := http.DefaultTransport.RoundTrip(out)
 		if err != nil {
-			http.Error(w, err.Error(), 502)
+			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
 		defer resp.Body.Close()

@@ -133,16 +133,6 @@ func text(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-// company returns the world's company at domain.
-func (e *env) company(t *testing.T, domain string) (int, world.Company) {
-	t.Helper()
-	i, ok := e.world.Lookup(domain)
-	if !ok {
-		t.Fatalf("%s is not a company of the world", domain)
-	}
-	return i, e.world.Company(i)
-}
-
 // firstActive is the first company of the world that is active, has a team with an
 // email address and at least a few contacts.
 func (e *env) firstActive(t *testing.T) (int, world.Company) {

@@ -71,17 +71,6 @@ func minLength(n int) rule {
 	return func(s *jsonschema.Schema) { s.MinLength = &n }
 }
 
-// pattern requires a string (or each item of an array of strings) to match re.
-func pattern(re string) rule {
-	return func(s *jsonschema.Schema) {
-		if isArray(s) {
-			s.Items.Pattern = re
-			return
-		}
-		s.Pattern = re
-	}
-}
-
 // describe sets a property's description, for a type whose tags have none (the
 // client's types, used as a tool's output).
 func describe(text string) rule {
