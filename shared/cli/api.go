@@ -452,6 +452,9 @@ func api(ctx context.Context, env Env) error {
 	}
 	out, err := callAPI(ctx, r, cmd, call)
 	fmt.Fprintf(env.Stderr, "credits charged: %d\n", r.credits)
+	if cmd.name == "email-find" {
+		emailBillingNote(env.Stderr)
+	}
 	if err != nil {
 		return err
 	}
@@ -629,4 +632,11 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// emailBillingNote says where an email find's charge went: the service bills a found
+// address when its job completes, in the worker, so no response of the command's calls
+// carries it in X-Credits-Charged.
+func emailBillingNote(w io.Writer) {
+	fmt.Fprintln(w, "note: found addresses are billed when their job completes, not on these calls; GET /v1/account/usage lists the charges")
 }

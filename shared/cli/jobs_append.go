@@ -138,6 +138,9 @@ func runChunked(ctx context.Context, env Env, j *jobFlags, job chunkJob) error {
 		} else {
 			fmt.Fprintf(env.Stderr, "credits charged: %d\n", r.credits)
 		}
+		if job.command == "email-batch" {
+			emailBillingNote(env.Stderr)
+		}
 	}()
 	o, err := openChunkOutput(out, job.format, st.OutBytes, st.Rows)
 	if err != nil {
