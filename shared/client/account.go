@@ -117,37 +117,27 @@ type Message struct {
 
 // GetAccount calls GET /v1/account.
 func (c *Client) GetAccount(ctx context.Context) (*Account, *Response, error) {
-	var out Account
-	resp, err := c.call(ctx, request{op: opGetAccount}, &out)
-	return result(&out, resp, err)
+	return callFor[Account](ctx, c, request{op: opGetAccount})
 }
 
 // APIKeys calls GET /v1/account/keys.
 func (c *Client) APIKeys(ctx context.Context) (*Keys, *Response, error) {
-	var out Keys
-	resp, err := c.call(ctx, request{op: opGetKeys}, &out)
-	return result(&out, resp, err)
+	return callFor[Keys](ctx, c, request{op: opGetKeys})
 }
 
 // CreateAPIKey calls POST /v1/account/keys; the secret is in the answer's Secret.
 func (c *Client) CreateAPIKey(ctx context.Context, name string) (*KeyCreated, *Response, error) {
-	var out KeyCreated
-	resp, err := c.call(ctx, request{op: opPostKeys, json: createKey{Name: name}}, &out)
-	return result(&out, resp, err)
+	return callFor[KeyCreated](ctx, c, request{op: opPostKeys, json: createKey{Name: name}})
 }
 
 // RevokeAPIKey calls DELETE /v1/account/keys/{key_id}.
 func (c *Client) RevokeAPIKey(ctx context.Context, keyID string) (*KeyRevoked, *Response, error) {
-	var out KeyRevoked
-	resp, err := c.call(ctx, request{op: opDeleteKey, params: []string{keyID}}, &out)
-	return result(&out, resp, err)
+	return callFor[KeyRevoked](ctx, c, request{op: opDeleteKey, params: []string{keyID}})
 }
 
 // Usage calls GET /v1/account/usage.
 func (c *Client) Usage(ctx context.Context, p UsageParams) (*Usage, *Response, error) {
-	var out Usage
-	resp, err := c.call(ctx, request{op: opGetUsage, query: p}, &out)
-	return result(&out, resp, err)
+	return callFor[Usage](ctx, c, request{op: opGetUsage, query: p})
 }
 
 // Login calls POST /v1/auth/login and returns the session in LoginResult.Session;
@@ -169,9 +159,7 @@ func (c *Client) Login(ctx context.Context, req LoginRequest) (*LoginResult, *Re
 
 // Logout calls POST /v1/auth/logout, ending the client's session.
 func (c *Client) Logout(ctx context.Context) (*Message, *Response, error) {
-	var out Message
-	resp, err := c.call(ctx, request{op: opPostLogout}, &out)
-	return result(&out, resp, err)
+	return callFor[Message](ctx, c, request{op: opPostLogout})
 }
 
 // WithSession returns a copy of the client that authenticates with an admin app

@@ -130,37 +130,27 @@ type Extract struct {
 
 // Bizdata calls GET /v1/bizdata: the company's profile.
 func (c *Client) Bizdata(ctx context.Context, domain string) (*CompanyProfile, *Response, error) {
-	var out CompanyProfile
-	resp, err := c.call(ctx, request{op: opGetBizdata, query: domainParam{domain}}, &out)
-	return result(&out, resp, err)
+	return callFor[CompanyProfile](ctx, c, request{op: opGetBizdata, query: domainParam{domain}})
 }
 
 // Score calls GET /v1/score: the company's growth score.
 func (c *Client) Score(ctx context.Context, domain string) (*CompanyScore, *Response, error) {
-	var out CompanyScore
-	resp, err := c.call(ctx, request{op: opGetScore, query: domainParam{domain}}, &out)
-	return result(&out, resp, err)
+	return callFor[CompanyScore](ctx, c, request{op: opGetScore, query: domainParam{domain}})
 }
 
 // History calls GET /v1/history: the company's certificates.
 func (c *Client) History(ctx context.Context, p HistoryParams) (*History, *Response, error) {
-	var out History
-	resp, err := c.call(ctx, request{op: opGetHistory, query: p}, &out)
-	return result(&out, resp, err)
+	return callFor[History](ctx, c, request{op: opGetHistory, query: p})
 }
 
 // Industries calls GET /v1/industries.
 func (c *Client) Industries(ctx context.Context) (*Industries, *Response, error) {
-	var out Industries
-	resp, err := c.call(ctx, request{op: opGetIndustries}, &out)
-	return result(&out, resp, err)
+	return callFor[Industries](ctx, c, request{op: opGetIndustries})
 }
 
 // Extract calls GET /v1/extract: the text of a page.
 func (c *Client) Extract(ctx context.Context, p ExtractParams) (*Extract, *Response, error) {
-	var out Extract
-	resp, err := c.call(ctx, request{op: opGetExtract, query: p}, &out)
-	return result(&out, resp, err)
+	return callFor[Extract](ctx, c, request{op: opGetExtract, query: p})
 }
 
 // domainParam is the one query parameter of GET /v1/bizdata and GET /v1/score.

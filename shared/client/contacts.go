@@ -148,30 +148,27 @@ func (c *Client) ListContacts(ctx context.Context, search ContactSearch) ([]Cont
 
 // CountContacts calls GET /v1/contacts/count: how many contacts the filters match.
 func (c *Client) CountContacts(ctx context.Context, filters ContactFilters) (*ContactCount, *Response, error) {
-	var out ContactCount
-	resp, err := c.call(ctx, request{op: opGetContactCount, query: filters}, &out)
-	return result(&out, resp, err)
+	return callFor[ContactCount](ctx, c, request{op: opGetContactCount, query: filters})
 }
 
 // DiscoverContacts calls POST /v1/contacts/discover: the contacts a search finds,
 // grouped by company.
 func (c *Client) DiscoverContacts(ctx context.Context, search ContactSearch) (*ContactSearchResult, *Response, error) {
-	var out ContactSearchResult
-	resp, err := c.call(ctx, request{op: opPostDiscover, json: search}, &out)
-	return result(&out, resp, err)
+	return callFor[ContactSearchResult](ctx, c, request{op: opPostDiscover, json: search})
 }
 
 // LookupContact calls GET /v1/contacts/lookup.
 func (c *Client) LookupContact(ctx context.Context, p LookupParams) (*ContactLookup, *Response, error) {
-	var out ContactLookup
-	resp, err := c.call(ctx, request{op: opGetLookup, query: p}, &out)
-	return result(&out, resp, err)
+	return callFor[ContactLookup](ctx, c, request{op: opGetLookup, query: p})
 }
 
-// result returns out unless err is set.
-func result[T any](out *T, resp *Response, err error) (*T, *Response, error) {
+// callFor makes the call r and decodes its answer as a T: the body of most typed
+// methods. On an error the answer is nil and the Response (when there was one) is kept.
+func callFor[T any](ctx context.Context, c *Client, r request) (*T, *Response, error) {
+	var out T
+	resp, err := c.call(ctx, r, &out)
 	if err != nil {
 		return nil, resp, err
 	}
-	return out, resp, nil
+	return &out, resp, nil
 }

@@ -61,31 +61,23 @@ func (c *Client) CRMConnections(ctx context.Context, probe bool) ([]CRMConnectio
 // CRMAuthorize calls GET /v1/crm/{provider}/authorize (hubspot, salesforce,
 // pipedrive).
 func (c *Client) CRMAuthorize(ctx context.Context, provider string) (*CRMAuthorization, *Response, error) {
-	var out CRMAuthorization
-	resp, err := c.call(ctx, request{op: opGetCRMAuthorize, params: []string{provider}}, &out)
-	return result(&out, resp, err)
+	return callFor[CRMAuthorization](ctx, c, request{op: opGetCRMAuthorize, params: []string{provider}})
 }
 
 // CRMCallback calls GET /v1/crm/{provider}/callback with what the consent page
 // redirected back with (asking for the JSON answer, not the HTML page).
 func (c *Client) CRMCallback(ctx context.Context, provider string, p CRMCallbackParams) (*CRMConnected, *Response, error) {
-	var out CRMConnected
-	resp, err := c.call(ctx, request{op: opGetCRMCallback, params: []string{provider}, query: p}, &out)
-	return result(&out, resp, err)
+	return callFor[CRMConnected](ctx, c, request{op: opGetCRMCallback, params: []string{provider}, query: p})
 }
 
 // DeleteCRMConnection calls DELETE /v1/crm/{provider}/connection (an admin app
 // session only: see WithSession).
 func (c *Client) DeleteCRMConnection(ctx context.Context, provider string) (*Message, *Response, error) {
-	var out Message
-	resp, err := c.call(ctx, request{op: opDeleteCRMConn, params: []string{provider}}, &out)
-	return result(&out, resp, err)
+	return callFor[Message](ctx, c, request{op: opDeleteCRMConn, params: []string{provider}})
 }
 
 // CRMSuppress calls POST /v1/crm/{provider}/suppress: a snapshot of the CRM's
 // companies or contacts (kind) saved as an exclusion list.
 func (c *Client) CRMSuppress(ctx context.Context, provider, kind string) (*CRMSuppression, *Response, error) {
-	var out CRMSuppression
-	resp, err := c.call(ctx, request{op: opPostCRMSuppress, params: []string{provider}, query: kindParam{kind}}, &out)
-	return result(&out, resp, err)
+	return callFor[CRMSuppression](ctx, c, request{op: opPostCRMSuppress, params: []string{provider}, query: kindParam{kind}})
 }

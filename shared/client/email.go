@@ -85,30 +85,22 @@ type EmailBatchResults struct {
 // FindEmail calls POST /v1/email/find: it starts a job; poll it with GetEmailJob or
 // wait for it with FindEmailAndWait.
 func (c *Client) FindEmail(ctx context.Context, req EmailFindRequest) (*EmailJobRef, *Response, error) {
-	var out EmailJobRef
-	resp, err := c.call(ctx, request{op: opPostEmailFind, json: req}, &out)
-	return result(&out, resp, err)
+	return callFor[EmailJobRef](ctx, c, request{op: opPostEmailFind, json: req})
 }
 
 // FindEmailBatch calls POST /v1/email/find/batch: one job per request.
 func (c *Client) FindEmailBatch(ctx context.Context, req EmailBatchRequest) (*EmailBatch, *Response, error) {
-	var out EmailBatch
-	resp, err := c.call(ctx, request{op: opPostEmailBatch, json: req}, &out)
-	return result(&out, resp, err)
+	return callFor[EmailBatch](ctx, c, request{op: opPostEmailBatch, json: req})
 }
 
 // GetEmailJob calls GET /v1/email/jobs/{job_id}.
 func (c *Client) GetEmailJob(ctx context.Context, jobID string) (*EmailJob, *Response, error) {
-	var out EmailJob
-	resp, err := c.call(ctx, request{op: opGetEmailJob, params: []string{jobID}}, &out)
-	return result(&out, resp, err)
+	return callFor[EmailJob](ctx, c, request{op: opGetEmailJob, params: []string{jobID}})
 }
 
 // GetEmailBatch calls GET /v1/email/batch/{batch_id}/results.
 func (c *Client) GetEmailBatch(ctx context.Context, batchID string) (*EmailBatchResults, *Response, error) {
-	var out EmailBatchResults
-	resp, err := c.call(ctx, request{op: opGetEmailBatch, params: []string{batchID}}, &out)
-	return result(&out, resp, err)
+	return callFor[EmailBatchResults](ctx, c, request{op: opGetEmailBatch, params: []string{batchID}})
 }
 
 // EmailJobPath is the status route of an email job, for Wait and RunTask.

@@ -110,77 +110,55 @@ type SearchProviderDeleted struct {
 
 // LLMIntegrations calls GET /v1/llm-providers/config.
 func (c *Client) LLMIntegrations(ctx context.Context) (*LLMIntegrations, *Response, error) {
-	var out LLMIntegrations
-	resp, err := c.call(ctx, request{op: opGetLLMs}, &out)
-	return result(&out, resp, err)
+	return callFor[LLMIntegrations](ctx, c, request{op: opGetLLMs})
 }
 
 // CreateLLMIntegration calls POST /v1/llm-providers/config.
 func (c *Client) CreateLLMIntegration(ctx context.Context, req LLMIntegrationRequest) (*LLMIntegrationSaved, *Response, error) {
-	var out LLMIntegrationSaved
-	resp, err := c.call(ctx, request{op: opPostLLM, json: req}, &out)
-	return result(&out, resp, err)
+	return callFor[LLMIntegrationSaved](ctx, c, request{op: opPostLLM, json: req})
 }
 
 // GetLLMIntegration calls GET /v1/llm-providers/config/{integration_id}.
 func (c *Client) GetLLMIntegration(ctx context.Context, integrationID string) (*LLMIntegration, *Response, error) {
-	var out LLMIntegration
-	resp, err := c.call(ctx, request{op: opGetLLM, params: []string{integrationID}}, &out)
-	return result(&out, resp, err)
+	return callFor[LLMIntegration](ctx, c, request{op: opGetLLM, params: []string{integrationID}})
 }
 
 // UpdateLLMIntegration calls PUT /v1/llm-providers/config/{integration_id}.
 func (c *Client) UpdateLLMIntegration(ctx context.Context, integrationID string, req LLMIntegrationUpdate) (*LLMIntegrationSaved, *Response, error) {
-	var out LLMIntegrationSaved
-	resp, err := c.call(ctx, request{op: opPutLLM, params: []string{integrationID}, json: req}, &out)
-	return result(&out, resp, err)
+	return callFor[LLMIntegrationSaved](ctx, c, request{op: opPutLLM, params: []string{integrationID}, json: req})
 }
 
 // DeleteLLMIntegration calls DELETE /v1/llm-providers/config/{integration_id}.
 func (c *Client) DeleteLLMIntegration(ctx context.Context, integrationID string) (*LLMIntegrationDeleted, *Response, error) {
-	var out LLMIntegrationDeleted
-	resp, err := c.call(ctx, request{op: opDeleteLLM, params: []string{integrationID}}, &out)
-	return result(&out, resp, err)
+	return callFor[LLMIntegrationDeleted](ctx, c, request{op: opDeleteLLM, params: []string{integrationID}})
 }
 
 // SetDefaultLLMIntegration calls POST /v1/llm-providers/config/{integration_id}/set-default.
 func (c *Client) SetDefaultLLMIntegration(ctx context.Context, integrationID string) (*LLMIntegrationSaved, *Response, error) {
-	var out LLMIntegrationSaved
-	resp, err := c.call(ctx, request{op: opDefaultLLM, params: []string{integrationID}}, &out)
-	return result(&out, resp, err)
+	return callFor[LLMIntegrationSaved](ctx, c, request{op: opDefaultLLM, params: []string{integrationID}})
 }
 
 // TestLLMConnection calls POST /v1/llm-providers/test-connection.
 func (c *Client) TestLLMConnection(ctx context.Context, req LLMConnectionTest) (*LLMConnectionResult, *Response, error) {
-	var out LLMConnectionResult
-	resp, err := c.call(ctx, request{op: opTestLLM, json: req}, &out)
-	return result(&out, resp, err)
+	return callFor[LLMConnectionResult](ctx, c, request{op: opTestLLM, json: req})
 }
 
 // SearchProviders calls GET /v1/search-providers.
 func (c *Client) SearchProviders(ctx context.Context) (*SearchProviders, *Response, error) {
-	var out SearchProviders
-	resp, err := c.call(ctx, request{op: opGetSearch}, &out)
-	return result(&out, resp, err)
+	return callFor[SearchProviders](ctx, c, request{op: opGetSearch})
 }
 
 // CreateSearchProvider calls POST /v1/search-providers.
 func (c *Client) CreateSearchProvider(ctx context.Context, req SearchProviderRequest) (*SearchProviderSaved, *Response, error) {
-	var out SearchProviderSaved
-	resp, err := c.call(ctx, request{op: opPostSearch, json: req}, &out)
-	return result(&out, resp, err)
+	return callFor[SearchProviderSaved](ctx, c, request{op: opPostSearch, json: req})
 }
 
 // DeleteSearchProvider calls DELETE /v1/search-providers/{provider_id}.
 func (c *Client) DeleteSearchProvider(ctx context.Context, providerID string) (*SearchProviderDeleted, *Response, error) {
-	var out SearchProviderDeleted
-	resp, err := c.call(ctx, request{op: opDeleteSearch, params: []string{providerID}}, &out)
-	return result(&out, resp, err)
+	return callFor[SearchProviderDeleted](ctx, c, request{op: opDeleteSearch, params: []string{providerID}})
 }
 
 // SetDefaultSearchProvider calls POST /v1/search-providers/{provider_id}/set-default.
 func (c *Client) SetDefaultSearchProvider(ctx context.Context, providerID string) (*SearchProviderSaved, *Response, error) {
-	var out SearchProviderSaved
-	resp, err := c.call(ctx, request{op: opDefaultSearch, params: []string{providerID}}, &out)
-	return result(&out, resp, err)
+	return callFor[SearchProviderSaved](ctx, c, request{op: opDefaultSearch, params: []string{providerID}})
 }

@@ -45,7 +45,5 @@ type MatchAnswer struct {
 // matches at or above min_match_confidence the server answers 204: the answer then has
 // no matches and Response.Status is 204.
 func (c *Client) Match(ctx context.Context, p MatchParams) (*MatchAnswer, *Response, error) {
-	var out MatchAnswer
-	resp, err := c.call(ctx, request{op: opGetMatch, query: p}, &out)
-	return result(&out, resp, err)
+	return callFor[MatchAnswer](ctx, c, request{op: opGetMatch, query: p})
 }

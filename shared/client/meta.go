@@ -20,16 +20,12 @@ type GenModels struct {
 
 // Healthz calls GET /healthz.
 func (c *Client) Healthz(ctx context.Context) (*Health, *Response, error) {
-	var out Health
-	resp, err := c.call(ctx, request{op: opGetHealthz}, &out)
-	return result(&out, resp, err)
+	return callFor[Health](ctx, c, request{op: opGetHealthz})
 }
 
 // Readyz calls GET /readyz.
 func (c *Client) Readyz(ctx context.Context) (*Health, *Response, error) {
-	var out Health
-	resp, err := c.call(ctx, request{op: opGetReadyz}, &out)
-	return result(&out, resp, err)
+	return callFor[Health](ctx, c, request{op: opGetReadyz})
 }
 
 // OpenAPIDocument calls GET /v1/openapi.json and returns the API reference as served.
@@ -43,7 +39,5 @@ func (c *Client) OpenAPIDocument(ctx context.Context) ([]byte, *Response, error)
 
 // GenModels calls GET /v1/gen/models.
 func (c *Client) GenModels(ctx context.Context) (*GenModels, *Response, error) {
-	var out GenModels
-	resp, err := c.call(ctx, request{op: opGetGenModels}, &out)
-	return result(&out, resp, err)
+	return callFor[GenModels](ctx, c, request{op: opGetGenModels})
 }

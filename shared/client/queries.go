@@ -66,28 +66,20 @@ type QueryDeleted struct {
 
 // SavedQueries calls GET /v1/queries/saved.
 func (c *Client) SavedQueries(ctx context.Context, p PageParams) (*SavedQueries, *Response, error) {
-	var out SavedQueries
-	resp, err := c.call(ctx, request{op: opGetSaved, query: p}, &out)
-	return result(&out, resp, err)
+	return callFor[SavedQueries](ctx, c, request{op: opGetSaved, query: p})
 }
 
 // CreateExclusionList calls POST /v1/queries/exclusion-list.
 func (c *Client) CreateExclusionList(ctx context.Context, req ExclusionListRequest) (*ExclusionList, *Response, error) {
-	var out ExclusionList
-	resp, err := c.call(ctx, request{op: opPostExclusion, json: req}, &out)
-	return result(&out, resp, err)
+	return callFor[ExclusionList](ctx, c, request{op: opPostExclusion, json: req})
 }
 
 // UpdateQuery calls PATCH /v1/queries/{query_id}.
 func (c *Client) UpdateQuery(ctx context.Context, queryID string, req QueryUpdate) (*QueryUpdated, *Response, error) {
-	var out QueryUpdated
-	resp, err := c.call(ctx, request{op: opPatchQuery, params: []string{queryID}, json: req}, &out)
-	return result(&out, resp, err)
+	return callFor[QueryUpdated](ctx, c, request{op: opPatchQuery, params: []string{queryID}, json: req})
 }
 
 // DeleteQuery calls DELETE /v1/queries/{query_id}.
 func (c *Client) DeleteQuery(ctx context.Context, queryID string) (*QueryDeleted, *Response, error) {
-	var out QueryDeleted
-	resp, err := c.call(ctx, request{op: opDeleteQuery, params: []string{queryID}}, &out)
-	return result(&out, resp, err)
+	return callFor[QueryDeleted](ctx, c, request{op: opDeleteQuery, params: []string{queryID}})
 }

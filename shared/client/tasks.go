@@ -214,73 +214,53 @@ type SegmentStatus struct {
 // Research calls POST /v1/gen/process; poll the task with GetGenerationTask or use
 // ResearchAndWait.
 func (c *Client) Research(ctx context.Context, req ProcessRequest) (*TaskSubmitted, *Response, error) {
-	var out TaskSubmitted
-	resp, err := c.call(ctx, request{op: opPostProcess, json: req}, &out)
-	return result(&out, resp, err)
+	return callFor[TaskSubmitted](ctx, c, request{op: opPostProcess, json: req})
 }
 
 // ResearchPersonas calls POST /v1/gen/process-personas.
 func (c *Client) ResearchPersonas(ctx context.Context, req ProcessPersonasRequest) (*TaskSubmitted, *Response, error) {
-	var out TaskSubmitted
-	resp, err := c.call(ctx, request{op: opPostPersonas, json: req}, &out)
-	return result(&out, resp, err)
+	return callFor[TaskSubmitted](ctx, c, request{op: opPostPersonas, json: req})
 }
 
 // ValidateICP calls POST /v1/validate/icp.
 func (c *Client) ValidateICP(ctx context.Context, req ValidateICPRequest) (*TaskSubmitted, *Response, error) {
-	var out TaskSubmitted
-	resp, err := c.call(ctx, request{op: opPostValidateICP, json: req}, &out)
-	return result(&out, resp, err)
+	return callFor[TaskSubmitted](ctx, c, request{op: opPostValidateICP, json: req})
 }
 
 // GenerateContacts calls POST /v1/contacts/discover/generate.
 func (c *Client) GenerateContacts(ctx context.Context, req GenerateRequest) (*TaskSubmitted, *Response, error) {
-	var out TaskSubmitted
-	resp, err := c.call(ctx, request{op: opPostGenerate, json: req}, &out)
-	return result(&out, resp, err)
+	return callFor[TaskSubmitted](ctx, c, request{op: opPostGenerate, json: req})
 }
 
 // GetGenerationTask calls GET /v1/gen/status/{task_id}.
 func (c *Client) GetGenerationTask(ctx context.Context, taskID string) (*GenerationTask, *Response, error) {
-	var out GenerationTask
-	resp, err := c.call(ctx, request{op: opGetGenStatus, params: []string{taskID}}, &out)
-	return result(&out, resp, err)
+	return callFor[GenerationTask](ctx, c, request{op: opGetGenStatus, params: []string{taskID}})
 }
 
 // CancelTask calls DELETE /v1/gen/cancel/{task_id}.
 func (c *Client) CancelTask(ctx context.Context, taskID string) (*TaskCancellation, *Response, error) {
-	var out TaskCancellation
-	resp, err := c.call(ctx, request{op: opDeleteGenCancel, params: []string{taskID}}, &out)
-	return result(&out, resp, err)
+	return callFor[TaskCancellation](ctx, c, request{op: opDeleteGenCancel, params: []string{taskID}})
 }
 
 // BulkMatch calls POST /v1/bulkmatch, uploading req.File.
 func (c *Client) BulkMatch(ctx context.Context, req BulkMatchRequest) (*TaskRef, *Response, error) {
-	var out TaskRef
-	resp, err := c.call(ctx, request{op: opPostBulkMatch, form: req}, &out)
-	return result(&out, resp, err)
+	return callFor[TaskRef](ctx, c, request{op: opPostBulkMatch, form: req})
 }
 
 // GetBulkMatchStatus calls GET /v1/bulkmatch/status/{task_id}. The answer that
 // delivers a completed task's results is the one charged.
 func (c *Client) GetBulkMatchStatus(ctx context.Context, taskID string) (*BulkMatchStatus, *Response, error) {
-	var out BulkMatchStatus
-	resp, err := c.call(ctx, request{op: opGetBulkStatus, params: []string{taskID}}, &out)
-	return result(&out, resp, err)
+	return callFor[BulkMatchStatus](ctx, c, request{op: opGetBulkStatus, params: []string{taskID}})
 }
 
 // Segment calls POST /v1/segment.
 func (c *Client) Segment(ctx context.Context, req SegmentRequest) (*TaskRef, *Response, error) {
-	var out TaskRef
-	resp, err := c.call(ctx, request{op: opPostSegment, form: req}, &out)
-	return result(&out, resp, err)
+	return callFor[TaskRef](ctx, c, request{op: opPostSegment, form: req})
 }
 
 // GetSegmentStatus calls GET /v1/segment/status/{task_id}.
 func (c *Client) GetSegmentStatus(ctx context.Context, taskID string) (*SegmentStatus, *Response, error) {
-	var out SegmentStatus
-	resp, err := c.call(ctx, request{op: opGetSegStatus, params: []string{taskID}}, &out)
-	return result(&out, resp, err)
+	return callFor[SegmentStatus](ctx, c, request{op: opGetSegStatus, params: []string{taskID}})
 }
 
 // GenStatusPath is the status route of research, ICP validation, contact generation
