@@ -35,6 +35,8 @@ var heavy = []struct {
 	{"github.com/firmoapi/firmo/shared/smtpverify", []string{"email", "worker"}, "SMTP verification"},
 	{"github.com/firmoapi/firmo/shared/research", []string{"generation", "worker"}, "batch research"},
 	{"github.com/firmoapi/firmo/shared/namematch", []string{"company", "generation", "worker", "scheduler"}, "name matching"},
+	{"github.com/nyaruka/phonenumbers", []string{"company", "contacts", "crm", "datasets", "email", "generation", "integrations", "worker", "scheduler"}, "phone metadata (11 ms and 2.5 MB of init)"},
+	{"github.com/firmoapi/firmo/shared/patternbook", []string{"contacts", "email", "generation", "worker"}, "the email pattern book (reads the contact store)"},
 }
 
 // composers lists the family composers each function's main may import (besides the

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/account"
-	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/app/allapp"
+	"github.com/firmoapi/firmo/shared/app/patternsapp"
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/httpapi"
@@ -242,7 +242,7 @@ func startBackground(ctx context.Context, env Env, a *allapp.App, cfg config.Con
 		// a second of CPU for the demo world), learns on the other core meanwhile:
 		// loading contact search runs mostly on one.
 		patterns := make(chan error, 1)
-		go func() { patterns <- app.Patterns(a.Core).Refresh(ctx) }()
+		go func() { patterns <- patternsapp.Book(a.Core).Refresh(ctx) }()
 		graph, err := a.ContactSearch.Prepare(ctx)
 		if perr := <-patterns; perr != nil && ctx.Err() == nil {
 			log.Warn("email pattern book", "err", perr)

@@ -12,6 +12,7 @@ import (
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/app/embedding"
 	"github.com/firmoapi/firmo/shared/app/integrationsapp"
+	"github.com/firmoapi/firmo/shared/app/patternsapp"
 	"github.com/firmoapi/firmo/shared/app/queriesapp"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
@@ -77,7 +78,7 @@ func build(ctx context.Context, c *app.Core) (Services, error) {
 	store := contact.NewStore(c.Store)
 	deps := contactsearch.Deps{Contacts: store, Companies: company.NewKVStore(c.Store), Embedder: emb,
 		Scopes: queries, Saver: queries, Biller: c.Billing, Prompts: promptReader(providers.Integrations, c.Log), Thesaurus: words,
-		Patterns: app.Patterns(c)} // the email patterns contact generation also answers (shared/patternbook)
+		Patterns: patternsapp.Book(c)} // the email patterns contact generation also answers (shared/patternbook)
 	switch {
 	case cluster != nil:
 		deps.Remote = osindex.New(cluster, osindex.Config{Index: cfg.OpenSearch.ContactsIndex, Dims: emb.Dims()})

@@ -1,6 +1,6 @@
 // Package emailapp composes the email family: finding one address or a batch (the
 // email_find task kind) and polling jobs. The finder verifies candidates over SMTP and
-// tries first each company's pattern from the core's pattern book (app.Patterns), to
+// tries first each company's pattern from the core's pattern book (patternsapp.Book), to
 // which it adds every address it proves.
 package emailapp
 
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/app"
+	"github.com/firmoapi/firmo/shared/app/patternsapp"
 	"github.com/firmoapi/firmo/shared/emailfind"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/httpapi/emailhttp"
@@ -27,7 +28,7 @@ func routes(s *emailfind.Service) []httpapi.Route { return emailhttp.EmailRoutes
 // the task engine), built on first use.
 func Service(_ context.Context, c *app.Core) (*emailfind.Service, error) {
 	return app.Shared(c, "emailapp.Service", func() (*emailfind.Service, error) {
-		patterns := app.Patterns(c)
+		patterns := patternsapp.Book(c)
 		finder := emailfind.NewFinder(emailfind.FinderDeps{Checker: Verifier(c), Patterns: patterns}) // the default budgets
 		svc, err := emailfind.NewService(emailfind.ServiceDeps{Store: c.Store, Tasks: c.Tasks, Finder: finder, Billing: c.Billing, Orgs: c.Accounts, Seen: patterns, Log: c.Log})
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/app/companyapp"
 	"github.com/firmoapi/firmo/shared/app/integrationsapp"
+	"github.com/firmoapi/firmo/shared/app/patternsapp"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactgen"
 	"github.com/firmoapi/firmo/shared/emailpattern"
@@ -124,7 +125,7 @@ func ContactGen(ctx context.Context, c *app.Core) (*contactgen.Service, error) {
 		slot := finderSlot(c)
 		return contactgen.New(contactgen.Deps{Tasks: c.Tasks, Integrations: providers.Integrations, Searchers: providers.SearchProviders,
 			Companies: contactgen.CompanyData{Svc: companies.Service}, Fetch: fetch.New(fetch.Options{AllowHosts: c.Config.FetchAllowHosts}),
-			Finder: slot.get, Patterns: bookPatterns{app.Patterns(c)}, Billing: c.Billing, Orgs: c.Accounts, Log: c.Log})
+			Finder: slot.get, Patterns: bookPatterns{patternsapp.Book(c)}, Billing: c.Billing, Orgs: c.Accounts, Log: c.Log})
 	})
 }
 
