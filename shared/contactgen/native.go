@@ -184,28 +184,18 @@ func (s *Service) search(ctx context.Context, org string, prm params, dom, name 
 		res.Warnings = append(res.Warnings, fmt.Sprintf(warnSearchSetup, apperr.Describe(err).Message))
 		return nil
 	}
-	use := task.SearchUsage{Provider: prov.Kind, Model: websearch.Models[prov.Kind]}
-	var urls []string
-	for _, q := range searchQueries(prm.ICP, dom, name, prm.SearchQueries) {
-		hits, err := searcher.Search(ctx, q, resultsPerQuery)
-		if errors.Is(err, websearch.ErrCircuitOpen) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf(warnCircuit, prov.Name))
-			break
-		}
-		use.QueriesExecuted++
-		use.CostUSD += websearch.Prices[prov.Kind]
-		if errors.Is(err, websearch.ErrOutOfCredits) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf(warnOutOfCredit, prov.Name))
-			break
-		}
-		if err != nil {
-			continue
-		}
-		use.QueriesSucceeded++
-		for _, h := range hits {
-			urls = append(urls, h.URL)
-		}
+	run := websearch.RunQueries(ctx, searcher, prov.Kind, searchQueries(prm.ICP, dom, name, prm.SearchQueries), resultsPerQuery)
+	switch {
+	case errors.Is(run.Stopped, websearch.ErrCircuitOpen):
+		res.Warnings = append(res.Warnings, fmt.Sprintf(warnCircuit, prov.Name))
+	case errors.Is(run.Stopped, websearch.ErrOutOfCredits):
+		res.Warnings = append(res.Warnings, fmt.Sprintf(warnOutOfCredit, prov.Name))
 	}
+	urls := make([]string, 0, len(run.Hits))
+	for _, h := range run.Hits {
+		urls = append(urls, h.URL)
+	}
+	use := task.SearchUsage{Provider: prov.Kind, Model: websearch.Models[prov.Kind], QueriesExecuted: run.Executed, QueriesSucceeded: run.Succeeded, CostUSD: run.CostUSD}
 	if use.QueriesExecuted == 0 {
 		res.Warnings = append(res.Warnings, warnSearchNone)
 	}

@@ -156,28 +156,18 @@ func (s *Service) search(ctx context.Context, org string, prm params, queries []
 		res.Warnings = append(res.Warnings, fmt.Sprintf(warnSearchSetup, apperr.Describe(err).Message), warnNoQuery)
 		return
 	}
-	use := task.SearchUsage{Provider: prov.Kind, Model: websearch.Models[prov.Kind]}
-	var found []string
-	for _, q := range queries {
-		hits, err := searcher.Search(ctx, q, resultsPerQuery)
-		if errors.Is(err, websearch.ErrCircuitOpen) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf(warnCircuit, prov.Name))
-			break
-		}
-		use.QueriesExecuted++
-		use.CostUSD += websearch.Prices[prov.Kind]
-		if errors.Is(err, websearch.ErrOutOfCredits) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf(warnOutOfCredit, prov.Name))
-			break
-		}
-		if err != nil {
-			continue
-		}
-		use.QueriesSucceeded++
-		for _, h := range hits {
-			found = append(found, fmt.Sprintf("- %s (%s): %s", h.Title, h.URL, clipRunes(h.Snippet, 400)))
-		}
+	run := websearch.RunQueries(ctx, searcher, prov.Kind, queries, resultsPerQuery)
+	switch {
+	case errors.Is(run.Stopped, websearch.ErrCircuitOpen):
+		res.Warnings = append(res.Warnings, fmt.Sprintf(warnCircuit, prov.Name))
+	case errors.Is(run.Stopped, websearch.ErrOutOfCredits):
+		res.Warnings = append(res.Warnings, fmt.Sprintf(warnOutOfCredit, prov.Name))
 	}
+	found := make([]string, 0, len(run.Hits))
+	for _, h := range run.Hits {
+		found = append(found, fmt.Sprintf("- %s (%s): %s", h.Title, h.URL, clipRunes(h.Snippet, 400)))
+	}
+	use := task.SearchUsage{Provider: prov.Kind, Model: websearch.Models[prov.Kind], QueriesExecuted: run.Executed, QueriesSucceeded: run.Succeeded, CostUSD: run.CostUSD}
 	if use.QueriesExecuted == 0 {
 		res.Warnings = append(res.Warnings, warnNoQuery)
 	}
