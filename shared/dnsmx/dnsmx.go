@@ -142,6 +142,7 @@ func (r *Resolver) ask(ctx context.Context, q *dns.Msg, server string) ([]compan
 // Answer is what a zone says about a name.
 type Answer struct {
 	MX       []company.MX // a null MX is one record with Host ""
+	A        []net.IP     // IPv4 address records (mail host names)
 	NXDomain bool         // the name does not exist
 	ServFail bool         // the zone is broken for this name (tests of unresolved lookups)
 }
@@ -152,7 +153,7 @@ type Zone interface {
 }
 
 // Server is an authoritative DNS server for a Zone on UDP and TCP. Questions about
-// names outside the zone are refused, and only MX questions get records.
+// names outside the zone are refused, and only MX and A questions get records.
 type Server struct {
 	udp, tcp *dns.Server
 	addr     string
@@ -230,6 +231,12 @@ func reply(zone Zone, q *dns.Msg) *dns.Msg {
 		m.Rcode = dns.RcodeNameError
 	}
 	m.Authoritative = true
+	if qq.Qtype == dns.TypeA && !a.NXDomain {
+		for _, ip := range a.A {
+			m.Answer = append(m.Answer, &dns.A{Hdr: dns.RR_Header{Name: qq.Name, Rrtype: dns.TypeA, Class: dns.ClassINET, Ttl: 3600}, A: ip})
+		}
+		return m
+	}
 	if qq.Qtype != dns.TypeMX || a.NXDomain {
 		return m
 	}

@@ -29,7 +29,6 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
-	"github.com/miekg/dns"
 
 	"github.com/firmoapi/firmo/shared/dnsmx"
 	"github.com/firmoapi/firmo/shared/world"
@@ -47,8 +46,7 @@ const DefaultGreylistDelay = time.Second
 // Server is the world's DNS and mail servers on loopback.
 type Server struct {
 	delay    time.Duration
-	udp, tcp *dns.Server
-	dnsAddr  string
+	dns      *dnsmx.Server
 	smtp     *smtp.Server
 	smtpLn   net.Listener
 	smtpDone chan struct{}
@@ -82,23 +80,14 @@ func Start(opt Options) (*Server, error) {
 		opt.GreylistDelay = DefaultGreylistDelay
 	}
 	s := &Server{delay: opt.GreylistDelay, now: time.Now, greylist: map[string]time.Time{}, smtpDone: make(chan struct{})}
-	pc, ln, err := listenBoth()
-	if err != nil {
-		return nil, err
+	var err error
+	if s.dns, err = dnsmx.Serve("127.0.0.1:0", worldZone{s}); err != nil {
+		return nil, fmt.Errorf("world DNS server: %w", err)
 	}
-	h := dns.HandlerFunc(func(w dns.ResponseWriter, q *dns.Msg) { w.WriteMsg(s.reply(q)) })
-	s.udp, s.tcp = &dns.Server{PacketConn: pc, Handler: h}, &dns.Server{Listener: ln, Handler: h}
-	s.dnsAddr = pc.LocalAddr().String()
-	var wg sync.WaitGroup
-	wg.Add(2)
-	s.udp.NotifyStartedFunc, s.tcp.NotifyStartedFunc = wg.Done, wg.Done
-	go s.udp.ActivateAndServe()
-	go s.tcp.ActivateAndServe()
-	wg.Wait()
 
 	s.smtpLn, err = net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		s.closeDNS()
+		s.dns.Close()
 		return nil, fmt.Errorf("world mail server: %w", err)
 	}
 	s.smtp = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
@@ -116,24 +105,6 @@ func Start(opt Options) (*Server, error) {
 	return s, nil
 }
 
-// listenBoth opens UDP and TCP on one free loopback port.
-func listenBoth() (net.PacketConn, net.Listener, error) {
-	for attempt := 0; ; attempt++ {
-		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			return nil, nil, fmt.Errorf("world DNS server: %w", err)
-		}
-		ln, err := net.Listen("tcp", pc.LocalAddr().String())
-		if err == nil {
-			return pc, ln, nil
-		}
-		pc.Close()
-		if attempt == 20 {
-			return nil, nil, fmt.Errorf("world DNS server: %w", err)
-		}
-	}
-}
-
 // Set serves w (replacing any world served before). It computes the world's MX
 // answers and host names; each domain's mailboxes are generated on its first RCPT.
 func (s *Server) Set(w *world.World) {
@@ -146,7 +117,7 @@ func (s *Server) Set(w *world.World) {
 }
 
 // Resolver is the DNS server's "host:port" (UDP and TCP).
-func (s *Server) Resolver() string { return s.dnsAddr }
+func (s *Server) Resolver() string { return s.dns.Addr() }
 
 // Port is the SMTP port on 127.0.0.1.
 func (s *Server) Port() int { return s.smtpLn.Addr().(*net.TCPAddr).Port }
@@ -179,64 +150,25 @@ func (s *Server) Close() error {
 	if errors.Is(err, smtp.ErrServerClosed) {
 		err = nil
 	}
-	return errors.Join(err, s.closeDNS())
+	return errors.Join(err, s.dns.Close())
 }
 
-func (s *Server) closeDNS() error {
-	return errors.Join(s.udp.Shutdown(), s.tcp.Shutdown())
-}
+// worldZone is the world being served as a DNS zone: the MX answers of its domains,
+// 127.0.0.1 for its MX host names, nothing (REFUSED) for any other name or before Set.
+type worldZone struct{ s *Server }
 
-// reply answers one DNS question: MX records of the world's domains, 127.0.0.1 for its
-// MX host names, REFUSED for any other name.
-func (s *Server) reply(q *dns.Msg) *dns.Msg {
-	m := new(dns.Msg)
-	m.SetReply(q)
-	if len(q.Question) != 1 {
-		m.Rcode = dns.RcodeFormatError
-		return m
-	}
-	st := s.cur.Load()
-	qq := q.Question[0]
-	name := strings.ToLower(strings.TrimSuffix(qq.Name, "."))
-	hdr := func(t uint16) dns.RR_Header {
-		return dns.RR_Header{Name: qq.Name, Rrtype: t, Class: dns.ClassINET, Ttl: 300}
-	}
+var loopback = []net.IP{net.IPv4(127, 0, 0, 1)}
+
+func (z worldZone) Answer(name string) (dnsmx.Answer, bool) {
+	st := z.s.cur.Load()
 	if st == nil {
-		m.Rcode = dns.RcodeRefused
-		return m
+		return dnsmx.Answer{}, false
 	}
 	if st.hosts[name] {
-		m.Authoritative = true
-		if qq.Qtype == dns.TypeA {
-			m.Answer = append(m.Answer, &dns.A{Hdr: hdr(dns.TypeA), A: net.IPv4(127, 0, 0, 1)})
-		}
-		return m
+		return dnsmx.Answer{A: loopback}, true
 	}
 	a, ok := st.zone[name]
-	switch {
-	case !ok:
-		m.Rcode = dns.RcodeRefused
-		return m
-	case a.ServFail:
-		m.Rcode = dns.RcodeServerFailure
-		return m
-	case a.NXDomain:
-		m.Rcode = dns.RcodeNameError
-		m.Authoritative = true
-		return m
-	}
-	m.Authoritative = true
-	if qq.Qtype != dns.TypeMX {
-		return m // the world's domains have no address records here: no implicit MX
-	}
-	for _, mx := range a.MX {
-		host := "."
-		if mx.Host != "" {
-			host = dns.Fqdn(mx.Host)
-		}
-		m.Answer = append(m.Answer, &dns.MX{Hdr: hdr(dns.TypeMX), Preference: mx.Preference, Mx: host})
-	}
-	return m
+	return a, ok
 }
 
 // mailOf returns the mail truth of a world domain.
