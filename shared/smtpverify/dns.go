@@ -176,6 +176,11 @@ func (r *Resolver) query(ctx context.Context, name string, qtype uint16) (*dns.M
 	in, ok := r.cached(key)
 	if !ok {
 		ch := r.group.DoChan(key, func() (any, error) {
+			// A flight that ended between this caller's cache miss and its DoChan has
+			// stored its answer already: use it rather than ask again.
+			if m, ok := r.cached(key); ok {
+				return m, nil
+			}
 			// Detached from any one caller, bounded by the resolver's own timeouts.
 			ctx, cancel := context.WithTimeout(context.Background(), 2*r.timeout+time.Second)
 			defer cancel()
