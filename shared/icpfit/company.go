@@ -18,6 +18,10 @@ type Company struct {
 
 	// EmployeeRange is the profile's employees bucket ("51-200"), "" when unknown.
 	EmployeeRange string
+	// Founded is the founding date or year ("2014", "2014-03-01") when it is known;
+	// WebSince the date the company's web presence began (the profile's start_date,
+	// its first certificate), which a founding-year criterion falls back to.
+	Founded, WebSince string
 	// IndustryScores, SubIndustryScores and ModelScores are the classifier's
 	// confidences behind Industries, SubIndustries and BusinessModel (label -> score).
 	// A nil map with a non-empty list counts every listed label as certain.
@@ -42,6 +46,9 @@ func FromProfile(p company.Profile, homepageText string) Company {
 	}
 	if p.Employees != nil {
 		c.EmployeeRange = *p.Employees
+	}
+	if p.StartDate != nil {
+		c.WebSince = *p.StartDate
 	}
 	c.BusinessModel = strings.Join(byScore(p.BusinessModel), ", ")
 	if p.MXProvider != nil && *p.MXProvider != company.NoMX && *p.MXProvider != p.Domain {

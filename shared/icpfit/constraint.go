@@ -28,6 +28,11 @@ const (
 
 var kindNames = [numKinds]string{"industry", "size", "revenue", "geo", "model", "tech", "text"}
 
+// kindFounded is a founding-year constraint ("founded before 2015"). The logistic
+// model has no input for it (the shipped model file was trained without one), so it
+// is judged, reported and applied by the rules of decide alone.
+const kindFounded = numKinds
+
 // constraint is one thing a criterion line asks of a company. Several constraints of
 // one line must all hold ("B2B SaaS in Germany" is a model, an industry and a place);
 // the values of one constraint are alternatives ("Germany or Austria").
@@ -81,8 +86,15 @@ var (
 	moneyUnit = `(k|m|mm|mn|million|millions|b|bn|billion|billions)\b`
 	money     = regexp.MustCompile(`[$€£]?\s*(\d+(?:\.\d+)?)\s*` + moneyUnit)
 	moneyPair = regexp.MustCompile(`[$€£]?\s*(\d+(?:\.\d+)?)\s*` + `(?:` + moneyUnit + `)?\s*(?:-|–|to|and)\s*[$€£]?\s*(\d+(?:\.\d+)?)\s*` + moneyUnit)
+	moneyBare = regexp.MustCompile(`[$€£]\s*(\d+(?:\.\d+)?)|(?:^|\s)(\d{5,})\b`)
 	revenueW  = regexp.MustCompile(`\b(revenue|revenues|turnover|arr|sales|annual recurring)\b`)
 	moneyMax  = regexp.MustCompile(`(?:under|below|less than|up to|at most|no more than|<)\s*[$€£]?\s*\d`)
+	foundedW  = `(?:founded|established|incorporated|started|in business since|since)`
+	year      = `((?:19|20)\d\d)`
+	yearRange = regexp.MustCompile(foundedW + `\s*(?:between|from|in)?\s*` + year + `\s*(?:-|–|to|and)\s*` + year)
+	yearMax   = regexp.MustCompile(foundedW + `\s*(?:before|prior to|until|by|no later than|in or before|earlier than)\s*` + year)
+	yearMin   = regexp.MustCompile(foundedW + `\s*(?:after|since|from|no earlier than|in or after|later than)\s*` + year)
+	yearOn    = regexp.MustCompile(foundedW + `\s*(?:in\s*)?` + year + `(\s*(?:or|and)\s*(?:earlier|before|later|after))?`)
 )
 
 // sizeWords are head-count ranges people name with words.
@@ -134,11 +146,18 @@ var phraseIndex = sync.OnceValue(func() map[string][]phrase {
 // parseCriterion reads one criterion line into constraints.
 func parseCriterion(line string) []constraint {
 	var out []constraint
-	lower := thousands.ReplaceAllString(strings.ToLower(line), "$1$2")
+	lower := strings.ToLower(line)
+	// "1,000,000": each pass removes every other separator.
+	for thousands.MatchString(lower) {
+		lower = thousands.ReplaceAllString(lower, "$1$2")
+	}
 	if c, ok := parseSize(lower); ok {
 		out = append(out, c)
 	}
 	if c, ok := parseRevenue(lower); ok {
+		out = append(out, c)
+	}
+	if c, ok := parseFounded(lower); ok {
 		out = append(out, c)
 	}
 	words := strings.Fields(gazetteer.Fold(upperUK.ReplaceAllString(upperUS.ReplaceAllString(line, " usa "), " uk ")))
@@ -339,6 +358,14 @@ func parseRevenue(s string) (constraint, bool) {
 		} else {
 			c.lo = v
 		}
+	} else if m := moneyBare.FindStringSubmatch(s); m != nil {
+		// An amount without a unit word: "$500000", "2500000 EUR".
+		v, _ := strconv.ParseFloat(m[1]+m[2], 64)
+		if moneyMax.MatchString(s) {
+			c.hi = v
+		} else {
+			c.lo = v
+		}
 	} else {
 		return constraint{}, false
 	}
@@ -346,6 +373,60 @@ func parseRevenue(s string) (constraint, bool) {
 		c.lo, c.hi = c.hi, c.lo
 	}
 	c.label = describeRange(c.lo, c.hi, "USD revenue")
+	return c, true
+}
+
+// parseFounded reads a founding-year range: "founded before 2015" (up to 2014),
+// "founded after 2018" (from 2019), "established since 2010", "founded between 2000
+// and 2010", "founded in 2012", "founded in 2015 or earlier". Years are numbers, so
+// "before 2015" never matches a company founded in 2015.
+func parseFounded(s string) (constraint, bool) {
+	c := constraint{kind: kindFounded, lo: 0, hi: math.Inf(1)}
+	yr := func(v string) float64 { f, _ := strconv.ParseFloat(v, 64); return f }
+	switch {
+	case yearRange.MatchString(s):
+		m := yearRange.FindStringSubmatch(s)
+		c.lo, c.hi = yr(m[1]), yr(m[2])
+	case yearMax.MatchString(s):
+		m := yearMax.FindStringSubmatch(s)
+		c.hi = yr(m[1])
+		if !strings.Contains(m[0], " or ") && !strings.Contains(m[0], "no later") && !strings.Contains(m[0], " by ") {
+			c.hi--
+		}
+	case yearMin.MatchString(s):
+		m := yearMin.FindStringSubmatch(s)
+		c.lo = yr(m[1])
+		if strings.Contains(m[0], "after") || strings.Contains(m[0], "later than") {
+			if !strings.Contains(m[0], " or ") {
+				c.lo++
+			}
+		}
+	case yearOn.MatchString(s):
+		m := yearOn.FindStringSubmatch(s)
+		switch v := yr(m[1]); {
+		case strings.Contains(m[2], "earlier") || strings.Contains(m[2], "before"):
+			c.hi = v
+		case strings.Contains(m[2], "later") || strings.Contains(m[2], "after"):
+			c.lo = v
+		default:
+			c.lo, c.hi = v, v
+		}
+	default:
+		return c, false
+	}
+	if c.hi < c.lo {
+		c.lo, c.hi = c.hi, c.lo
+	}
+	switch {
+	case c.lo == c.hi:
+		c.label = "founded in " + strconv.Itoa(int(c.lo))
+	case math.IsInf(c.hi, 1):
+		c.label = "founded in " + strconv.Itoa(int(c.lo)) + " or later"
+	case c.lo == 0:
+		c.label = "founded in " + strconv.Itoa(int(c.hi)) + " or earlier"
+	default:
+		c.label = "founded " + strconv.Itoa(int(c.lo)) + "-" + strconv.Itoa(int(c.hi))
+	}
 	return c, true
 }
 

@@ -3,6 +3,7 @@ package icpfit
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/firmoapi/firmo/shared/gazetteer"
@@ -54,6 +55,8 @@ func (s *subject) judge(c constraint) evidence {
 		e = s.model(c)
 	case kindTech:
 		e = s.tech(c)
+	case kindFounded:
+		e = s.founded(c)
 	default:
 		e = s.words(c)
 	}
@@ -316,4 +319,45 @@ func stem(w string) string {
 		}
 	}
 	return w
+}
+
+// founded judges a founding-year range on the year the company was founded, or when
+// that is unknown the year its web presence began (its first certificate): a company
+// cannot have been founded later than it was on the web, so a web start before the
+// range rules it out, and one inside or after the range is taken as its founding year
+// with less certainty.
+func (s *subject) founded(c constraint) evidence {
+	y, since := yearOf(s.c.Founded), false
+	if y == 0 {
+		y, since = yearOf(s.c.WebSince), true
+	}
+	if y == 0 {
+		return evidence{strength: 0.5, text: "founding year unknown"}
+	}
+	in := float64(y) >= c.lo && float64(y) <= c.hi
+	switch {
+	case !since && in:
+		return evidence{strength: sure, known: true, text: fmt.Sprintf("founded %d", y)}
+	case !since:
+		return evidence{strength: unsure, known: true, text: fmt.Sprintf("founded %d", y)}
+	case float64(y) < c.lo:
+		return evidence{strength: unsure, known: true, text: fmt.Sprintf("on the web since %d", y)}
+	case in:
+		return evidence{strength: 0.85, known: true, text: fmt.Sprintf("on the web since %d (founding year not known)", y)}
+	default:
+		// On the web only after the range: it may have been founded inside it.
+		return evidence{strength: 0.3, known: true, text: fmt.Sprintf("on the web since %d (founding year not known)", y)}
+	}
+}
+
+// yearOf reads the year of "2014" or "2014-03-01"; 0 when there is none.
+func yearOf(date string) int {
+	if len(date) < 4 {
+		return 0
+	}
+	y, err := strconv.Atoi(date[:4])
+	if err != nil || y < 1000 {
+		return 0
+	}
+	return y
 }

@@ -1,6 +1,7 @@
 package icpfit
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -123,5 +124,74 @@ func TestUnrecognisedLine(t *testing.T) {
 	x, res := m.Features(Criteria{Mandatory: []string{"the and of"}}, acme())
 	if res[0].Met || !strings.Contains(res[0].Evidence, "no constraint") || x[unparsedAt] != 1 {
 		t.Errorf("a line of filler words: %+v, unparsed feature %v", res[0], x[unparsedAt])
+	}
+}
+
+// TestNumbersWithUnits: head counts, revenue and founding years are read as numbers
+// with their units and compared as numbers, whatever separators and unit words.
+func TestNumbersWithUnits(t *testing.T) {
+	tests := []struct {
+		line   string
+		kind   kind
+		lo, hi float64
+	}{
+		{"fewer than 10 employees", kindSize, 1, 9},
+		{"more than 1,000 employees", kindSize, 1001, math.Inf(1)},
+		{"at least 1.5k staff", kindSize, 1500, math.Inf(1)},
+		{"10,000+ employees", kindSize, 10000, math.Inf(1)},
+		{"annual revenue under $1 million", kindRevenue, 0, 1e6},
+		{"revenue over €2.5bn", kindRevenue, 2.5e9, math.Inf(1)},
+		{"turnover between 10 and 50 million", kindRevenue, 10e6, 50e6},
+		{"revenue below $1,000,000", kindRevenue, 0, 1e6},
+		{"revenue above 250000 EUR", kindRevenue, 250000, math.Inf(1)},
+		{"founded before 2015", kindFounded, 0, 2014},
+		{"founded in 2015 or earlier", kindFounded, 0, 2015},
+		{"founded after 2018", kindFounded, 2019, math.Inf(1)},
+		{"established since 2010", kindFounded, 2010, math.Inf(1)},
+		{"founded between 2000 and 2009", kindFounded, 2000, 2009},
+		{"founded in 2012", kindFounded, 2012, 2012},
+	}
+	for _, tt := range tests {
+		var got *constraint
+		cs := parseCriterion(tt.line)
+		for i := range cs {
+			if cs[i].kind == tt.kind {
+				got = &cs[i]
+			}
+		}
+		if got == nil {
+			t.Errorf("%q: no %v constraint in %+v", tt.line, tt.kind, cs)
+			continue
+		}
+		if got.lo != tt.lo || got.hi != tt.hi {
+			t.Errorf("%q: range [%v, %v], want [%v, %v]", tt.line, got.lo, got.hi, tt.lo, tt.hi)
+		}
+	}
+}
+
+// TestFoundingYear: a founding-year line is judged on the founding year, or on the
+// year the company's web presence began when that is all Firmo knows.
+func TestFoundingYear(t *testing.T) {
+	var m Model
+	tests := []struct {
+		line    string
+		co      Company
+		met     bool
+		known   bool
+		evidWas string
+	}{
+		{"founded before 2015", Company{Founded: "2014-06-01"}, true, true, "founded 2014"},
+		{"founded before 2015", Company{Founded: "2015-01-01"}, false, true, "founded 2015"},
+		{"founded before 2015", Company{WebSince: "2012-03-04"}, true, true, "on the web since 2012"},
+		{"founded after 2018", Company{WebSince: "2012-03-04"}, false, true, "on the web since 2012"},
+		{"founded before 2015", Company{WebSince: "2019-03-04"}, false, true, "on the web since 2019"},
+		{"founded before 2015", Company{}, false, false, "founding year unknown"},
+	}
+	for _, tt := range tests {
+		_, res := m.Features(Criteria{Mandatory: []string{tt.line}}, tt.co)
+		r := res[0]
+		if r.Met != tt.met || r.Known != tt.known || !strings.Contains(r.Evidence, tt.evidWas) {
+			t.Errorf("%q on %+v: met %v known %v (%s), want met %v known %v (%q)", tt.line, tt.co, r.Met, r.Known, r.Evidence, tt.met, tt.known, tt.evidWas)
+		}
 	}
 }

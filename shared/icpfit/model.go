@@ -199,6 +199,12 @@ type CriterionResult struct {
 	// Known is false when the company lacks the data to judge some part of the line
 	// (no head count, no industry, no homepage text); such a line is never Met.
 	Known bool `json:"known"`
+
+	// judged is true when a constraint was recognised in the line (an unrecognised
+	// line has the neutral strength 0.5 and decides nothing); ruleOnly when one of its
+	// constraints is no input of the logistic model (founding year), so the rules of
+	// decide carry it alone.
+	judged, ruleOnly bool
 }
 
 // ScoreText is the ICP Score column: the score with two decimals ("0.87").
@@ -256,14 +262,17 @@ func (m *Model) Features(c Criteria, co Company) ([]float64, []CriterionResult) 
 			p := 1.0
 			weakest, weakestKind, anyUnknown := 2.0, kindText, false
 			var ev []string
+			res.judged = true
 			for _, con := range cs {
 				e := s.judge(con)
 				p *= e.strength
 				ev = append(ev, e.text)
-				if e.strength < weakest {
+				if con.kind >= numKinds {
+					res.ruleOnly = true
+				} else if e.strength < weakest {
 					weakest, weakestKind = e.strength, con.kind
 				}
-				if sec.name == SectionMandatory {
+				if sec.name == SectionMandatory && con.kind < numKinds {
 					x[featureAt(SectionMandatory, con.kind, false)] += math.Log(e.strength)
 					if !e.known {
 						x[featureAt(SectionMandatory, con.kind, true)]++
@@ -271,13 +280,13 @@ func (m *Model) Features(c Criteria, co Company) ([]float64, []CriterionResult) 
 				}
 				anyUnknown = anyUnknown || !e.known
 			}
-			switch sec.name {
-			case SectionReject:
+			switch {
+			case sec.name == SectionReject && weakest <= 1:
 				x[featureAt(SectionReject, weakestKind, false)] += math.Log(math.Max(1-p, unsure))
 				if anyUnknown {
 					x[featureAt(SectionReject, weakestKind, true)]++
 				}
-			case SectionNice:
+			case sec.name == SectionNice:
 				niceSum += p
 				x[niceCount]++
 			}
@@ -339,10 +348,48 @@ func round2(v float64) float64 { return math.Round(v*100) / 100 }
 // always agree with the shown score.
 func (m *Model) Score(c Criteria, co Company) Verdict {
 	x, results := m.Features(c, co)
-	score := round2(m.Calibrate(m.Raw(x)))
+	score := decide(round2(m.Calibrate(m.Raw(x))), results)
 	v := Verdict{Score: score, Fit: score >= 0.5, Band: BandOf(score), Criteria: results}
 	v.Reasoning = reasoning(v)
 	return v
+}
+
+// noFit is the highest score a verdict a rule decided against may show.
+const noFit = 0.49
+
+// decide applies the rules no weighing of the other lines may override:
+//   - a reject line is decisive: the company fits at most as likely as the line fails
+//     to hold (score <= 1 - strength), and a line matched, or one that could not be
+//     judged and so cannot be ruled out, makes the verdict No;
+//   - a mandatory line the logistic model has no input for (the founding year) bounds
+//     the score by its strength the same way, and makes it No when it is not met.
+//
+// Lines in which no constraint was recognised decide nothing.
+func decide(score float64, results []CriterionResult) float64 {
+	for _, r := range results {
+		if !r.judged {
+			continue
+		}
+		switch {
+		case r.Section == SectionReject:
+			score = math.Min(score, round2(1-r.Strength))
+			if r.Met || !r.Known || r.Strength >= 0.5 {
+				score = math.Min(score, noFit)
+			}
+		case r.Section == SectionMandatory && r.ruleOnly:
+			score = math.Min(score, r.Strength)
+			if !r.Met {
+				score = math.Min(score, noFit)
+			}
+		}
+	}
+	return score
+}
+
+// rejectedBy reports whether a reject line keeps a verdict from being Yes: matched,
+// or not judged for want of data.
+func rejectedBy(r CriterionResult) bool {
+	return r.Section == SectionReject && r.judged && (r.Met || !r.Known || r.Strength >= 0.5)
 }
 
 // reasoning is the band followed by the criteria that decided: for a fit, the
@@ -353,8 +400,20 @@ func reasoning(v Verdict) string {
 	name := func(r CriterionResult, verb string) string {
 		return fmt.Sprintf("%s %q %s (%s)", r.Section, r.Text, verb, r.Evidence)
 	}
+	// A reject line that decided comes first: it alone settles the verdict.
 	for _, r := range v.Criteria {
 		switch {
+		case rejectedBy(r) && r.Met:
+			decided = append(decided, name(r, "matched, which rules the company out"))
+		case rejectedBy(r) && !r.Known:
+			decided = append(decided, name(r, "could not be judged, so the company cannot be cleared of it"))
+		case rejectedBy(r):
+			decided = append(decided, name(r, "may hold, so the company cannot be cleared of it"))
+		}
+	}
+	for _, r := range v.Criteria {
+		switch {
+		case rejectedBy(r):
 		case r.Section == SectionMandatory && !r.Known:
 			decided = append(decided, name(r, "could not be judged"))
 		case r.Section == SectionMandatory && !r.Met:

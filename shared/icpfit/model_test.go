@@ -184,3 +184,53 @@ func TestLoaderBadFileIsRetryable503(t *testing.T) {
 		t.Fatalf("missing file: %v, want ErrUnavailable", err)
 	}
 }
+
+// TestMatchedRejectLineDecides: a company that meets every mandatory line strongly is
+// still a No when a reject line matches, or when a reject line cannot be judged for
+// want of data, and the reasoning names that line first.
+func TestMatchedRejectLineDecides(t *testing.T) {
+	m := shipped(t)
+	base := "Mandatory:\n- B2B SaaS\n- based in Germany\n- 50-500 employees\nNice-to-have:\n- uses HubSpot\nReject if:\n"
+	clear, _ := ParseCriteria(base + "- law firm\n")
+	if v := m.Score(clear, acme()); !v.Fit || v.Score < 0.85 {
+		t.Fatalf("without a matching reject line the company is a strong fit: %+v", v)
+	}
+	for _, tt := range []struct{ reject, verb string }{
+		{"annual revenue over $5M", "matched"}, // the model gives revenue reject lines no weight
+		{"more than 20 employees", "matched"},
+		{"founded before 2030", "could not be judged"}, // no founding year known
+		{"based in Bavaria", "matched"},
+		{"uses Salesforce and HubSpot", ""}, // half matched: bounded, not decided
+	} {
+		c, _ := ParseCriteria(base + "- " + tt.reject + "\n")
+		v := m.Score(c, acme())
+		r := v.Criteria[3]
+		if r.Section != SectionReject || r.Text != tt.reject {
+			t.Fatalf("criteria order: %+v", v.Criteria)
+		}
+		if v.Score > round2(1-r.Strength) {
+			t.Errorf("%q: score %.2f above 1 - the reject line's strength %.2f", tt.reject, v.Score, r.Strength)
+		}
+		if tt.verb == "" {
+			continue
+		}
+		if v.Fit || v.FitText() != "No" || v.Score >= 0.5 || v.Band != BandOf(v.Score) {
+			t.Errorf("%q: %s %.2f (%s), want No", tt.reject, v.FitText(), v.Score, v.Band)
+		}
+		want := v.Band + ". " + fmt.Sprintf("Reject if %q %s", tt.reject, tt.verb)
+		if !strings.HasPrefix(v.Reasoning, want) {
+			t.Errorf("%q: reasoning %q, want it to start %q", tt.reject, v.Reasoning, want)
+		}
+	}
+	// A founding-year line under Mandatory has no model input: the rules carry it.
+	c, _ := ParseCriteria("Mandatory:\n- B2B SaaS\n- founded after 2020\nReject if:\nNice-to-have:\n")
+	co := acme()
+	co.WebSince = "2011-05-01"
+	if v := m.Score(c, co); v.Fit || !strings.Contains(v.Reasoning, `"founded after 2020" not met (on the web since 2011)`) {
+		t.Errorf("a company on the web since 2011 for %q: %+v", "founded after 2020", v)
+	}
+	co.Founded = "2022"
+	if v := m.Score(c, co); !v.Fit {
+		t.Errorf("a company founded in 2022 for %q: %+v", "founded after 2020", v)
+	}
+}

@@ -169,7 +169,7 @@ func truthCompany(c world.Company, raw company.Raw) icpfit.Company {
 	t := c.Truth
 	tc := icpfit.Company{
 		Domain: t.Domain, Name: t.Name, Country: t.Country, BusinessModel: t.BusinessModel,
-		Industries: []string{t.Industry}, Employees: t.Employees,
+		Industries: []string{t.Industry}, Employees: t.Employees, Founded: t.Founded,
 		Technologies: append([]string(nil), t.Vendors...),
 		// What the company offers, in the words the generator writes for its industry:
 		// the truth a free-text criterion ("offers ...") is judged against.
