@@ -8,6 +8,7 @@
 package contact
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/nyaruka/phonenumbers"
@@ -51,7 +52,8 @@ type Raw struct {
 
 // Contact is the API reference's Contact record, fields in the API reference's order. The company fields
 // (industry, employees, revenue_range, company_name) come from the employer's profile
-// when the record is served. Similarity is set in similarity mode only.
+// when the record is served. Similarity is set in similarity mode only; outside it the
+// record still carries the field, as 0 (MarshalJSON).
 type Contact struct {
 	PersonaID      int64    `json:"persona_id"`
 	Domain         string   `json:"domain"`
@@ -71,9 +73,21 @@ type Contact struct {
 	Employees      string   `json:"employees"`
 	RevenueRange   string   `json:"revenue_range"`
 	JobstartDate   *string  `json:"jobstart_date"`
-	Similarity     *int     `json:"similarity,omitempty"`
+	Similarity     *int     `json:"similarity"`
 	Summary        *string  `json:"summary"`
 	CompanyName    string   `json:"company_name"`
+}
+
+// MarshalJSON writes the record with every field of the API reference: similarity is
+// a 0-100 integer meaningful in similarity mode only, so a record served outside it
+// (domain or filter mode, the legacy list) carries 0.
+func (c Contact) MarshalJSON() ([]byte, error) {
+	type record Contact
+	r := record(c)
+	if r.Similarity == nil {
+		r.Similarity = new(int)
+	}
+	return json.Marshal(r)
 }
 
 // Derive builds the Contact record of a raw row (company fields left empty).

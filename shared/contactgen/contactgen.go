@@ -63,6 +63,10 @@ import (
 const Kind = "contact_generate"
 
 // Columns are the column_name of a contact generation task.
+// ResponseType is the response_format.response_type of a contact generation run: each
+// domain's result is a list of contact rows with the pattern fields beside it.
+const ResponseType = "contacts"
+
 var Columns = []string{"name", "title", "department", "seniority", "email", "linkedin_url", "skills", "phone",
 	"email_pattern", "email_pattern_confidence", "email_pattern_guess"}
 

@@ -169,6 +169,9 @@ func TestSubmit(t *testing.T) {
 	if g.Kind != Kind || g.TitleValidation != ValidationNone || g.Records[0].Key != "acme.de" || g.Records[1].Key != "acme.de" {
 		t.Errorf("submission %+v", g)
 	}
+	if rf := g.ResponseFormat; rf == nil || rf.ResponseType != ResponseType || rf.Description != "Sales leaders" || rf.FieldLabels == nil || rf.TypedColumns == nil {
+		t.Errorf("response_format %+v, want the contacts format with the ICP text (status responses show it, never null)", rf)
+	}
 	var p params
 	json.Unmarshal(g.Params, &p)
 	if p.Engine != EngineNative || p.MaxContacts != DefaultMaxContacts || p.SearchQueries != 1 || p.SearchProviderID != "p1" {

@@ -94,7 +94,8 @@ func (s *Service) Submit(ctx context.Context, orgID string, r Request) (task.Sub
 	// total_domains echoes what was sent: the engine counts the records before it
 	// merges duplicates (with a warning).
 	return s.d.Tasks.Submit(ctx, task.Submission{OrgID: orgID, Kind: Kind, Records: records, Field: "domains", Params: raw,
-		ColumnName: task.Columns(Columns...), TitleValidation: validation})
+		ColumnName: task.Columns(Columns...), TitleValidation: validation,
+		ResponseFormat: &task.ResponseFormat{ResponseType: ResponseType, Description: p.ICP, FieldLabels: map[string]string{}, TypedColumns: []task.TypedColumn{}}})
 }
 
 // check validates the request's shape and normalises its domains.

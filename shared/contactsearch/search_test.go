@@ -2,6 +2,7 @@ package contactsearch
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"path/filepath"
@@ -677,5 +678,71 @@ func TestSimilarityPagesAgainstExact(t *testing.T) {
 				t.Fatalf("page of %d contacts differs from the exact page of %d:\n got  %v\n want %v", len(got), len(want), got, want)
 			}
 		})
+	}
+}
+
+// TestRecordShapeEveryMode: every contact record carries similarity (0-100 in
+// similarity mode, 0 outside it) and a company entry's unknown employees bucket is
+// null, as the company profile gives it, never "".
+func TestRecordShapeEveryMode(t *testing.T) {
+	f := demo(t)
+	for _, tt := range []struct {
+		name string
+		p    Params
+		sim  bool
+	}{
+		{"filter", Params{MaxCompanies: ptr(200), ResultsByCompany: ptr(2)}, false},
+		{"similarity", Params{IcpText: "software engineering lead, kubernetes and go", MaxCompanies: ptr(30)}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := Validate(tt.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := f.svc.Search(context.Background(), testOrg, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := json.Marshal(resp)
+			var got struct {
+				Results map[string]map[string]json.RawMessage `json:"results"`
+			}
+			if err := json.Unmarshal(raw, &got); err != nil || len(got.Results) == 0 {
+				t.Fatalf("%v: %s", err, raw[:min(len(raw), 300)])
+			}
+			positive, unknown := 0, 0
+			for dom, e := range got.Results {
+				emp, ok := e["employees"]
+				if !ok || string(emp) == `""` {
+					t.Errorf("%s: employees %s (present %v), want a bucket or null", dom, emp, ok)
+				}
+				if string(emp) == "null" {
+					unknown++
+				}
+				var contacts []map[string]any
+				if err := json.Unmarshal(e["contacts"], &contacts); err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range contacts {
+					s, ok := c["similarity"].(float64)
+					if !ok || s < 0 || s > 100 || s != float64(int(s)) || (!tt.sim && s != 0) {
+						t.Fatalf("%s persona %v: similarity %v (present %v)", dom, c["persona_id"], c["similarity"], ok)
+					}
+					if s > 0 {
+						positive++
+					}
+				}
+			}
+			if tt.sim && positive == 0 {
+				t.Error("no contact has a similarity above 0 in similarity mode")
+			}
+			t.Logf("%d companies, %d with employees unknown (null)", len(got.Results), unknown)
+		})
+	}
+	for bucket, want := range map[string]string{"": `null`, "11-50": `"11-50"`} {
+		b, _ := json.Marshal(entryOf(&companyInfo{Domain: "x.com", Employees: bucket}))
+		if !strings.Contains(string(b), `"employees":`+want) {
+			t.Errorf("entry with employees %q: %s", bucket, b)
+		}
 	}
 }

@@ -245,7 +245,7 @@ func notReady(cause error) error {
 type Entry struct {
 	Domain                 string             `json:"domain"`
 	Name                   string             `json:"name"`
-	Employees              string             `json:"employees"`
+	Employees              *string            `json:"employees"` // null when unknown, as in the company profile
 	RevenueRange           string             `json:"revenue_range"`
 	IndustryGroups         map[string]float64 `json:"industry_groups"`
 	Address                Address            `json:"address"`
@@ -390,8 +390,12 @@ func (s *Service) Search(ctx context.Context, orgID string, req Request) (Respon
 }
 
 func entryOf(co *companyInfo) *Entry {
-	e := &Entry{Domain: co.Domain, Name: co.Name, Employees: co.Employees, RevenueRange: co.Revenue,
+	e := &Entry{Domain: co.Domain, Name: co.Name, RevenueRange: co.Revenue,
 		IndustryGroups: co.IndustryGroups, Address: Address{Country: co.Country, State: co.StateName}, Contacts: []contact.Contact{}}
+	if co.Employees != "" {
+		emp := co.Employees
+		e.Employees = &emp
+	}
 	if e.IndustryGroups == nil {
 		e.IndustryGroups = map[string]float64{}
 	}

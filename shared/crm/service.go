@@ -193,14 +193,21 @@ func Title(provider string) string {
 }
 
 // setup returns a provider's setup: unknown providers are 404, unconfigured ones 503.
+// Known is nil for one of Names, else the 404 that names the providers: an unknown
+// provider is an unknown resource whoever asks.
+func Known(provider string) error {
+	for _, n := range Names() {
+		if n == provider {
+			return nil
+		}
+	}
+	return apperr.NotFound("Unknown CRM provider %q; the providers are %s.", provider, strings.Join(Names(), ", "))
+}
+
 func (s *Service) setup(provider string) (Setup, error) {
 	st, ok := s.d.Providers[provider]
-	known := false
-	for _, n := range Names() {
-		known = known || n == provider
-	}
-	if !known {
-		return Setup{}, apperr.NotFound("Unknown CRM provider %q; the providers are %s.", provider, strings.Join(Names(), ", "))
+	if err := Known(provider); err != nil {
+		return Setup{}, err
 	}
 	if !ok || len(st.Missing) > 0 || st.Provider == nil {
 		missing := st.Missing

@@ -182,6 +182,8 @@ func TestCRMFlowAgainstEachFake(t *testing.T) {
 		})
 	}
 	checkError(t, e.do(t, "GET", "/v1/crm/zoho/authorize", key(e.demoKey), ""), 404, "not_found")
+	// An unknown provider is a 404 before the admin-session check, for an API key too.
+	checkError(t, e.do(t, "DELETE", "/v1/crm/zoho/connection", key(e.demoKey), ""), 404, "not_found")
 	checkError(t, e.do(t, "POST", "/v1/crm/hubspot/suppress?kind=deals", key(e.demoKey), ""), 422, "validation_error")
 }
 

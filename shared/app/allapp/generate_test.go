@@ -96,6 +96,9 @@ func TestContactGenerationAcceptance(t *testing.T) {
 	if last.body["title_validation"] != "none" {
 		t.Errorf("title_validation %v, want none", last.body["title_validation"])
 	}
+	if rf, _ := last.body["response_format"].(map[string]any); rf == nil || rf["response_type"] != "contacts" || rf["description"] == "" {
+		t.Errorf("response_format %v, want the contacts format with the ICP as its description", last.body["response_format"])
+	}
 	results, _ := last.body["results"].(map[string]any)
 	if len(results) != 200 {
 		t.Fatalf("%d results, want 200", len(results))

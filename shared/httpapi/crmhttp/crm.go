@@ -180,11 +180,15 @@ func (a *api) disconnect(w http.ResponseWriter, r *http.Request) error {
 	if _, err := httpapi.ParseQuery(r.URL.Query()); err != nil {
 		return err
 	}
+	provider := r.PathValue("provider")
+	// An unknown provider is a 404 before the role check: no caller can remove it.
+	if err := crm.Known(provider); err != nil {
+		return err
+	}
 	p := httpapi.Caller(r)
 	if p.Via != account.ViaSession || p.User.Role != account.RoleAdmin {
 		return &apperr.Error{Kind: apperr.ErrForbidden, Message: "Removing a CRM connection needs an admin app session (sign in with POST /v1/auth/login); API keys are refused, even an admin's."}
 	}
-	provider := r.PathValue("provider")
 	if err := a.d.Service.Disconnect(r.Context(), p.Org.ID, provider); err != nil {
 		return err
 	}

@@ -108,3 +108,18 @@ func TestRateLimitsKeyedToTheRoutes(t *testing.T) {
 		t.Errorf("routes not served: %v", want)
 	}
 }
+
+// TestDisconnectUnknownProviderIs404First: an unknown provider is a 404 whoever asks,
+// before the admin-session check refuses an API key with 403.
+func TestDisconnectUnknownProviderIs404First(t *testing.T) {
+	rt := route(t, &callbackOnly{}, "DELETE /v1/crm/{provider}/connection")
+	for provider, want := range map[string]int{"zoho": http.StatusNotFound, "hubspot": http.StatusForbidden} {
+		var err error
+		mux := http.NewServeMux()
+		mux.HandleFunc(rt.Pattern(), func(w http.ResponseWriter, r *http.Request) { err = rt.Handle(w, r) })
+		mux.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("DELETE", "/v1/crm/"+provider+"/connection", nil))
+		if got := apperr.Status(err); got != want {
+			t.Errorf("DELETE %s connection without an admin session: %d (%v), want %d", provider, got, err, want)
+		}
+	}
+}
