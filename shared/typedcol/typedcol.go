@@ -382,7 +382,8 @@ func scaleLevels(a, b, c string) []string {
 }
 
 // deriveLabel makes a column label from the question: the question without option lists
-// and markers, at most ten words.
+// and markers, whole (a label cut after a number of words reads "Rate their brand
+// strength on a scale of 1 to").
 func deriveLabel(p string) string {
 	s := p
 	if optionSentence.MatchString(s) {
@@ -402,9 +403,6 @@ func deriveLabel(p string) string {
 	s = answerPrefix.ReplaceAllString(s, "")
 	s = strings.Trim(strings.TrimSpace(s), "?.!:;,-–() ")
 	words := strings.Fields(s)
-	if len(words) > maxLabelWords {
-		words = words[:maxLabelWords]
-	}
 	if len(words) == 0 {
 		return "Judgment"
 	}
@@ -413,8 +411,6 @@ func deriveLabel(p string) string {
 	r[0] = unicode.ToUpper(r[0])
 	return string(r)
 }
-
-const maxLabelWords = 10
 
 var (
 	answerSuffix = regexp.MustCompile(`(?i)[,;:-]?\s*\b(?:answer|respond|reply)\b\s*$`)
