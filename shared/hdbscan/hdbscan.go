@@ -839,6 +839,113 @@ func (t *Tree) Attach(res Result, maxScore float64) Result {
 	return renumber(out)
 }
 
+// Merge returns res (a clustering of points, or of other coordinates of the same points
+// in the same order) with its clusters joined pairwise until at most limit remain (limit
+// >= 1; res itself is not changed). Each step joins the two clusters whose union adds the
+// least within-cluster sum of squares (Ward's criterion on their centroids in points:
+// na·nb/(na+nb)·|ca-cb|²; ties to the lowest pair), so the nearest clusters merge
+// first and a large cluster takes in another only when it is much nearer than any pair
+// of small ones. A merge that would make a cluster of more than maxSize points (0: no
+// bound) is taken only when every possible merge would: a cap gives that many
+// coherent clusters, not one that swallows the rest. Merging along the condensed tree instead was measured and rejected:
+// single linkage chains, so on profile embeddings the tree peels small clusters off one
+// large branch, and every cut with few clusters keeps one cluster of most points
+// (segment/BENCHMARKS.md). Noise stays noise; no point changes its probability (its
+// membership in the cluster it was found in); a merged cluster's stability is the sum,
+// its birth the smallest and its largest lambda the largest of its parts. Clusters are
+// renumbered by their new sizes.
+func Merge(res Result, points [][]float64, limit, maxSize int) Result {
+	k := res.NumClusters()
+	if limit < 1 {
+		limit = 1
+	}
+	if k <= limit {
+		return res
+	}
+	pts := points
+	dims := len(pts[0])
+	sum := make([][]float64, k)
+	n := make([]float64, k)
+	for c := range sum {
+		sum[c] = make([]float64, dims)
+	}
+	for p, c := range res.Labels {
+		if c < 0 {
+			continue
+		}
+		n[c]++
+		for j, v := range pts[p] {
+			sum[c][j] += v
+		}
+	}
+	cost := func(a, b int) float64 {
+		var d float64
+		for j := range dims {
+			x := sum[a][j]/n[a] - sum[b][j]/n[b]
+			d += x * x
+		}
+		return n[a] * n[b] / (n[a] + n[b]) * d
+	}
+	into := make([]int, k) // the cluster each original one ended in
+	alive := make([]bool, k)
+	for c := range into {
+		into[c], alive[c] = c, true
+	}
+	out := res
+	out.Stabilities, out.Births, out.MaxLambdas = slices.Clone(res.Stabilities), slices.Clone(res.Births), slices.Clone(res.MaxLambdas)
+	for left := k; left > limit; left-- {
+		ba, bb, bc, big := -1, -1, math.Inf(1), true
+		for a := range k {
+			for b := a + 1; b < k && alive[a]; b++ {
+				if !alive[b] {
+					continue
+				}
+				over := maxSize > 0 && n[a]+n[b] > float64(maxSize)
+				if c := cost(a, b); (big && !over) || (big == over && c < bc) {
+					ba, bb, bc, big = a, b, c, over
+				}
+			}
+		}
+		alive[bb] = false
+		n[ba] += n[bb]
+		for j := range dims {
+			sum[ba][j] += sum[bb][j]
+		}
+		out.Stabilities[ba] += out.Stabilities[bb]
+		out.Births[ba] = min(out.Births[ba], out.Births[bb])
+		out.MaxLambdas[ba] = max(out.MaxLambdas[ba], out.MaxLambdas[bb])
+		for c := range into {
+			if into[c] == bb {
+				into[c] = ba
+			}
+		}
+	}
+	// Number the survivors 0.. in their order, then by size.
+	number := make([]int, k)
+	var keep []int
+	for c := range k {
+		if alive[c] {
+			number[c] = len(keep)
+			keep = append(keep, c)
+		}
+	}
+	pick := func(v []float64) []float64 {
+		w := make([]float64, len(keep))
+		for i, c := range keep {
+			w[i] = v[c]
+		}
+		return w
+	}
+	out.Stabilities, out.Births, out.MaxLambdas = pick(out.Stabilities), pick(out.Births), pick(out.MaxLambdas)
+	out.Labels = slices.Clone(res.Labels)
+	for p, c := range out.Labels {
+		if c >= 0 {
+			out.Labels[p] = number[into[c]]
+		}
+	}
+	return renumber(out)
+}
+
 // renumber numbers res's clusters by size descending, ties by the smallest input index
 // among their points, and orders the per-cluster slices alike.
 func renumber(res Result) Result {

@@ -798,3 +798,75 @@ func TestPrunedDistancesAreExact(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeJoinsNearestClusters: merging six blobs in three well-separated pairs down to
+// three joins each pair, keeps every point's cluster-mates and probability, and adds no
+// noise; a size bound keeps a merge from making a cluster past it while another merge
+// stays within it.
+func TestMergeJoinsNearestClusters(t *testing.T) {
+	centers := [][]float64{{0, 0}, {3, 0}, {40, 0}, {43, 0}, {0, 40}, {3, 40}}
+	pts, truth := blobs(3, centers, 40, 0.4, 0, 0, 0)
+	tree, err := NewTree(pts, Options{MinSamples: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := tree.Cluster(10, 0)
+	if err != nil || full.NumClusters() != 6 {
+		t.Fatalf("%d clusters without a cap (%v), want 6", full.NumClusters(), err)
+	}
+	got := Merge(full, pts, 3, 0)
+	checkResult(t, got, len(pts))
+	if got.NumClusters() != 3 {
+		t.Fatalf("merged to %d clusters, want 3", got.NumClusters())
+	}
+	for p := range pts {
+		if (full.Labels[p] < 0) != (got.Labels[p] < 0) || got.Probabilities[p] != full.Probabilities[p] {
+			t.Fatalf("point %d: label %d -> %d, probability %v -> %v", p, full.Labels[p], got.Labels[p], full.Probabilities[p], got.Probabilities[p])
+		}
+		for q := range pts {
+			samePair := truth[p]/2 == truth[q]/2
+			if full.Labels[p] >= 0 && full.Labels[q] >= 0 && (got.Labels[p] == got.Labels[q]) != samePair {
+				t.Fatalf("points %d and %d (blobs %d, %d): merged together %v", p, q, truth[p], truth[q], got.Labels[p] == got.Labels[q])
+			}
+		}
+	}
+	var stab float64
+	for _, s := range full.Stabilities {
+		stab += s
+	}
+	var merged float64
+	for _, s := range got.Stabilities {
+		merged += s
+	}
+	if math.Abs(stab-merged) > 1e-9*stab {
+		t.Errorf("stabilities sum %v after merging, %v before", merged, stab)
+	}
+	if same := Merge(full, pts, 6, 0); !slices.Equal(same.Labels, full.Labels) {
+		t.Error("a cap that is not exceeded changed the clustering")
+	}
+	// Two close blobs of 40 and a far one of 15, merged to two with a bound of 60
+	// points: the close pair (80) would pass it, so the far blob joins one of them.
+	pts, _ = blobs(4, [][]float64{{0, 0}, {3, 0}}, 40, 0.4, 0, 0, 0)
+	far, _ := blobs(5, [][]float64{{40, 40}}, 15, 0.4, 0, 0, 0)
+	pts = append(pts, far...)
+	tree, err = NewTree(pts, Options{MinSamples: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	three, err := tree.Cluster(10, 0)
+	if err != nil || three.NumClusters() != 3 {
+		t.Fatalf("%d clusters (%v), want 3", three.NumClusters(), err)
+	}
+	for bound, want := range map[int]int{0: 80, 60: 55} {
+		res := Merge(three, pts, 2, bound)
+		sizes := make([]int, res.NumClusters())
+		for _, l := range res.Labels {
+			if l >= 0 {
+				sizes[l]++
+			}
+		}
+		if len(sizes) != 2 || sizes[0] != want {
+			t.Errorf("merged to two with bound %d: sizes %v, want the largest %d", bound, sizes, want)
+		}
+	}
+}

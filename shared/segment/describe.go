@@ -25,10 +25,13 @@ const (
 // document of its members' industries, sub-industries, keywords and description words;
 // a term's weight in a segment is its frequency there, over the segment's term count,
 // times log(1 + A / f(t)), A being the mean term count of a class and f(t) the term's
-// count over all classes. A label reads "Industry (keyword, keyword), Geography":
-// the segment's strongest industry, its two strongest other terms, and its country or
-// region when most members share one. Labels are distinct: a repeated one takes the
-// segment's next terms, then its number.
+// count over all classes. A label reads "Industry (term, term), Geography" when one
+// industry dominates the segment (the top industry of at least dominantShare of its
+// members), else "term, term, term, Geography": the distinctive terms are its strongest
+// keywords and description words (stop words and size words never: they tell nothing
+// about a segment), and the geography is its country or region when most members share
+// one. Labels are distinct: a repeated one takes the segment's next terms, then its
+// number.
 func describe(profiles []company.Profile, labels []int, k int) []string {
 	if k == 0 {
 		return nil
@@ -62,7 +65,7 @@ func describe(profiles []company.Profile, labels []int, k int) []string {
 	used := map[string]bool{}
 	for c := range k {
 		ranked := rankTerms(counts[c], totals[c], overall, avg)
-		out[c] = label(ranked, geography(profiles, members[c]), c, used)
+		out[c] = label(ranked, dominant(profiles, members[c]), geography(profiles, members[c]), c, used)
 		used[out[c]] = true
 	}
 	return out
@@ -91,23 +94,37 @@ func rankTerms(counts map[string]float64, total float64, overall map[string]floa
 	return out
 }
 
-// label writes a segment's label from its ranked terms and geography, distinct from
-// those in used.
-func label(ranked []scored, geography string, id int, used map[string]bool) string {
-	head := ""
+// dominantShare is the share of a segment's members whose top industry must be the
+// same for the label to name it.
+const dominantShare = 2.0 / 3
+
+// dominant is the display label of the industry that is the top industry of at least
+// dominantShare of the members, else "".
+func dominant(profiles []company.Profile, members []int) string {
+	count := map[string]int{}
+	for _, i := range members {
+		if top := company.TopKeys(profiles[i].IndustryGroups, 1); len(top) == 1 {
+			count[top[0]]++
+		}
+	}
+	for v, n := range count {
+		if float64(n) >= dominantShare*float64(len(members)) {
+			return display(termIndustry + v)
+		}
+	}
+	return ""
+}
+
+// label writes a segment's label from its dominant industry (or none), its ranked terms
+// and its geography, distinct from those in used.
+func label(ranked []scored, head, geography string, id int, used map[string]bool) string {
 	var rest []string
-	seen := map[string]bool{}
+	seen := map[string]bool{strings.TrimSuffix(strings.ToLower(head), "s"): head != ""}
 	for _, s := range ranked {
 		text := display(s.term)
-		key := strings.ToLower(text)
-		if text == "" || seen[key] {
-			continue
-		}
-		if strings.HasPrefix(s.term, termIndustry) {
-			if head == "" {
-				head = text
-				seen[key] = true
-			}
+		// One of "building" and "buildings": the plural's s is dropped for the comparison.
+		key := strings.TrimSuffix(strings.ToLower(text), "s")
+		if text == "" || seen[key] || strings.HasPrefix(s.term, termIndustry) {
 			continue
 		}
 		if head != "" && strings.Contains(strings.ToLower(head), key) {
@@ -140,12 +157,16 @@ func label(ranked []scored, geography string, id int, used map[string]bool) stri
 		}
 		return b.String()
 	}
-	for n := 2; n <= max(2, len(rest)); n++ {
+	first := 2
+	if head == "" {
+		first = 3 // terms alone say what the segment is
+	}
+	for n := first; n <= max(first, len(rest)); n++ {
 		if l := write(n); !used[l] {
 			return l
 		}
 	}
-	return fmt.Sprintf("%s (segment %d)", write(2), id)
+	return fmt.Sprintf("%s (segment %d)", write(first), id)
 }
 
 // display is a term as a label shows it.
@@ -175,13 +196,13 @@ func profileTerms(p company.Profile) map[string]float64 {
 		out[termIndustry+v]++
 	}
 	for _, v := range company.TopKeys(p.Keywords, 12) {
-		if v = strings.ToLower(strings.TrimSpace(v)); v != "" && !stopwords[v] {
+		if v = strings.ToLower(strings.TrimSpace(v)); v != "" && !stopwords[v] && !sizeWords[v] {
 			out[termKeyword+v]++
 		}
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(p.Description), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
 		w = strings.Trim(w, "-")
-		if len([]rune(w)) < 3 || stopwords[w] {
+		if len([]rune(w)) < 3 || stopwords[w] || sizeWords[w] {
 			continue
 		}
 		out[termWord+w] = 1
@@ -236,6 +257,21 @@ func geography(profiles []company.Profile, members []int) string {
 // labelRegions are the region aliases a label may name.
 var labelRegions = []string{"DACH", "BENELUX", "NORDICS", "ANZ", "GCC", "ASEAN", "CEE", "LATAM", "EU", "MENA", "APAC", "EMEA"}
 
+// sizeWords are words about a company's size, in the world's languages: every segment
+// has companies of every size, so they describe none.
+var sizeWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`small smaller smallest medium mid midsize mid-sized midsized large larger largest big bigger
+		biggest huge tiny sized size sizes smb smbs sme smes startup startups scaleup scaleups enterprise-grade employees employee staff
+		klein kleine kleinen kleines mittelstand mittelständische mittelständischen mittlere mittleren groß große großen mitarbeiter
+		petit petite petits petites moyen moyenne moyennes grand grande grands grandes pme employés salariés
+		pequeño pequeña pequeños pequeñas mediano mediana medianos medianas grandes pymes empleados
+		pequena pequenas médio média médias funcionários klein middelgroot groot`) {
+		m[w] = true
+	}
+	return m
+}()
+
 // stopwords are the English, German, French and Spanish function words, and the word
 // "company" in the world's languages, that a label never shows.
 var stopwords = func() map[string]bool {
@@ -248,7 +284,15 @@ var stopwords = func() map[string]bool {
 		les des une pour avec dans sur nous vos aux est sont par qui
 		los las del para con una por sus nuestra nuestros somos que desde como más
 		sie wir ihr ihnen auch nicht oder sich als use using modern
-		unternehmen firma entreprise entreprises empresa empresas bedrijf bedrijven azienda aziende`) {
+		unternehmen firma entreprise entreprises empresa empresas bedrijf bedrijven azienda aziende
+		every each through already just well very most many much own only other such some these those then there here
+		while both between after before under again once because until being been would should could may might must
+		shall one two three first last year years day days today now get make made like way ever even still yet always never often
+		people grown growing headquarters headquartered time times
+		within without along around upon onto per via whether every everything everyone anything something
+		jeder jede jeden alle allen sehr mehr seit uns wie nach über unter durch noch schon immer heute
+		tous toutes tout très plus depuis notre nos votre leur leurs chaque déjà encore aussi
+		todo todos toda todas muy nuestro nuestras cada ya también siempre hoy`) {
 		m[w] = true
 	}
 	return m

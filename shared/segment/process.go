@@ -74,9 +74,10 @@ func (s *Service) segment(ctx context.Context, domains []string, maxSegments int
 	if err != nil {
 		return summary{}, nil, err
 	}
-	reduced := withLabels(reduce(vecs, reducedDims), profiles)
+	proj := reduce(vecs, reducedDims)
+	reduced := withLabels(proj, profiles)
 	sum.Dimensions = len(reduced[0])
-	res, err := clusterPoints(reduced, maxSegments)
+	res, err := clusterPoints(reduced, industryPart(reduced, len(proj[0])), maxSegments)
 	if err != nil {
 		return summary{}, nil, err
 	}

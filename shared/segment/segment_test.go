@@ -97,3 +97,43 @@ func TestDescribeLabels(t *testing.T) {
 		t.Errorf("two segments labelled %q", got[0])
 	}
 }
+
+// TestDescribeMixedSegment: a segment no industry dominates is described by its
+// distinctive terms, without an industry, and neither stop words nor size words ever
+// label a segment.
+func TestDescribeMixedSegment(t *testing.T) {
+	mk := func(ind, desc string, kws ...string) company.Profile {
+		k := map[string]float64{}
+		for i, w := range kws {
+			k[w] = float64(10 - i)
+		}
+		return company.Profile{IndustryGroups: map[string]float64{ind: 1}, Keywords: k, Description: desc}
+	}
+	var profiles []company.Profile
+	var labels []int
+	for i := range 12 {
+		ind := "REAL_ESTATE"
+		if i%2 == 1 {
+			ind = "HOSPITALITY"
+		}
+		profiles = append(profiles, mk(ind, "Every small apartment, through every season.", "every", "small", "apartments", "stays", "booking"))
+		labels = append(labels, 0)
+		profiles = append(profiles, mk("LOGISTICS", "Large freight forwarding already.", "large", "freight", "trucks", "already"))
+		labels = append(labels, 1)
+	}
+	got := describe(profiles, labels, 2)
+	t.Logf("%q", got)
+	if strings.Contains(got[0], "Real estate") || strings.Contains(got[0], "Hospitality") || !strings.Contains(got[0], "apartments") {
+		t.Errorf("mixed segment labelled %q: want its terms, no industry", got[0])
+	}
+	if !strings.HasPrefix(got[1], "Logistics (") {
+		t.Errorf("a one-industry segment labelled %q: want the industry first", got[1])
+	}
+	for _, l := range got {
+		for _, w := range []string{"every", "small", "large", "through", "already"} {
+			if strings.Contains(strings.ToLower(l), w) {
+				t.Errorf("label %q shows %q", l, w)
+			}
+		}
+	}
+}
