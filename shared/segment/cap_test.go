@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/embed/ppmiembed"
 	"github.com/firmoapi/firmo/shared/world"
 )
@@ -128,5 +127,4 @@ func sweepPipeline(t *testing.T) {
 	for _, n := range []int{500, 1000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) { checkCaps(t, s, domains[:n], truth, caps, 0.75) })
 	}
-	_ = company.StatusClosed
 }
