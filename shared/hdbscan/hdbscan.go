@@ -855,15 +855,24 @@ func (t *Tree) Attach(res Result, maxScore float64) Result {
 // its birth the smallest and its largest lambda the largest of its parts. Clusters are
 // renumbered by their new sizes.
 func Merge(res Result, points [][]float64, limit, maxSize int) Result {
+	return Group(res, MergeGroups(res, points, limit, maxSize))
+}
+
+// MergeGroups is Merge's grouping: for each cluster of res, the cluster (of res) whose
+// group it joined; a cluster that took others in names its own group.
+func MergeGroups(res Result, points [][]float64, limit, maxSize int) []int {
 	k := res.NumClusters()
+	into := make([]int, k)
+	for c := range into {
+		into[c] = c
+	}
 	if limit < 1 {
 		limit = 1
 	}
 	if k <= limit {
-		return res
+		return into
 	}
-	pts := points
-	dims := len(pts[0])
+	dims := len(points[0])
 	sum := make([][]float64, k)
 	n := make([]float64, k)
 	for c := range sum {
@@ -874,7 +883,7 @@ func Merge(res Result, points [][]float64, limit, maxSize int) Result {
 			continue
 		}
 		n[c]++
-		for j, v := range pts[p] {
+		for j, v := range points[p] {
 			sum[c][j] += v
 		}
 	}
@@ -886,13 +895,10 @@ func Merge(res Result, points [][]float64, limit, maxSize int) Result {
 		}
 		return n[a] * n[b] / (n[a] + n[b]) * d
 	}
-	into := make([]int, k) // the cluster each original one ended in
 	alive := make([]bool, k)
-	for c := range into {
-		into[c], alive[c] = c, true
+	for c := range alive {
+		alive[c] = true
 	}
-	out := res
-	out.Stabilities, out.Births, out.MaxLambdas = slices.Clone(res.Stabilities), slices.Clone(res.Births), slices.Clone(res.MaxLambdas)
 	for left := k; left > limit; left-- {
 		ba, bb, bc, big := -1, -1, math.Inf(1), true
 		for a := range k {
@@ -911,32 +917,44 @@ func Merge(res Result, points [][]float64, limit, maxSize int) Result {
 		for j := range dims {
 			sum[ba][j] += sum[bb][j]
 		}
-		out.Stabilities[ba] += out.Stabilities[bb]
-		out.Births[ba] = min(out.Births[ba], out.Births[bb])
-		out.MaxLambdas[ba] = max(out.MaxLambdas[ba], out.MaxLambdas[bb])
 		for c := range into {
 			if into[c] == bb {
 				into[c] = ba
 			}
 		}
 	}
-	// Number the survivors 0.. in their order, then by size.
+	return into
+}
+
+// Group returns res with the clusters that into maps to the same value joined (into[c]
+// is any group id in [0, NumClusters) for cluster c): a joined cluster's stability is
+// the sum, its birth the smallest and its largest lambda the largest of its parts; no
+// point changes its probability; noise stays noise. Clusters are renumbered by size.
+func Group(res Result, into []int) Result {
+	k := res.NumClusters()
 	number := make([]int, k)
-	var keep []int
+	for g := range number {
+		number[g] = -1
+	}
+	var order []int // group ids in order of their first cluster
 	for c := range k {
-		if alive[c] {
-			number[c] = len(keep)
-			keep = append(keep, c)
+		if g := into[c]; number[g] < 0 {
+			number[g] = len(order)
+			order = append(order, g)
 		}
 	}
-	pick := func(v []float64) []float64 {
-		w := make([]float64, len(keep))
-		for i, c := range keep {
-			w[i] = v[c]
-		}
-		return w
+	out := res
+	m := len(order)
+	out.Stabilities, out.Births, out.MaxLambdas = make([]float64, m), make([]float64, m), make([]float64, m)
+	for i := range out.Births {
+		out.Births[i] = math.Inf(1)
 	}
-	out.Stabilities, out.Births, out.MaxLambdas = pick(out.Stabilities), pick(out.Births), pick(out.MaxLambdas)
+	for c := range k {
+		i := number[into[c]]
+		out.Stabilities[i] += res.Stabilities[c]
+		out.Births[i] = min(out.Births[i], res.Births[c])
+		out.MaxLambdas[i] = max(out.MaxLambdas[i], res.MaxLambdas[c])
+	}
 	out.Labels = slices.Clone(res.Labels)
 	for p, c := range out.Labels {
 		if c >= 0 {

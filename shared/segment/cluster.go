@@ -97,10 +97,11 @@ func widen(vecs [][]float32) [][]float64 {
 // when it is tied to it at most attachScore times the segment's median core distance
 // (hdbscan.Tree.Attach); background noise, far sparser, stays unclustered. Last, a cap
 // (maxSegments, else MaxSegments) that the segments exceed is met by merging the
-// nearest segments (hdbscan.Tree.Merge, Ward's criterion), none growing past mergedSize
-// while another merge stays within it: every segment excess of mass found stays whole
-// inside one, none is dropped into noise and no leftovers are lumped together.
-func clusterPoints(points, mergeBy [][]float64, maxSegments int) (hdbscan.Result, error) {
+// nearest segments (hdbscan.MergeGroups, Ward's criterion), none growing past mergedSize
+// while another merge stays within it, then improved by keepIndustries: every segment
+// excess of mass found stays whole inside one, none is dropped into noise and no
+// leftovers are lumped together.
+func clusterPoints(points, mergeBy [][]float64, industries []string, maxSegments int) (hdbscan.Result, error) {
 	n := len(points)
 	size := max(5, n/100)
 	if n < 50 {
@@ -121,10 +122,160 @@ func clusterPoints(points, mergeBy [][]float64, maxSegments int) (hdbscan.Result
 	// The fringe joins the segments excess of mass found, the finest ones, before any
 	// merging, so merged sizes are final.
 	res = tree.Attach(res, attachScore)
+	if res.NumClusters() <= limit {
+		return res, nil
+	}
 	if mergeBy == nil {
 		mergeBy = points
 	}
-	return hdbscan.Merge(res, mergeBy, limit, mergedSize(res, limit)), nil
+	bound := mergedSize(res, limit)
+	into := hdbscan.MergeGroups(res, mergeBy, limit, bound)
+	if industries != nil {
+		into = keepIndustries(res.Labels, into, industries, bound)
+	}
+	return hdbscan.Group(res, into), nil
+}
+
+// keepIndustries improves the grouping of a cap (into: for each segment found, the
+// segment naming its group) by moving whole segments between groups while a move raises
+// the mutual information between the groups and the companies' top industries
+// (industries, "" when unknown) and keeps every group non-empty and within maxSize: a
+// segment whose companies share their industries with another group's joins it, so the
+// groups a cap gives keep industries together. Greedy merging cannot undo an early
+// merge; this can. Moves are tried segment by segment, group by group, the best
+// improving one taken, then swaps of two segments of different groups, pair by pair,
+// each taken when it improves, until nothing does; the result is deterministic.
+func keepIndustries(labels, into []int, industries []string, maxSize int) []int {
+	k := len(into)
+	into = append([]int(nil), into...)
+	index := map[string]int{}
+	size := make([]int, k)
+	var counts []map[int]float64
+	for c := 0; c < k; c++ {
+		counts = append(counts, map[int]float64{})
+	}
+	total := 0.0
+	for p, c := range labels {
+		if c < 0 {
+			continue
+		}
+		size[c]++
+		if industries[p] == "" {
+			continue
+		}
+		y, ok := index[industries[p]]
+		if !ok {
+			y = len(index)
+			index[industries[p]] = y
+		}
+		counts[c][y]++
+		total++
+	}
+	if total == 0 {
+		return into
+	}
+	py := make([]float64, len(index))
+	for _, m := range counts {
+		for y, v := range m {
+			py[y] += v / total
+		}
+	}
+	gsize := make([]int, k)
+	gcount := make([][]float64, k)
+	members := make([]int, k)
+	for g := range gcount {
+		gcount[g] = make([]float64, len(index))
+	}
+	for c, g := range into {
+		gsize[g] += size[c]
+		members[g]++
+		for y, v := range counts[c] {
+			gcount[g][y] += v
+		}
+	}
+	// info is a group's share of the mutual information, with extra counts added.
+	info := func(g int, add map[int]float64, sign float64) float64 {
+		var n float64
+		for y := range gcount[g] {
+			n += gcount[g][y] + sign*add[y]
+		}
+		if n <= 0 {
+			return 0
+		}
+		var mi float64
+		for y := range gcount[g] {
+			v := gcount[g][y] + sign*add[y]
+			if v > 0 {
+				mi += v / total * math.Log(v/n/py[y])
+			}
+		}
+		return mi
+	}
+	for range 100 {
+		moved := false
+		for c := range k {
+			g := into[c]
+			if members[g] == 1 {
+				continue
+			}
+			base := info(g, nil, 0)
+			best, bestGain := -1, 1e-12
+			for h := range k {
+				if h == g || members[h] == 0 || gsize[h]+size[c] > maxSize {
+					continue
+				}
+				gain := info(g, counts[c], -1) + info(h, counts[c], 1) - base - info(h, nil, 0)
+				if gain > bestGain {
+					best, bestGain = h, gain
+				}
+			}
+			if best < 0 {
+				continue
+			}
+			into[c] = best
+			members[g]--
+			members[best]++
+			gsize[g] -= size[c]
+			gsize[best] += size[c]
+			for y, v := range counts[c] {
+				gcount[g][y] -= v
+				gcount[best][y] += v
+			}
+			moved = true
+		}
+		// Swaps: two segments of different groups trade places (a move alone may be
+		// blocked by the size bound or an emptied group).
+		for a := range k {
+			for b := a + 1; b < k; b++ {
+				ga, gb := into[a], into[b]
+				if ga == gb || gsize[ga]-size[a]+size[b] > maxSize || gsize[gb]-size[b]+size[a] > maxSize {
+					continue
+				}
+				diff := map[int]float64{} // what group ga gains, group gb loses
+				for y, v := range counts[b] {
+					diff[y] += v
+				}
+				for y, v := range counts[a] {
+					diff[y] -= v
+				}
+				if info(ga, diff, 1)+info(gb, diff, -1)-info(ga, nil, 0)-info(gb, nil, 0) <= 1e-12 {
+					continue
+				}
+				into[a], into[b] = gb, ga
+				gsize[ga] += size[b] - size[a]
+				gsize[gb] += size[a] - size[b]
+				for y, v := range diff {
+					gcount[ga][y] += v
+					gcount[gb][y] -= v
+				}
+				moved = true
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	return into
 }
 
 // Bounds on a segment made by merging, as a share of the companies: at most
@@ -139,7 +290,7 @@ const (
 	mergedMeanFactor    = 1.25
 )
 
-// mergedSize is the size bound of hdbscan.Tree.Merge for a cap over res (all companies,
+// mergedSize is the size bound of hdbscan.MergeGroups for a cap over res (all companies,
 // unclustered ones included): the bounds above, or the largest segment excess of mass
 // found when that is larger.
 func mergedSize(res hdbscan.Result, limit int) int {

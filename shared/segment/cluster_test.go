@@ -61,7 +61,7 @@ func TestClusterFindsBlobsOfSeveralDensities(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		r := rand.New(rand.NewPCG(seed, 99))
 		points, truth := blobs(r, blobDims, []int{400, 250, 150, 100}, []float64{0.05, 0.08, 0.03, 0.12}, 47)
-		res, err := clusterPoints(reduce(points, reducedDims), nil, 0)
+		res, err := clusterPoints(reduce(points, reducedDims), nil, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,11 +109,11 @@ func TestClusterCapMergesRatherThanDropping(t *testing.T) {
 			points = append(points, ps[i])
 		}
 	}
-	free, err := clusterPoints(reduce(points, reducedDims), nil, 0)
+	free, err := clusterPoints(reduce(points, reducedDims), nil, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	capped, err := clusterPoints(reduce(points, reducedDims), nil, 3)
+	capped, err := clusterPoints(reduce(points, reducedDims), nil, nil, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,7 +77,13 @@ func (s *Service) segment(ctx context.Context, domains []string, maxSegments int
 	proj := reduce(vecs, reducedDims)
 	reduced := withLabels(proj, profiles)
 	sum.Dimensions = len(reduced[0])
-	res, err := clusterPoints(reduced, industryPart(reduced, len(proj[0])), maxSegments)
+	tops := make([]string, len(profiles))
+	for i, p := range profiles {
+		if t := company.TopKeys(p.IndustryGroups, 1); len(t) == 1 {
+			tops[i] = t[0]
+		}
+	}
+	res, err := clusterPoints(reduced, industryPart(reduced, len(proj[0])), tops, maxSegments)
 	if err != nil {
 		return summary{}, nil, err
 	}
