@@ -247,3 +247,28 @@ func TestWithLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepIndustriesSwapsAcrossGroups: two groups that each mix industries A and B
+// become one group per industry; the size bound blocks moving one segment alone, so it
+// takes a swap, and the bound is never passed.
+func TestKeepIndustriesSwapsAcrossGroups(t *testing.T) {
+	var labels []int
+	var industries []string
+	for seg, ind := range []string{"A", "B", "B", "A"} {
+		for range 10 {
+			labels = append(labels, seg)
+			industries = append(industries, ind)
+		}
+	}
+	labels = append(labels, -1) // noise is left alone
+	industries = append(industries, "A")
+	got := keepIndustries(labels, []int{0, 0, 2, 2}, industries, 20)
+	if got[0] != got[3] || got[1] != got[2] || got[0] == got[1] {
+		t.Errorf("groups %v, want segments 0 and 3 together, 1 and 2 together", got)
+	}
+	// Already one industry per group: nothing moves.
+	same := keepIndustries(labels, []int{0, 1, 1, 0}, industries, 20)
+	if same[0] != 0 || same[1] != 1 || same[2] != 1 || same[3] != 0 {
+		t.Errorf("a grouping that keeps industries together changed: %v", same)
+	}
+}
