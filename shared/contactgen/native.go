@@ -90,9 +90,6 @@ func (s *Service) native(ctx context.Context, rec task.Record, prm params) (task
 	}
 	rows := make([]Row, 0, len(found))
 	for _, per := range found {
-		if per.Title == "" {
-			continue // the native engine keeps every person surfaced with a title
-		}
 		rows = append(rows, rowOf(per))
 		if len(rows) == prm.MaxContacts {
 			break

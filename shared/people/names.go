@@ -1,0 +1,110 @@
+package people
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Honorifics before a name and degrees or post-nominals after it are not part of the
+// name (nor of the title): "Prof. Dr. Anna Müller, Ph.D" is Anna Müller. The lists
+// are the team's own, across the languages the product reads.
+var (
+	honorificWords = map[string]bool{
+		"dr": true, "dre": true, "dra": true, "drs": true, "dr.in": true, "prof": true, "profa": true, "prof.em": true, "prof.in": true,
+		"professor": true, "ing": true, "dipl.-ing": true, "dipl-ing": true, "mag": true, "mr": true, "mrs": true, "ms": true,
+		"mme": true, "mlle": true, "m": true, "herr": true, "frau": true, "sr": true, "sra": true, "srta": true, "dott": true,
+		"dott.ssa": true, "dottssa": true, "avv": true, "arch": true, "geom": true, "rag": true, "hon": true, "sir": true,
+		"dame": true, "lic": true, "me": true, "mtre": true, "ir": true, "drs.": true, "mgr": true, "doc": true, "univ.-prof": true,
+		"rev": true, "fr": true, "pr": true, "eng": true, "engª": true, "eng.ª": true, "dr.-ing": true, "mx": true,
+	}
+	degreeWords = map[string]bool{
+		"phd": true, "ph.d": true, "ph.d.": true, "md": true, "m.d": true, "mba": true, "msc": true, "m.sc": true, "bsc": true,
+		"b.sc": true, "ma": true, "m.a": true, "ba": true, "b.a": true, "cpa": true, "csm": true, "cfa": true, "llm": true,
+		"ll.m": true, "ll.b": true, "llb": true, "mphil": true, "dphil": true, "meng": true, "m.eng": true, "beng": true,
+		"b.eng": true, "dipl": true, "dipl.-ing": true, "mag": true, "frcs": true, "frsa": true, "obe": true, "mbe": true,
+		"cbe": true, "psyd": true, "edd": true, "jd": true, "j.d": true, "pmp": true, "cissp": true, "acca": true, "aca": true,
+		"fca": true, "cima": true, "rn": true, "dds": true, "dmd": true, "pe": true, "p.eng": true, "ceng": true, "mieee": true,
+		"m.ed": true, "med": true, "mpa": true, "mph": true, "dea": true, "dess": true, "hdr": true,
+		"psy.d": true, "d.ps": true, "dps": true, "ed": true, "sc": true, "ps": true, "psy": true, "éd": true,
+		"ps.éd": true, "ps.ed": true, "d": true, "mas": true, "mscs": true, "dr.sc": true, "dr.rer.nat": true, "rer": true,
+		"nat": true, "phil": true, "oec": true, "jur": true, "med.": true, "m.s": true, "ms.": true, "b.s": true, "bs": true,
+	}
+)
+
+// honorificKey folds a word for the lists above: lower case, no trailing dot, and
+// "Dr.X" read as "Dr.".
+func honorificKey(w string) string {
+	return strings.TrimSuffix(strings.ToLower(strings.Trim(w, ",;()")), ".")
+}
+
+// glued is an honorific written against the name ("Dr.Anna").
+var glued = regexp.MustCompile(`^(?i:(dr|prof|dre|dra|ing|mag))\.(\p{Lu})`)
+
+// stripHonorifics removes honorifics before a name and degrees after it.
+func stripHonorifics(s string) string {
+	s = glued.ReplaceAllString(strings.TrimSpace(s), "$1. $2")
+	words := strings.Fields(s)
+	for len(words) > 0 && honorificKey(words[0]) != "" && (honorificWords[honorificKey(words[0])] || isDegreeChain(words[0])) {
+		words = words[1:]
+	}
+	for len(words) > 0 {
+		last := words[len(words)-1]
+		k := honorificKey(last)
+		if !degreeWords[k] && !isDegreeChain(last) {
+			break
+		}
+		words = words[:len(words)-1]
+		if len(words) > 0 {
+			words[len(words)-1] = strings.TrimRight(words[len(words)-1], ",")
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// isDegreeChain reads "Dr.Dr." or "Ph.D.," style tokens made only of listed parts.
+func isDegreeChain(w string) bool {
+	w = strings.Trim(strings.ToLower(w), ",;()")
+	if !strings.Contains(w, ".") || len(w) > 12 {
+		return false
+	}
+	if degreeWords[strings.TrimSuffix(w, ".")] || honorificWords[strings.TrimSuffix(w, ".")] {
+		return true
+	}
+	for _, p := range strings.Split(strings.TrimSuffix(w, "."), ".") {
+		if p != "" && !honorificWords[p] && !degreeWords[p] && p != "em" && p != "h.c" && p != "hc" && p != "c" {
+			return false
+		}
+	}
+	return true
+}
+
+// stripDegrees removes degrees and post-nominals from a title ("CEO, MBA" is CEO; a
+// title that is only a degree is none).
+func stripDegrees(s string) string {
+	var kept []string
+	for _, part := range strings.Split(s, ",") {
+		ws := strings.Fields(part)
+		all := len(ws) > 0
+		for _, w := range ws {
+			all = all && (degreeWords[honorificKey(w)] || isDegreeChain(w))
+		}
+		if !all && strings.TrimSpace(part) != "" {
+			kept = append(kept, strings.TrimSpace(part))
+		}
+	}
+	return strings.Join(kept, ", ")
+}
+
+// nameOf reads s as a personal name once honorifics and degrees are off: the name,
+// and whether it is one.
+func nameOf(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 100 {
+		return "", false
+	}
+	n := clean(stripHonorifics(clean(s)))
+	if !IsName(n) {
+		return "", false
+	}
+	return n, true
+}
