@@ -202,7 +202,7 @@ func (s *Service) search(ctx context.Context, org string, prm params, dom, name 
 
 // peoplePath matches the paths of the pages people are listed on, in the world's
 // languages.
-var peoplePath = regexp.MustCompile(`(?i)team|about|ueber|uber|leadership|management|geschaeftsleitung|geschaeftsfuehrung|vorstand|direction|direccion|direzione|directie|lideranca|equipe|equipo|equipa|contact|kontakt|contatti|imprint|impressum|mentions|aviso-legal|chi-siamo|quienes|over-ons|sobre|people|staff|board|founders|mitarbeiter`)
+var peoplePath = regexp.MustCompile(`(?i)team|about|ueber|uber|über|leadership|management|geschaeftsleitung|geschaeftsfuehrung|geschäftsführung|vorstand|direction|direccion|dirección|direzione|directie|lideranca|liderança|equipe|équipe|equipo|equipa|contact|kontakt|contatti|imprint|impressum|mentions|aviso-legal|chi-siamo|chi siamo|quienes|quiénes|over-ons|over ons|sobre|people|staff|board|founders|mitarbeiter|governance|gouvernance|bestuur|vereniging|diretoria|directoria|directiva|directivo|direttivo|consiglio|conselho|consejo|conseil|gerentes|gremien|om-oss|om oss|lederlag|ledelse|styret|organisation|organigram|quem-somos|quem somos|qui-sommes|qui sommes|nosotros|bureau|junta|comit`)
 
 // page is a page to read.
 type page struct {
@@ -303,7 +303,7 @@ func peopleLinks(body, base string) []string {
 				if a.Key != "href" {
 					continue
 				}
-				if u, err := b.Parse(strings.TrimSpace(a.Val)); err == nil && peoplePath.MatchString(u.Path) {
+				if u, err := b.Parse(strings.TrimSpace(a.Val)); err == nil && (peoplePath.MatchString(u.Path) || peoplePath.MatchString(anchorText(n))) {
 					u.Fragment = ""
 					out = append(out, u.String())
 				}
@@ -315,6 +315,23 @@ func peopleLinks(body, base string) []string {
 	}
 	walk(doc)
 	return out
+}
+
+// anchorText is a link's text, for links to people pages whose paths say nothing
+// ("/site/association" behind "Vereniging & bestuur").
+func anchorText(n *html.Node) string {
+	var b strings.Builder
+	var rec func(*html.Node)
+	rec = func(c *html.Node) {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+		for k := c.FirstChild; k != nil; k = k.NextSibling {
+			rec(k)
+		}
+	}
+	rec(n)
+	return b.String()
 }
 
 // copyright finds the years a page's copyright line states ("© 2021").

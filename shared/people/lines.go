@@ -95,7 +95,8 @@ func layOut(doc *html.Node) *layout {
 			flush()
 			return
 		}
-		inline := inlineTags[n.DataAtom]
+		// A link or span with a person class is a card, not a run of text.
+		inline := inlineTags[n.DataAtom] && !personish(n)
 		marked := inline && (n.DataAtom == atom.Strong || n.DataAtom == atom.B || n.DataAtom == atom.A || attr(n, "class") != "")
 		if !inline {
 			flush()
@@ -192,9 +193,14 @@ func lines(doc *html.Node) []Person {
 		if ln.heading == 1 || ln.skip {
 			continue
 		}
-		if p, ok, alone := fromParts(ln.parts); ok {
-			l.contacts(&p, i, true)
-			out = append(out, found{p: p, line: i, alone: alone})
+		if fs := fromParts(ln.parts); len(fs) > 0 {
+			for _, f := range fs {
+				if len(fs) == 1 {
+					l.contacts(&f.p, i, true)
+				}
+				f.line = i
+				out = append(out, f)
+			}
 			isName[i] = true
 			continue
 		}
@@ -491,32 +497,46 @@ var dateLike = regexp.MustCompile(`[0-9]{4}|[0-9]{1,2}\.[0-9]{1,2}\.`)
 
 func isDateLike(s string) bool { return dateLike.MatchString(s) }
 
-// fromParts reads a line whose marked-up runs are a name and a title
-// ("<strong>Name</strong> <span class=role>Title</span>").
-// A name whose other runs are only asides ("(Acme Ltd)") is a person without a title.
-func fromParts(parts []string) (p Person, ok, alone bool) {
+// fromParts reads a line whose marked-up runs are names and titles
+// ("<strong>Name</strong> <span class=role>Title</span>", one card after another):
+// each name starts a person, and the first title-like run after it is the title. A
+// name whose other runs are only asides ("(Acme Ltd)") is a person without a title.
+// A line of two runs, a title then a name, is the role label before the name.
+func fromParts(parts []string) []found {
 	if len(parts) < 2 {
-		return Person{}, false, false
+		return nil
 	}
-	n, ok := nameOf(parts[0])
-	if !ok {
-		// "<span class=role>Role</span> <span class=name>Name</span>"
+	if _, ok := nameOf(parts[0]); !ok {
 		if n, ok := nameOf(parts[len(parts)-1]); ok && len(parts) == 2 {
 			if t, ok := titleLine(parts[0]); ok {
-				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
+				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}}}
 			}
 		}
-		return Person{}, false, false
+		return nil
 	}
-	p = Person{Via: ViaBlock, Name: n}
-	asides := true
-	for _, s := range parts[1:] {
-		if t, ok := titleLine(s); ok {
-			p.Title = t
-			return p, true, false
+	var out []found
+	for _, s := range parts {
+		if n, ok := nameOf(s); ok {
+			out = append(out, found{p: Person{Via: ViaBlock, Name: n}, alone: true})
+			continue
 		}
-		s = strings.TrimSpace(s)
-		asides = asides && (isNoise(s) || strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")"))
+		cur := &out[len(out)-1]
+		if cur.p.Title != "" {
+			continue
+		}
+		if t, ok := titleLine(s); ok {
+			cur.p.Title, cur.alone = t, false
+			continue
+		}
+		if s = strings.TrimSpace(s); !isNoise(s) && !(strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")")) {
+			cur.p.Title = "\x00" // something else follows the name: not a card of names and titles
+		}
 	}
-	return p, asides, true
+	kept := out[:0]
+	for _, f := range out {
+		if f.p.Title != "\x00" {
+			kept = append(kept, f)
+		}
+	}
+	return kept
 }

@@ -95,6 +95,9 @@ func stripDegrees(s string) string {
 	return strings.Join(kept, ", ")
 }
 
+// nickname is a nickname written inside a name: «Ali», "Ali", (Ali).
+var nickname = regexp.MustCompile(`\s[«“"(][^»”")]{1,20}[»”")]\s`)
+
 // nameOf reads s as a personal name once honorifics and degrees are off: the name,
 // and whether it is one.
 func nameOf(s string) (string, bool) {
@@ -102,7 +105,7 @@ func nameOf(s string) (string, bool) {
 	if s == "" || len(s) > 100 {
 		return "", false
 	}
-	n := clean(stripHonorifics(clean(s)))
+	n := clean(stripHonorifics(clean(nickname.ReplaceAllString(s, " "))))
 	if !IsName(n) {
 		return "", false
 	}

@@ -251,8 +251,8 @@ func capitalised(w string) bool {
 	if len(rs) == 0 || !unicode.IsUpper(rs[0]) {
 		return false
 	}
-	if len(rs) == 2 && rs[1] == '.' {
-		return true // an initial
+	if len(rs) == 2 && (rs[1] == '.' || unicode.IsUpper(rs[1])) {
+		return true // an initial, or two ("PJ")
 	}
 	upper := 0
 	for i, r := range rs {
