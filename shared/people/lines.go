@@ -177,9 +177,10 @@ func (l *layout) markSkipped() {
 
 // found is a person the lines reader found, and how.
 type found struct {
-	p     Person
-	line  int
-	alone bool // the name stands alone in its card (no title beside it)
+	p      Person
+	line   int
+	alone  bool // the name stands alone in its card (no title beside it)
+	strong bool // the line's shape says it is a person ("Role: Name")
 }
 
 // lines reads the people of a page's layout.
@@ -210,7 +211,7 @@ func lines(doc *html.Node) []Person {
 		}
 		if p, ok, alone := shaped(ln.text); ok {
 			l.contacts(&p, i, true)
-			out = append(out, found{p: p, line: i, alone: alone})
+			out = append(out, found{p: p, line: i, alone: alone, strong: roleColonName.MatchString(ln.text)})
 			isName[i] = true
 		}
 	}
@@ -364,7 +365,15 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 			titled[signature(l.lines[f.line].block)] = true
 		}
 	}
+	roster := l.rosters(fs)
 	for _, f := range fs {
+		// A name the name model does not know needs a title that reads as one, a
+		// person class on its card, a "Role: Name" line, or a list whose other names
+		// the model knows: "Área Penal" over "Nuestro compromiso" is not a person.
+		strong := f.strong || f.p.Title != "" && looksLikeTitle(f.p.Title) || l.personClass(f.line) || roster[l.rosterKey(f.line)]
+		if !strong && !knownName(f.p.Name) {
+			continue
+		}
 		if !f.alone {
 			out = append(out, f.p)
 			continue
@@ -376,6 +385,35 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 		if people || head != "" || titled[signature(l.lines[f.line].block)] || l.personClass(f.line) {
 			out = append(out, f.p)
 		}
+	}
+	return out
+}
+
+// rosterKey groups the lines of one list: the shape of the line's block and of its
+// parent.
+func (l *layout) rosterKey(i int) string {
+	b := l.lines[i].block
+	k := signature(b)
+	if b.Parent != nil {
+		k = signature(b.Parent) + ">" + k
+	}
+	return k
+}
+
+// rosters are the lists of three or more people most of whose names the name model
+// knows: the others in them are names too.
+func (l *layout) rosters(fs []found) map[string]bool {
+	known, all := map[string]int{}, map[string]int{}
+	for _, f := range fs {
+		k := l.rosterKey(f.line)
+		all[k]++
+		if knownName(f.p.Name) {
+			known[k]++
+		}
+	}
+	out := map[string]bool{}
+	for k, n := range all {
+		out[k] = n >= 3 && known[k]*5 >= n*3
 	}
 	return out
 }
@@ -509,7 +547,7 @@ func fromParts(parts []string) []found {
 	if _, ok := nameOf(parts[0]); !ok {
 		if n, ok := nameOf(parts[len(parts)-1]); ok && len(parts) == 2 {
 			if t, ok := titleLine(parts[0]); ok {
-				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}}}
+				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
 			}
 		}
 		return nil

@@ -1,9 +1,61 @@
 package people
 
 import (
+	_ "embed"
 	"regexp"
 	"strings"
+	"sync"
+	"unicode"
 )
+
+// namelex.txt is a name model of given names and family names across languages: every
+// word of the name lists of the npm package @faker-js/faker 10.6.0 (MIT), all its
+// locales, lower case, one a line; namegen/ makes it (go generate). It is read on
+// first use.
+//
+//go:generate sh -c "cd namegen && npm ci --no-audit --no-fund && node names.mjs > ../namelex.txt"
+//go:embed namelex.txt
+var namelexText string
+
+var nameLexicon = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, 40000)
+	for _, w := range strings.Split(namelexText, "\n") {
+		if w != "" {
+			m[w] = true
+		}
+	}
+	return m
+})
+
+// knownName reports whether a word of the name is a given or family name the name
+// model knows.
+func knownName(name string) bool {
+	lex := nameLexicon()
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return unicode.IsSpace(r) || r == '-' }) {
+		if w = strings.Trim(w, ".,"); len([]rune(w)) >= 2 && !particles[w] && lex[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// nounEndings end the words of phrases ("Formación Continua", "Agile
+// Projektsteuerung", "Responsabilidad Social") and of no personal name.
+var nounEndings = []string{"ción", "sión", "dad", "ung", "keit", "heit", "schaft", "zione", "sione", "ção", "ções", "ität",
+	"ismus", "ologie", "logía", "tion", "tions", "ment", "ments", "ness", "ship", "ance", "ence", "ité", "tät", "mente"}
+
+func nounWord(w string) bool {
+	w = strings.ToLower(w)
+	if len([]rune(w)) < 6 {
+		return false
+	}
+	for _, e := range nounEndings {
+		if strings.HasSuffix(w, e) {
+			return true
+		}
+	}
+	return false
+}
 
 // Honorifics before a name and degrees or post-nominals after it are not part of the
 // name (nor of the title): "Prof. Dr. Anna Müller, Ph.D" is Anna Müller. The lists

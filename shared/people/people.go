@@ -217,6 +217,8 @@ var notNameList = []string{
 	"sede", "secretaría", "secretaria", "presidencia", "tesorería", "vicepresidencia", "vocales", "vocal", "alumni",
 	"newsletter", "blog", "shop", "store", "login", "register", "download", "event", "events", "meetup", "conference",
 	"award", "awards", "copyright", "menu", "search", "members", "member", "mitglieder", "membres", "miembros", "membri",
+	"área", "area", "áreas", "areas", "anrufen", "e-mail", "title", "here", "lorem", "ipsum", "placeholder", "tbd", "vorname",
+	"nachname", "name", "nom", "prénom", "nombre", "apellido", "nome", "cognome", "naam",
 }
 
 func isNotNameWord(w string) bool { return notNameWords()[w] }
@@ -231,7 +233,7 @@ func IsName(s string) bool {
 	}
 	for i, w := range words {
 		lw := strings.ToLower(w)
-		if isNotNameWord(lw) || jobWord(lw) {
+		if isNotNameWord(lw) || jobWord(lw) || nounWord(lw) && !nameLexicon()[lw] {
 			return false
 		}
 		if particles[lw] && i > 0 && i < len(words)-1 {
@@ -360,13 +362,13 @@ var jobSuffixes = []string{"manager", "managerin", "leiter", "leiterin", "office
 	"betreuerin", "führer", "führerin", "assistent", "assistentin", "executive", "president", "founder", "specialist",
 	"consultant", "analyst", "designer", "coordinator", "accountant", "ingenieur", "ingénieur", "ingeniero", "engenheiro",
 	"ingegnere", "diretor", "diretora", "direttore", "direttrice", "responsable", "responsabile", "responsável", "gestor",
-	"gestora", "ejecutivo", "executivo", "scientist", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
+	"gestora", "ejecutivo", "executivo", "directora", "scientist", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
 	"writer", "editor", "researcher", "programme", "program", "direktør", "leder", "sjef", "rådgiver", "konsulent", "utvikler",
 	"ansvarlig", "medewerker", "pédiatre", "psychiatre", "thérapeute", "therapeut", "therapist", "trainee", "technician", "adviseur", "adviser", "advisor", "chargée", "chargé", "juriste", "comptable", "contable", "stagiaire", "praktikant"}
 
 // jobWords are whole words of job titles and departments that no name carries.
 var jobWords = map[string]bool{
-	"head": true, "chief": true, "lead": true, "senior": true, "junior": true, "vp": true, "ceo": true, "cto": true, "cfo": true,
+	"head": true, "chief": true, "lead": true, "senior": true, "vp": true, "ceo": true, "cto": true, "cfo": true,
 	"coo": true, "cmo": true, "product": true, "account": true, "operations": true, "software": true, "success": true,
 	"key": true, "finance": true, "finanzen": true, "betrieb": true, "technical": true, "technischer": true, "technique": true,
 	"financière": true, "commercial": true, "commerciale": true, "general": true, "général": true, "intern": true,
@@ -379,7 +381,7 @@ var jobWords = map[string]bool{
 	"kassenwart": true, "kassenwartin": true, "schatzmeister": true, "schriftführer": true, "beisitzer": true,
 	"beisitzerin": true, "vorsitzender": true, "vorsitzende": true, "stellvertreter": true, "stellvertretende": true,
 	"penningmeester": true, "secretaris": true, "voorzitter": true, "bestuurslid": true, "kasserer": true, "styreleder": true,
-	"leder": true, "daglig": true, "consigliere": true, "consigliera": true, "vocal": true, "coach": true, "trainer": true,
+	"leder": true, "daglig": true, "consigliere": true, "consigliera": true, "vocal": true, "socio": true, "socia": true, "coach": true, "trainer": true,
 	"stagiaire": true, "praktikant": true, "member": true, "founder": true, "cofounder": true,
 	"co-founder": true, "fondateur": true, "fondatrice": true, "gründer": true, "gründerin": true, "fundador": true,
 	"fundadora": true, "fondatore": true, "oprichter": true, "coordinator": true,
