@@ -234,7 +234,7 @@ func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, 
 		}
 	}
 	if crawl {
-		homeURL := "https://" + dom + "/"
+		homeURL := s.origin(dom) + "/"
 		if home != nil {
 			homeURL = home.URL
 		}
@@ -273,6 +273,15 @@ func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, 
 		}
 	}
 	return out
+}
+
+// origin is where a domain's crawl starts: the fetcher's Origin when it has one
+// (fetch.Crawler: http://host:port for an allow-listed test site), else https://<domain>.
+func (s *Service) origin(dom string) string {
+	if o, ok := s.d.Fetch.(interface{ Origin(host string) string }); ok {
+		return o.Origin(dom)
+	}
+	return "https://" + dom
 }
 
 // onDomain reports whether a URL is on the company's domain or one of its subdomains.
