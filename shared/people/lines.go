@@ -289,6 +289,12 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 			title = t
 		}
 	}
+	for k := sp[0]; k < sp[1] && title == ""; k++ {
+		if k != i && len(strings.Fields(l.lines[k].text)) > 6 {
+			title = bioTitle(l.lines[k].text)
+			break
+		}
+	}
 	for k := sp[0]; k < sp[1]; k++ {
 		l.contacts(&p, k, k == i)
 	}
@@ -456,8 +462,8 @@ func (l *layout) personClass(i int) bool {
 // sentence, not a contact detail or a link label; the label colon and degrees go.
 func titleLine(s string) (string, bool) {
 	s = stripDegrees(clean(strings.TrimSuffix(strings.TrimSpace(s), ":")))
-	if s == "" || len(s) > 110 || isNoise(s) {
-		return "", false
+	if s == "" || len(s) > 110 || isNoise(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") {
+		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
 	}
 	words := strings.Fields(s)
 	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 || strings.HasSuffix(s, ".") && len(words) > 4 {
@@ -577,4 +583,34 @@ func fromParts(parts []string) []found {
 		}
 	}
 	return kept
+}
+
+// bioPatterns find the title a card's bio states in its first sentences: "Chris is the
+// technical lead on...", "Kristina ist seit 2014 Geschäftsführerin bei...", "arbeitet
+// als Projektleiterin", "Je suis coach agile chez...", "es la directora de...".
+var bioPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`\b(?:is|as|was appointed|serves as)\s+(?:our|the|a|an)\s+((?:[\p{L}&-]+\s+){0,4}?[\p{L}-]+)\s+(?:at|of|for|on|in|with|and|who|since)\b`),
+	regexp.MustCompile(`\b(?:ist|als)\s+(?:seit\s+[^.]*?\s+)?(?:(?:die|der|unsere?)\s+)?(\p{Lu}[\p{L}-]+)\s+(?:bei|von|der|des|im|für|und|verantwortlich|tätig)\b`),
+	regexp.MustCompile(`(?i:\bje suis)\s+([^.,;:]{3,60}?)(?:,|\s+(?:chez|depuis|au sein|à|au)\b)`),
+	regexp.MustCompile(`\b(?:est|comme)\s+(?:notre|la|le|l')?\s*([^.,;:]{3,50}?)\s+(?:chez|de la|du|au sein)\b`),
+	regexp.MustCompile(`\bes\s+(?:nuestro|nuestra|el|la)\s+([^.,;:]{3,50}?)\s+(?:de|en)\b`),
+	regexp.MustCompile(`\bè\s+(?:il|la|lo|l')?\s*([^.,;:]{3,50}?)\s+(?:di|della|del|presso)\b`),
+	regexp.MustCompile(`\bé\s+(?:o|a)\s+([^.,;:]{3,50}?)\s+(?:da|do|de|na|no)\b`),
+	regexp.MustCompile(`\bis\s+(?:onze|de|het)\s+([^.,;:]{3,50}?)\s+(?:bij|van)\b`),
+}
+
+// bioTitle is the title a bio states in its first two sentences, when it reads as a
+// job title (shared/title or the job words); "" otherwise.
+func bioTitle(bio string) string {
+	sentences := strings.SplitAfterN(bio, ". ", 3)
+	text := strings.Join(sentences[:min(2, len(sentences))], "")
+	for _, re := range bioPatterns {
+		for _, m := range re.FindAllStringSubmatch(text, 3) {
+			t := clean(m[1])
+			if len(strings.Fields(t)) <= 6 && looksLikeTitle(t) {
+				return t
+			}
+		}
+	}
+	return ""
 }
