@@ -289,6 +289,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 			title = t
 		}
 	}
+	if title == "" {
+		title = l.rowBelow(i, isName)
+	}
 	for k := sp[0]; k < sp[1] && title == ""; k++ {
 		if k != i && len(strings.Fields(l.lines[k].text)) > 6 {
 			title = bioTitle(l.lines[k].text)
@@ -300,6 +303,52 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	}
 	p.Title = title
 	return found{p: p, line: i, alone: title == ""}
+}
+
+// rowBelow reads a table whose rows pair up: names in one row, their titles in the
+// same columns of the next. Line i's cell, its column, and the next row's cell there.
+func (l *layout) rowBelow(i int, isName []bool) string {
+	cell := l.lines[i].block
+	for cell != nil && cell.DataAtom != atom.Td && cell.DataAtom != atom.Th {
+		if cell.DataAtom == atom.Table || cell.DataAtom == atom.Tr {
+			return ""
+		}
+		cell = cell.Parent
+	}
+	if cell == nil || cell.Parent == nil || cell.Parent.DataAtom != atom.Tr {
+		return ""
+	}
+	col := 0
+	for c := cell.Parent.FirstChild; c != nil && c != cell; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			col++
+		}
+	}
+	next := nextElement(cell.Parent)
+	if next == nil || next.DataAtom != atom.Tr {
+		return ""
+	}
+	k := 0
+	for c := next.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if k == col {
+			sp, ok := l.span[c]
+			if !ok || sp[1] <= sp[0] {
+				return ""
+			}
+			for j := sp[0]; j < sp[1]; j++ {
+				if isName[j] {
+					return ""
+				}
+			}
+			t, _ := titleLine(l.lines[sp[0]].text)
+			return t
+		}
+		k++
+	}
+	return ""
 }
 
 // multiLine joins a title written over several lines of one block ("Directrice<br>et

@@ -182,7 +182,7 @@ var notNameList = []string{
 	// headings and page furniture
 	"team", "teams", "our", "the", "about", "contact", "contacts", "home", "services", "careers", "jobs", "job", "news",
 	"management", "leadership", "board", "directors", "executive", "meet", "people", "staff", "company", "group",
-	"office", "offices", "department", "departments", "press", "media", "support", "service", "sales", "marketing",
+	"office", "offices", "department", "departments", "media", "support", "service", "sales", "marketing",
 	"info", "information", "privacy", "imprint", "legal", "cookie", "cookies", "policy", "terms", "read", "more", "email",
 	"phone", "call", "us", "we", "you", "your", "and", "of", "for", "with", "at", "all", "rights", "reserved", "welcome",
 	"customer", "customers", "partners", "partner", "billing", "accounts", "hr", "recruiting", "general", "enquiries",
@@ -219,6 +219,7 @@ var notNameList = []string{
 	"award", "awards", "copyright", "menu", "search", "members", "member", "mitglieder", "membres", "miembros", "membri",
 	"área", "area", "áreas", "areas", "anrufen", "e-mail", "title", "here", "lorem", "ipsum", "placeholder", "tbd", "vorname",
 	"nachname", "name", "nom", "prénom", "nombre", "apellido", "nome", "cognome", "naam",
+	"suite", "cloud", "platform", "app", "apps", "edition", "api", "sdk", "plugin", "engine", "saas", "enterprise",
 }
 
 func isNotNameWord(w string) bool { return notNameWords()[w] }
