@@ -63,6 +63,13 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"h-card with given and family names",
 			`<div class="h-card"><h3 class="p-name"><span class="p-given-name">Léa</span> <span class="p-family-name">Fournier</span></h3><p class="p-job-title">Coach agile</p></div>`,
 			map[string]string{"Léa Fournier": "Coach agile"}},
+		{"figure captions and paragraphs split by <br>",
+			`<div class="grid"><figure><img src="a.jpg"><figcaption><strong>Hannah Schulz</strong> Leiterin Vertrieb</figcaption></figure><figure><img src="b.jpg"><figcaption><strong>Felix Wagner</strong> Entwickler</figcaption></figure></div>
+<div class="contacts"><p><strong>Emily Clarke</strong><br>Operations Manager<br><a href="mailto:emily.clarke@acme.example">emily.clarke@acme.example</a></p><p><strong>George Hill</strong><br>Sales Director</p></div>`,
+			map[string]string{"Hannah Schulz": "Leiterin Vertrieb", "Felix Wagner": "Entwickler", "Emily Clarke": "Operations Manager", "George Hill": "Sales Director"}},
+		{"names in capitals, single-letter initials, long names with particles",
+			`<div class="row"><div class="col"><h3>MARIA JOHNSON</h3><p>Chief Financial Officer</p></div><div class="col"><h3>John A Smith</h3><p>Head of Operations</p></div><div class="col"><h3>Maria da Conceição Ferreira dos Santos</h3><p>Diretora financeira</p></div></div>`,
+			map[string]string{"Maria Johnson": "Chief Financial Officer", "John A Smith": "Head of Operations", "Maria da Conceição Ferreira dos Santos": "Diretora financeira"}},
 		{"cards as links with name and role spans",
 			`<div class="team-grid"><a class="team-card" href="/team/a/"><span class="team-card__name">Ian Barker</span><span class="team-card__role">Director</span></a><a class="team-card" href="/team/b/"><span class="team-card__name">Ruth Hale</span><span class="team-card__role">Technical Director</span></a></div>`,
 			map[string]string{"Ian Barker": "Director", "Ruth Hale": "Technical Director"}},

@@ -158,8 +158,39 @@ func nameOf(s string) (string, bool) {
 		return "", false
 	}
 	n := clean(stripHonorifics(clean(nickname.ReplaceAllString(s, " "))))
-	if !IsName(n) {
-		return "", false
+	if IsName(n) {
+		return n, true
 	}
-	return n, true
+	// A name set in capitals ("MARIA JOHNSON") is a name when the name model knows it.
+	if t := titleCase(n); t != n && IsName(t) && knownName(t) {
+		return t, true
+	}
+	return "", false
+}
+
+// titleCase writes a phrase in capitals as a name is written ("MARIA DE SOUSA-LIMA" is
+// "Maria de Sousa-Lima"); a phrase with a lower-case letter is left as it is.
+func titleCase(s string) string {
+	if strings.ToUpper(s) != s || strings.ToLower(s) == s {
+		return s
+	}
+	words := strings.Fields(strings.ToLower(s))
+	for i, w := range words {
+		if particles[w] && i > 0 && i < len(words)-1 {
+			continue
+		}
+		rs := []rune(w)
+		up := true
+		for k, r := range rs {
+			if up && unicode.IsLetter(r) {
+				rs[k] = unicode.ToUpper(r)
+				up = false
+			}
+			if r == '-' || r == '\'' || r == '’' {
+				up = true
+			}
+		}
+		words[i] = string(rs)
+	}
+	return strings.Join(words, " ")
 }

@@ -229,12 +229,21 @@ func isNotNameWord(w string) bool { return notNameWords()[w] }
 // hyphens or apostrophes) only, no word of a heading or a department.
 func IsName(s string) bool {
 	words := strings.Fields(s)
-	if len(words) < 2 || len(words) > 5 || len(s) > 80 {
+	if len(words) < 2 || len(words) > 8 || len(s) > 80 {
+		return false
+	}
+	core := 0 // words other than particles: at most five
+	for _, w := range words {
+		if !particles[strings.ToLower(w)] {
+			core++
+		}
+	}
+	if core > 5 || core < 2 {
 		return false
 	}
 	for i, w := range words {
 		lw := strings.ToLower(w)
-		if isNotNameWord(lw) || jobWord(lw) || nounWord(lw) && !nameLexicon()[lw] {
+		if isNotNameWord(lw) || jobWord(lw) || nounWord(lw) && !knownName(s) {
 			return false
 		}
 		if particles[lw] && i > 0 && i < len(words)-1 {
@@ -254,8 +263,8 @@ func capitalised(w string) bool {
 	if len(rs) == 0 || !unicode.IsUpper(rs[0]) {
 		return false
 	}
-	if len(rs) == 2 && (rs[1] == '.' || unicode.IsUpper(rs[1])) {
-		return true // an initial, or two ("PJ")
+	if len(rs) == 1 || len(rs) == 2 && (rs[1] == '.' || unicode.IsUpper(rs[1])) {
+		return true // an initial ("A", "J."), or two ("PJ")
 	}
 	upper := 0
 	for i, r := range rs {
@@ -363,7 +372,8 @@ var jobSuffixes = []string{"manager", "managerin", "leiter", "leiterin", "office
 	"betreuerin", "führer", "führerin", "assistent", "assistentin", "executive", "president", "founder", "specialist",
 	"consultant", "analyst", "designer", "coordinator", "accountant", "ingenieur", "ingénieur", "ingeniero", "engenheiro",
 	"ingegnere", "diretor", "diretora", "direttore", "direttrice", "responsable", "responsabile", "responsável", "gestor",
-	"gestora", "ejecutivo", "executivo", "directora", "scientist", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
+	"gestora", "ejecutivo", "executivo", "directora", "scientist", "programmer", "programmierer", "programmeur", "programador",
+	"programmatore", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
 	"writer", "editor", "researcher", "programme", "program", "direktør", "leder", "sjef", "rådgiver", "konsulent", "utvikler",
 	"ansvarlig", "medewerker", "pédiatre", "psychiatre", "thérapeute", "therapeut", "therapist", "trainee", "technician", "adviseur", "adviser", "advisor", "chargée", "chargé", "juriste", "comptable", "contable", "stagiaire", "praktikant"}
 
