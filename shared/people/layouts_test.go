@@ -70,6 +70,10 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"names in capitals, single-letter initials, long names with particles",
 			`<div class="row"><div class="col"><h3>MARIA JOHNSON</h3><p>Chief Financial Officer</p></div><div class="col"><h3>John A Smith</h3><p>Head of Operations</p></div><div class="col"><h3>Maria da Conceição Ferreira dos Santos</h3><p>Diretora financeira</p></div></div>`,
 			map[string]string{"Maria Johnson": "Chief Financial Officer", "John A Smith": "Head of Operations", "Maria da Conceição Ferreira dos Santos": "Diretora financeira"}},
+		{"a roster of names in plain markup, a title in small print, pronouns",
+			`<div class="row"><div class="col"><h4>Laura Schmidt</h4></div><div class="col"><h4>Peter Hansen</h4></div><div class="col"><h4>Julia Novak</h4></div></div>
+<div class="grid"><h3>Carlos Mendes <small>Diretor comercial</small></h3><p>she/her</p></div>`,
+			map[string]string{"Laura Schmidt": "", "Peter Hansen": "", "Julia Novak": "", "Carlos Mendes": "Diretor comercial"}},
 		{"cards as links with name and role spans",
 			`<div class="team-grid"><a class="team-card" href="/team/a/"><span class="team-card__name">Ian Barker</span><span class="team-card__role">Director</span></a><a class="team-card" href="/team/b/"><span class="team-card__name">Ruth Hale</span><span class="team-card__role">Technical Director</span></a></div>`,
 			map[string]string{"Ian Barker": "Director", "Ruth Hale": "Technical Director"}},

@@ -97,7 +97,7 @@ func layOut(doc *html.Node) *layout {
 		}
 		// A link or span with a person class is a card, not a run of text.
 		inline := inlineTags[n.DataAtom] && !personish(n)
-		marked := inline && (n.DataAtom == atom.Strong || n.DataAtom == atom.B || n.DataAtom == atom.A || attr(n, "class") != "")
+		marked := inline && (n.DataAtom != atom.Span && n.DataAtom != atom.Font && n.DataAtom != atom.Abbr || attr(n, "class") != "")
 		if !inline {
 			flush()
 		} else if marked {
@@ -437,7 +437,7 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 		if head != "" {
 			f.p.Title = head
 		}
-		if people || head != "" || titled[signature(l.lines[f.line].block)] || l.personClass(f.line) {
+		if people || head != "" || titled[signature(l.lines[f.line].block)] || l.personClass(f.line) || roster[l.rosterKey(f.line)] {
 			out = append(out, f.p)
 		}
 	}
@@ -532,7 +532,7 @@ func titleLine(s string) (string, bool) {
 	return s, true
 }
 
-var noise = regexp.MustCompile(`(?i)^(read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|web|website|tel\.?|phone|telefon|fax|vcard|contact|kontakt|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
+var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|web|website|tel\.?|phone|telefon|fax|vcard|contact|kontakt|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
 
 func isNoise(s string) bool {
 	s = strings.TrimSpace(s)

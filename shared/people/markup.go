@@ -17,7 +17,7 @@ func signature(n *html.Node) string {
 	return n.Data + "." + strings.Join(cls, ".")
 }
 
-var personClass = regexp.MustCompile(`(?i)member|person|people|team|staff|profile|leader|employee|mitarbeiter|equipe|equipo|bio`)
+var personClass = regexp.MustCompile(`(?i)member|person|people|team|staff|profile|leader|employee|mitarbeiter|equipe|equipo|membre|integrante|miembro|bio|crew|colleague|medewerker|ansatt|board|founder|director|executive|vcard`)
 
 func personish(n *html.Node) bool { return personClass.MatchString(attr(n, "class")) }
 
