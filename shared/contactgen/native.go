@@ -357,7 +357,7 @@ func pageYear(body string) int {
 }
 
 // extract reads the people of every page, merged by name (the first page a person
-// was found on is the source), and drops the people found only on out-of-date pages.
+// was found on is the source, the homepage read last), and drops the people found only on out-of-date pages.
 // The result is ordered most senior first, then in page order.
 func extract(pages []page, country string) ([]people.Person, bool) {
 	newest := 0
@@ -372,7 +372,8 @@ func extract(pages []page, country string) ([]people.Person, bool) {
 	}
 	byName := map[string]*entry{}
 	var order []string
-	for i, pg := range pages {
+	for _, i := range homepageLast(pages) {
+		pg := pages[i]
 		fresh := years[i] == 0 || years[i] >= newest-1
 		for _, per := range people.Extract(pg.html, pg.url, people.Options{Country: country}) {
 			k := people.NameKey(per.Name)
@@ -404,6 +405,21 @@ func extract(pages []page, country string) ([]people.Person, bool) {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return senRank(rank, out[i]) < senRank(rank, out[j]) })
 	return out, stale
+}
+
+// homepageLast orders the pages for reading: the people pages first, the homepage
+// (whose teasers shorten titles) last, so a person both list takes the people page's
+// title and source.
+func homepageLast(pages []page) []int {
+	var out, homes []int
+	for i, p := range pages {
+		if u, err := url.Parse(p.url); err == nil && (u.Path == "" || u.Path == "/") {
+			homes = append(homes, i)
+			continue
+		}
+		out = append(out, i)
+	}
+	return append(out, homes...)
 }
 
 func senRank(rank map[string]int, p people.Person) int {
