@@ -266,8 +266,10 @@ func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, 
 			continue
 		}
 		out = append(out, page{url: u, html: body})
-		if crawl && i == 0 { // the homepage: follow its links to people pages
-			for _, l := range peopleLinks(body, u) {
+		if crawl && i == 0 { // the homepage: follow its links to people pages, the likeliest first
+			links := peopleLinks(body, u)
+			sort.SliceStable(links, func(a, b int) bool { return linkRank(links[a]) < linkRank(links[b]) })
+			for _, l := range links {
 				add(l)
 			}
 		}
@@ -324,6 +326,28 @@ func peopleLinks(body, base string) []string {
 	}
 	walk(doc)
 	return out
+}
+
+// teamPath and aboutPath rank the homepage's people links within the page budget:
+// pages that list people (team, leadership, board...) before about pages, and those
+// before contact and imprint pages.
+var (
+	teamPath  = regexp.MustCompile(`(?i)team|leadership|management|geschaeftsleitung|geschaeftsfuehrung|vorstand|direction|direccion|direzione|directie|lideranca|equipe|equipo|equipa|people|staff|board|founders|mitarbeiter|governance|bestuur|diretoria|direttivo|consiglio|gerentes|lederlag|ledelse|styret`)
+	aboutPath = regexp.MustCompile(`(?i)about|ueber|uber|über|chi-siamo|quienes|over-ons|sobre|om-oss|quem-somos|qui-sommes|nosotros`)
+)
+
+func linkRank(u string) int {
+	p := u
+	if pu, err := url.Parse(u); err == nil {
+		p = pu.Path
+	}
+	switch {
+	case teamPath.MatchString(p):
+		return 0
+	case aboutPath.MatchString(p):
+		return 1
+	}
+	return 2
 }
 
 // anchorText is a link's text, for links to people pages whose paths say nothing
