@@ -74,6 +74,9 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<div class="row"><div class="col"><h4>Laura Schmidt</h4></div><div class="col"><h4>Peter Hansen</h4></div><div class="col"><h4>Julia Novak</h4></div></div>
 <div class="grid"><h3>Carlos Mendes <small>Diretor comercial</small></h3><p>she/her</p></div>`,
 			map[string]string{"Laura Schmidt": "", "Peter Hansen": "", "Julia Novak": "", "Carlos Mendes": "Diretor comercial"}},
+		{"roles in running prose",
+			`<h1>Il direttivo</h1><p>Il <b>Consiglio Direttivo</b> è composto da: Paolo Ferri, <b>Presidente</b>; Chiara Conti, <b>Tesoriere</b>. <b>Consiglieri</b>: Luca Marino, Sara Greco e Matteo Rinaldi.</p><p>Il sito è curato da Anna Lombardi, che ringraziamo.</p>`,
+			map[string]string{"Paolo Ferri": "Presidente", "Chiara Conti": "Tesoriere", "Luca Marino": "Consiglieri", "Sara Greco": "Consiglieri", "Matteo Rinaldi": "Consiglieri"}},
 		{"cards as links with name and role spans",
 			`<div class="team-grid"><a class="team-card" href="/team/a/"><span class="team-card__name">Ian Barker</span><span class="team-card__role">Director</span></a><a class="team-card" href="/team/b/"><span class="team-card__name">Ruth Hale</span><span class="team-card__role">Technical Director</span></a></div>`,
 			map[string]string{"Ian Barker": "Director", "Ruth Hale": "Technical Director"}},

@@ -213,6 +213,13 @@ func lines(doc *html.Node) []Person {
 			l.contacts(&p, i, true)
 			out = append(out, found{p: p, line: i, alone: alone, strong: roleColonName.MatchString(ln.text)})
 			isName[i] = true
+			continue
+		}
+		if ps := prose(ln.text); len(ps) > 0 {
+			for _, p := range ps {
+				out = append(out, found{p: p, line: i})
+			}
+			isName[i] = true
 		}
 	}
 	l.joinSplitNames(isName, names)
@@ -662,4 +669,58 @@ func bioTitle(bio string) string {
 		}
 	}
 	return ""
+}
+
+var (
+	clauseSep = regexp.MustCompile(`;\s+|\.\s+`)
+	listSep   = regexp.MustCompile(`\s*,\s*|\s+(?:and|und|et|y|e|en|og|och|i)\s+|\s*&\s*`)
+)
+
+// prose reads people named in running text, clause by clause: "Lucio Ariaudo,
+// Presidente; Corrado Cosa, Vice Presidente" and "Consiglieri: Emanuele Bernardi, Maura
+// Fasoli e Giulia Pellegrino". A line yields people only when two or more clauses or
+// list members read so, each title reading as a job title, so a sentence that
+// merely mentions someone yields no one.
+func prose(text string) []Person {
+	var out []Person
+	for _, clause := range clauseSep.Split(text, -1) {
+		clause = strings.TrimSpace(strings.TrimSuffix(clause, "."))
+		// "Label: Name, Name and Name"
+		if label, rest, ok := strings.Cut(clause, ":"); ok {
+			t, tok := titleLine(label)
+			if i := strings.LastIndexAny(label, ".,;"); i >= 0 {
+				t, tok = titleLine(label[i+1:])
+			}
+			if tok {
+				var ps []Person
+				known := true
+				for _, n := range listSep.Split(strings.TrimSpace(rest), -1) {
+					name, ok := nameOf(n)
+					if !ok {
+						ps = nil
+						break
+					}
+					known = known && knownName(name)
+					ps = append(ps, Person{Via: ViaBlock, Name: name, Title: t})
+				}
+				if len(ps) > 0 && (known || looksLikeTitle(t)) {
+					out = append(out, ps...)
+					continue
+				}
+			}
+			clause = strings.TrimSpace(rest)
+		}
+		// "Name, Title"
+		if m := nameComma.FindStringSubmatch(clause); m != nil {
+			if n, ok := nameOf(m[1]); ok {
+				if t, ok := titleLine(m[2]); ok && looksLikeTitle(t) {
+					out = append(out, Person{Via: ViaBlock, Name: n, Title: t})
+				}
+			}
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
 }
