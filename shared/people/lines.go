@@ -442,7 +442,7 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 		}
 		head, people := l.sectionOf(f.line, l.lines[f.line].heading)
 		if head != "" {
-			f.p.Title = head
+			f.p.Title = singular(head)
 		}
 		if people || head != "" || titled[signature(l.lines[f.line].block)] || l.personClass(f.line) || roster[l.rosterKey(f.line)] {
 			out = append(out, f.p)
@@ -723,4 +723,21 @@ func prose(text string) []Person {
 		return nil
 	}
 	return out
+}
+
+// singular is one member's title from a heading over several ("Advisors" is
+// Advisor, "Board Members" Board Member): an English plural whose singular is a job
+// word; other headings ("Vorstand", "Comissão Fiscal") are kept as they are.
+func singular(head string) string {
+	words := strings.Fields(head)
+	last := words[len(words)-1]
+	if len(last) < 4 || !strings.HasSuffix(last, "s") || strings.HasSuffix(last, "ss") {
+		return head
+	}
+	one := strings.TrimSuffix(last, "s")
+	if lw := strings.ToLower(one); !jobWord(lw) && !titleWordSet()[lw] && lw != "member" && lw != "trustee" {
+		return head
+	}
+	words[len(words)-1] = one
+	return strings.Join(words, " ")
 }

@@ -305,6 +305,15 @@ var titleWords = []string{"specialist", "associate", "assistant", "officer", "co
 	"gestor", "gestora", "tecnico", "técnico", "responsabile", "responsável", "medewerker", "ontwikkelaar", "directeur",
 	"diretor", "diretora", "direttore", "direttrice", "amministratore", "ingegnere", "engenheiro", "assistente"}
 
+// titleWordSet is titleWords as a set, made on first use.
+var titleWordSet = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range titleWords {
+		m[w] = true
+	}
+	return m
+})
+
 func titleWord(s string) bool {
 	for _, w := range strings.Fields(strings.ToLower(s)) {
 		if jobWord(strings.Trim(w, ",.;()")) {
