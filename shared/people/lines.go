@@ -580,6 +580,12 @@ func shaped(s string) (p Person, ok, alone bool) {
 		if m := re.FindStringSubmatch(s); m != nil {
 			n, ok := nameOf(m[1])
 			if !ok {
+				// "Title – Name", when the name model knows the name
+				if n, ok := nameOf(m[2]); ok && re == nameSepTitle && knownName(n) {
+					if t, ok := titleLine(m[1]); ok && looksLikeTitle(t) {
+						return Person{Via: ViaBlock, Name: n, Title: t}, true, false
+					}
+				}
 				continue
 			}
 			if t, ok := titleLine(m[2]); ok {

@@ -68,6 +68,8 @@ var (
 		"dott.ssa": true, "dottssa": true, "avv": true, "arch": true, "geom": true, "rag": true, "hon": true, "sir": true,
 		"dame": true, "lic": true, "me": true, "mtre": true, "ir": true, "drs.": true, "mgr": true, "doc": true, "univ.-prof": true,
 		"rev": true, "fr": true, "pr": true, "eng": true, "engª": true, "eng.ª": true, "dr.-ing": true, "mx": true,
+		"d": true, "dña": true, "dª": true, "don": true, "doña": true, "sig": true, "sig.ra": true, "sigra": true, "dott.ing": true,
+		"lda": true, "ldo": true, "dipl.-kfm": true, "dipl.-kff": true, "dipl.-inf": true, "dipl.-psych": true, "rä": true, "ra": true,
 	}
 	degreeWords = map[string]bool{
 		"phd": true, "ph.d": true, "ph.d.": true, "md": true, "m.d": true, "mba": true, "msc": true, "m.sc": true, "bsc": true,
@@ -96,7 +98,8 @@ var glued = regexp.MustCompile(`^(?i:(dr|prof|dre|dra|ing|mag))\.(\p{Lu})`)
 func stripHonorifics(s string) string {
 	s = glued.ReplaceAllString(strings.TrimSpace(s), "$1. $2")
 	words := strings.Fields(s)
-	for len(words) > 0 && honorificKey(words[0]) != "" && (honorificWords[honorificKey(words[0])] || isDegreeChain(words[0])) {
+	// An honorific goes only when a name of two words or more stays ("D. Smith" keeps its initial).
+	for len(words) > 2 && honorificKey(words[0]) != "" && (honorificWords[honorificKey(words[0])] || isDegreeChain(words[0])) {
 		words = words[1:]
 	}
 	for len(words) > 0 {

@@ -382,7 +382,7 @@ var jobSuffixes = []string{"manager", "managerin", "leiter", "leiterin", "office
 	"consultant", "analyst", "designer", "coordinator", "accountant", "ingenieur", "ingénieur", "ingeniero", "engenheiro",
 	"ingegnere", "diretor", "diretora", "direttore", "direttrice", "responsable", "responsabile", "responsável", "gestor",
 	"gestora", "ejecutivo", "executivo", "directora", "scientist", "programmer", "programmierer", "programmeur", "programador",
-	"programmatore", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
+	"programmatore", "sviluppatore", "sviluppatrice", "médica", "médico", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
 	"writer", "editor", "researcher", "programme", "program", "direktør", "leder", "sjef", "rådgiver", "konsulent", "utvikler",
 	"ansvarlig", "medewerker", "pédiatre", "psychiatre", "thérapeute", "therapeut", "therapist", "trainee", "technician", "adviseur", "adviser", "advisor", "chargée", "chargé", "juriste", "comptable", "contable", "stagiaire", "praktikant"}
 
