@@ -219,6 +219,8 @@ var notNameList = []string{
 	"award", "awards", "copyright", "menu", "search", "members", "member", "mitglieder", "membres", "miembros", "membri",
 	"área", "area", "áreas", "areas", "anrufen", "e-mail", "title", "here", "lorem", "ipsum", "placeholder", "tbd", "vorname",
 	"nachname", "name", "nom", "prénom", "nombre", "apellido", "nome", "cognome", "naam",
+	"hotel", "hotels", "restaurant", "ristorante", "café", "bar", "bistro", "clinic", "clínica", "clinica", "klinik", "praxis",
+	"kanzlei", "atelier", "apotheke", "pharmacy", "farmacia", "bakery", "bäckerei", "boulangerie", "garage", "werkstatt",
 	"suite", "cloud", "platform", "app", "apps", "edition", "api", "sdk", "plugin", "engine", "saas", "enterprise",
 }
 
