@@ -49,7 +49,8 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<div class="equipe"><div class="membre"><h3>Dre Julie Tremblay, Ph.D</h3><p>Neuropsychologue</p></div><div class="membre"><h3>Prof. Dr. Anton Keller</h3><p>Beirat, MBA</p></div><div class="membre"><h3>Jane Doe, PhD</h3></div></div>`,
 			map[string]string{"Julie Tremblay": "Neuropsychologue", "Anton Keller": "Beirat", "Jane Doe": ""}},
 		{"names under a heading that names their body",
-			`<h1>Team</h1><h2>Backend</h2><ul class="team"><li>Owen Price</li><li>Rhys Morgan</li></ul><h2>Alumni</h2><ul class="team"><li>Gareth Lloyd</li></ul>`,
+			`<h1>Team</h1><h2>Backend</h2><ul class="team"><li>Owen Price</li><li>Rhys Morgan</li></ul><h2>Alumni</h2><ul class="team"><li>Gareth Lloyd</li></ul>
+<h2>What our clients say</h2><div class="team"><blockquote>Great work.</blockquote><p>Mary Evans, CEO of Other Ltd</p></div>`,
 			map[string]string{"Owen Price": "Backend", "Rhys Morgan": "Backend"}},
 		{"groups, committees, places, products and vacancies are not people",
 			`<div class="team"><div class="member"><h3>Comité Exécutif</h3><p>Direction</p></div><div class="member"><h3>Mesa Ejecutiva Nacional</h3><p>Presidencia</p></div>
