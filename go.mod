@@ -30,6 +30,7 @@ require (
 	github.com/pb33f/libopenapi v0.41.8
 	github.com/pb33f/libopenapi-validator v0.16.2
 	github.com/pemistahl/lingua-go v1.4.0
+	github.com/temoto/robotstxt v1.1.2
 	github.com/xuri/excelize/v2 v2.11.0
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/crypto v0.58.0

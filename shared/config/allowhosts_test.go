@@ -40,3 +40,22 @@ func TestFetchAllowHosts(t *testing.T) {
 		})
 	}
 }
+
+func TestFetchDNSResolver(t *testing.T) {
+	for raw, want := range map[string]string{"": "", "127.0.0.1:5353": "127.0.0.1:5353", "10.0.0.2": "10.0.0.2:53", "bad host:x": "error"} {
+		c, err := Load(func(k string) string {
+			if k == "FIRMO_FETCH_DNS_RESOLVER" {
+				return raw
+			}
+			return ""
+		})
+		switch {
+		case want == "error":
+			if err == nil || !strings.Contains(err.Error(), "FIRMO_FETCH_DNS_RESOLVER") {
+				t.Errorf("%q: err = %v, want one naming FIRMO_FETCH_DNS_RESOLVER", raw, err)
+			}
+		case err != nil || c.FetchDNS != want:
+			t.Errorf("%q: FetchDNS = %q, %v; want %q", raw, c.FetchDNS, err, want)
+		}
+	}
+}

@@ -36,6 +36,7 @@ type Config struct {
 	InsecureCookies bool          // FIRMO_INSECURE_COOKIES: drop the Secure cookie flag (plain-HTTP development only)
 	FetchAllowHosts []string      // FIRMO_FETCH_ALLOW_HOSTS: hosts or host:port pairs the guarded fetch client and the SMTP verifier admit although private (tests only)
 	DNSResolver     string        // FIRMO_DNS_RESOLVER: host:port of the DNS server for MX lookups; "" = /etc/resolv.conf
+	FetchDNS        string        // FIRMO_FETCH_DNS_RESOLVER: host:port of the DNS server page fetching resolves names with; "" = the system's
 	SeedCompanies   int           // FIRMO_SEED_COMPANIES: companies of the demo world `firmo serve` seeds into an empty store; 0 = none
 	ReprocessEvery  time.Duration // FIRMO_REPROCESS_INTERVAL: how often `firmo serve` continues the company reprocessing job
 	SMTP            SMTP
@@ -197,6 +198,7 @@ func Load(getenv Getenv) (Config, error) {
 		InsecureCookies: l.bool("FIRMO_INSECURE_COOKIES", false),
 		FetchAllowHosts: l.hosts("FIRMO_FETCH_ALLOW_HOSTS"),
 		DNSResolver:     l.hostPort("FIRMO_DNS_RESOLVER", "53"),
+		FetchDNS:        l.hostPort("FIRMO_FETCH_DNS_RESOLVER", "53"),
 		SeedCompanies:   int(l.int64("FIRMO_SEED_COMPANIES", 2000, 0, 1_000_000)),
 		ReprocessEvery:  l.duration("FIRMO_REPROCESS_INTERVAL", time.Hour),
 		SecretKey:       l.str("FIRMO_SECRET_KEY", ""),

@@ -22,9 +22,11 @@
 //     holds is read from there (the demo world's pages are); any other is fetched
 //     through the guarded client;
 //  3. extracts people (shared/people): schema.org Person in JSON-LD and microdata,
-//     hCards and the repeated name-and-title blocks, each with the URL it was found on
-//     (source_url), titles verbatim, department and seniority from shared/title;
-//  4. keeps every person with a title (match_status "match"), the most senior first,
+//     hCards and the people of team pages in any common layout, each with the URL it
+//     was found on (source_url), titles verbatim (degrees off), department and
+//     seniority from shared/title;
+//  4. keeps every person found (match_status "match"; a person the page lists
+//     without a title has a null title), the most senior first,
 //     up to max_contacts_per_domain. People listed only on an out-of-date page (its
 //     copyright year two or more years behind the company's newest page) are left
 //     out with a warning: such pages list people who have left. The native engine

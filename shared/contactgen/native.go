@@ -90,9 +90,6 @@ func (s *Service) native(ctx context.Context, rec task.Record, prm params) (task
 	}
 	rows := make([]Row, 0, len(found))
 	for _, per := range found {
-		if per.Title == "" {
-			continue // the native engine keeps every person surfaced with a title
-		}
 		rows = append(rows, rowOf(per))
 		if len(rows) == prm.MaxContacts {
 			break
@@ -205,7 +202,7 @@ func (s *Service) search(ctx context.Context, org string, prm params, dom, name 
 
 // peoplePath matches the paths of the pages people are listed on, in the world's
 // languages.
-var peoplePath = regexp.MustCompile(`(?i)team|about|ueber|uber|leadership|management|geschaeftsleitung|geschaeftsfuehrung|vorstand|direction|direccion|direzione|directie|lideranca|equipe|equipo|equipa|contact|kontakt|contatti|imprint|impressum|mentions|aviso-legal|chi-siamo|quienes|over-ons|sobre|people|staff|board|founders|mitarbeiter`)
+var peoplePath = regexp.MustCompile(`(?i)team|about|ueber|uber|über|leadership|management|geschaeftsleitung|geschaeftsfuehrung|geschäftsführung|vorstand|direction|direccion|dirección|direzione|directie|lideranca|liderança|equipe|équipe|equipo|equipa|contact|kontakt|contatti|imprint|impressum|mentions|aviso-legal|chi-siamo|chi siamo|quienes|quiénes|over-ons|over ons|sobre|people|staff|board|founders|mitarbeiter|governance|gouvernance|bestuur|vereniging|diretoria|directoria|directiva|directivo|direttivo|consiglio|conselho|consejo|conseil|gerentes|gremien|om-oss|om oss|lederlag|ledelse|styret|organisation|organigram|quem-somos|quem somos|qui-sommes|qui sommes|nosotros|bureau|junta|comit`)
 
 // page is a page to read.
 type page struct {
@@ -237,7 +234,7 @@ func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, 
 		}
 	}
 	if crawl {
-		homeURL := "https://" + dom + "/"
+		homeURL := s.origin(dom) + "/"
 		if home != nil {
 			homeURL = home.URL
 		}
@@ -269,13 +266,24 @@ func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, 
 			continue
 		}
 		out = append(out, page{url: u, html: body})
-		if crawl && i == 0 { // the homepage: follow its links to people pages
-			for _, l := range peopleLinks(body, u) {
+		if crawl && i == 0 { // the homepage: follow its links to people pages, the likeliest first
+			links := peopleLinks(body, u)
+			sort.SliceStable(links, func(a, b int) bool { return linkRank(links[a]) < linkRank(links[b]) })
+			for _, l := range links {
 				add(l)
 			}
 		}
 	}
 	return out
+}
+
+// origin is where a domain's crawl starts: the fetcher's Origin when it has one
+// (fetch.Crawler: http://host:port for an allow-listed test site), else https://<domain>.
+func (s *Service) origin(dom string) string {
+	if o, ok := s.d.Fetch.(interface{ Origin(host string) string }); ok {
+		return o.Origin(dom)
+	}
+	return "https://" + dom
 }
 
 // onDomain reports whether a URL is on the company's domain or one of its subdomains.
@@ -306,7 +314,7 @@ func peopleLinks(body, base string) []string {
 				if a.Key != "href" {
 					continue
 				}
-				if u, err := b.Parse(strings.TrimSpace(a.Val)); err == nil && peoplePath.MatchString(u.Path) {
+				if u, err := b.Parse(strings.TrimSpace(a.Val)); err == nil && (peoplePath.MatchString(u.Path) || peoplePath.MatchString(anchorText(n))) {
 					u.Fragment = ""
 					out = append(out, u.String())
 				}
@@ -318,6 +326,45 @@ func peopleLinks(body, base string) []string {
 	}
 	walk(doc)
 	return out
+}
+
+// teamPath and aboutPath rank the homepage's people links within the page budget:
+// pages that list people (team, leadership, board...) before about pages, and those
+// before contact and imprint pages.
+var (
+	teamPath  = regexp.MustCompile(`(?i)team|leadership|management|geschaeftsleitung|geschaeftsfuehrung|vorstand|direction|direccion|direzione|directie|lideranca|equipe|equipo|equipa|people|staff|board|founders|mitarbeiter|governance|bestuur|diretoria|direttivo|consiglio|gerentes|lederlag|ledelse|styret`)
+	aboutPath = regexp.MustCompile(`(?i)about|ueber|uber|über|chi-siamo|quienes|over-ons|sobre|om-oss|quem-somos|qui-sommes|nosotros`)
+)
+
+func linkRank(u string) int {
+	p := u
+	if pu, err := url.Parse(u); err == nil {
+		p = pu.Path
+	}
+	switch {
+	case teamPath.MatchString(p):
+		return 0
+	case aboutPath.MatchString(p):
+		return 1
+	}
+	return 2
+}
+
+// anchorText is a link's text, for links to people pages whose paths say nothing
+// ("/site/association" behind "Vereniging & bestuur").
+func anchorText(n *html.Node) string {
+	var b strings.Builder
+	var rec func(*html.Node)
+	rec = func(c *html.Node) {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+		for k := c.FirstChild; k != nil; k = k.NextSibling {
+			rec(k)
+		}
+	}
+	rec(n)
+	return b.String()
 }
 
 // copyright finds the years a page's copyright line states ("© 2021").
@@ -334,7 +381,7 @@ func pageYear(body string) int {
 }
 
 // extract reads the people of every page, merged by name (the first page a person
-// was found on is the source), and drops the people found only on out-of-date pages.
+// was found on is the source, the homepage read last), and drops the people found only on out-of-date pages.
 // The result is ordered most senior first, then in page order.
 func extract(pages []page, country string) ([]people.Person, bool) {
 	newest := 0
@@ -349,7 +396,8 @@ func extract(pages []page, country string) ([]people.Person, bool) {
 	}
 	byName := map[string]*entry{}
 	var order []string
-	for i, pg := range pages {
+	for _, i := range homepageLast(pages) {
+		pg := pages[i]
 		fresh := years[i] == 0 || years[i] >= newest-1
 		for _, per := range people.Extract(pg.html, pg.url, people.Options{Country: country}) {
 			k := people.NameKey(per.Name)
@@ -381,6 +429,21 @@ func extract(pages []page, country string) ([]people.Person, bool) {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return senRank(rank, out[i]) < senRank(rank, out[j]) })
 	return out, stale
+}
+
+// homepageLast orders the pages for reading: the people pages first, the homepage
+// (whose teasers shorten titles) last, so a person both list takes the people page's
+// title and source.
+func homepageLast(pages []page) []int {
+	var out, homes []int
+	for i, p := range pages {
+		if u, err := url.Parse(p.url); err == nil && (u.Path == "" || u.Path == "/") {
+			homes = append(homes, i)
+			continue
+		}
+		out = append(out, i)
+	}
+	return append(out, homes...)
 }
 
 func senRank(rank map[string]int, p people.Person) int {

@@ -11,20 +11,30 @@ import (
 // only. The guarded fetch client and the SMTP verifier (shared/smtpverify) both use it,
 // so one setting admits a test server to either. The zero value admits nothing.
 type AllowList struct {
-	entries map[string]bool // lower-case host or host:port, IPv6 with and without brackets
+	entries map[string]bool   // lower-case host or host:port, IPv6 with and without brackets
+	ports   map[string]string // host -> the port of its host:port entry
 }
 
 // NewAllowList makes an allow list from entries as FIRMO_FETCH_ALLOW_HOSTS holds them;
 // blank entries are ignored and case does not matter.
 func NewAllowList(hosts []string) AllowList {
-	a := AllowList{entries: map[string]bool{}}
+	a := AllowList{entries: map[string]bool{}, ports: map[string]string{}}
 	for _, h := range hosts {
 		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
 			a.entries[strings.Trim(h, "[]")] = true
 			a.entries[h] = true
+			if host, port, err := net.SplitHostPort(h); err == nil {
+				a.ports[strings.Trim(host, "[]")] = port
+			}
 		}
 	}
 	return a
+}
+
+// PortOf is the port of a host's host:port entry, if the list has one.
+func (a AllowList) PortOf(host string) (string, bool) {
+	p, ok := a.ports[strings.ToLower(strings.Trim(strings.TrimSuffix(host, "."), "[]"))]
+	return p, ok
 }
 
 // Allows reports whether host (a name or an IP address, IPv6 with or without brackets)

@@ -10,7 +10,16 @@
 //     changes between the check and the connection (DNS rebinding) cannot slip
 //     through; TLS SNI and the Host header still carry the name;
 //   - redirects, response size and total time are bounded, and each limit ends in a
-//     clear error rather than a hang or unbounded memory.
+//     clear error rather than a hang or unbounded memory;
+//   - names resolve through the system's resolvers, or through one DNS server
+//     (DNSServer, FIRMO_FETCH_DNS_RESOLVER);
+//   - a crawl of web pages (WebPortsOnly, and the Crawler of crawl.go: robots.txt,
+//     one request at a time per host, Crawl-delay) fetches only ports 80 and 443.
+//
+// The allow list (FIRMO_FETCH_ALLOW_HOSTS, tests only) admits hosts whatever their
+// addresses; a host:port entry also makes a crawl of that host start at
+// http://host:port (Origin), so a test can serve a site under a made-up name on
+// loopback over plain http.
 //
 // Errors meant for the API user wrap apperr.ErrBadRequest (HTTP 400): the target was
 // refused (code fetch_refused), did not answer in time (fetch_timeout), was too large
@@ -69,6 +78,9 @@ type Options struct {
 	Resolver Resolver
 	// UserAgent is sent on every request.
 	UserAgent string
+	// WebPortsOnly refuses every port but 80 and 443 (a crawl of web pages), except
+	// on allow-listed host:port pairs.
+	WebPortsOnly bool
 }
 
 // Response is a fetched page.
@@ -119,6 +131,25 @@ func New(o Options) *Client {
 	}
 	c.http = &http.Client{Transport: transport, Timeout: o.Timeout, CheckRedirect: c.checkRedirect}
 	return c
+}
+
+// DNSServer is a Resolver that asks one DNS server ("host:port") for every name, in
+// place of the system's resolvers (FIRMO_FETCH_DNS_RESOLVER).
+func DNSServer(server string) Resolver {
+	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, server)
+	}}
+}
+
+// Origin is where a crawl of a domain starts: https://<host>, or http://<host>:<port>
+// when the allow list holds that host with a port (a test's site on loopback, served
+// over plain http).
+func (c *Client) Origin(host string) string {
+	if port, ok := c.allow.PortOf(host); ok {
+		return "http://" + net.JoinHostPort(host, port)
+	}
+	return "https://" + host
 }
 
 // Get fetches rawURL and returns its response, whatever its status code. The body is
@@ -206,6 +237,9 @@ func (c *Client) checkURL(ctx context.Context, u *url.URL) error {
 	if c.allowed(host, port) {
 		return nil
 	}
+	if c.opts.WebPortsOnly && port != "80" && port != "443" {
+		return refused("refusing to fetch %s: only ports 80 and 443 are crawled, not %s", u.Redacted(), port)
+	}
 	_, err := c.vetted(ctx, host)
 	return err
 }
@@ -263,9 +297,12 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 		return nil, err
 	}
 	var ips []net.IP
-	if c.allowed(host, port) {
+	switch {
+	case c.allowed(host, port):
 		ips, err = c.resolve(ctx, host)
-	} else {
+	case c.opts.WebPortsOnly && port != "80" && port != "443":
+		return nil, refused("refusing to connect to %s: only ports 80 and 443 are crawled", addr)
+	default:
 		ips, err = c.vetted(ctx, host)
 	}
 	if err != nil {

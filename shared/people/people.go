@@ -1,16 +1,23 @@
 // Package people reads the people a web page lists: schema.org Person items (JSON-LD
-// and microdata), hCards (classic vcard and microformats2 h-card), and the repeated
-// name-and-title blocks of team pages (cards, list items, table rows, "Name, Title"
-// lines). It never invents a person: every Person is a name shown on the page, with
-// the title, email, phone and LinkedIn URL shown next to it, and the URL of the page.
+// and microdata), hCards (classic vcard and microformats2 h-card), and the people of
+// team pages in any markup (lines.go): cards, list items, table rows, definition
+// lists, a role label above the name, "Role: Name", "Name (Role)", "Name, Title" and
+// "Name | Title" lines, names under a heading that names their body. It never
+// invents a person: every Person is a name shown on the page, with the title, email,
+// phone and LinkedIn URL shown next to it, and the URL of the page.
 //
 // Rules that keep it honest:
 //   - a name is two to five words that read as a personal name (capitalised words,
-//     name particles such as "van", "de", "von"), not a heading, a department or a
-//     role mailbox ("Sales Team", "Press Office", "info@...");
-//   - a person needs a title to be kept by the blocks reader (a bare list of names is
-//     not evidence that they work there); structured data (JSON-LD, microdata, hCard)
-//     is kept with or without one;
+//     name particles such as "van", "de", "von"), once honorifics ("Dr.", "Prof.",
+//     "Dre") and degrees ("Ph.D", "MBA") are taken off; not a heading, a department,
+//     a group or committee, a place, a product, a vacancy or a role mailbox ("Sales
+//     Team", "Comité Exécutif", "Press Office", "info@...");
+//   - a person without a title is kept only where the page says it lists people (a
+//     person class, a heading of a people section, sibling cards with titles): a
+//     bare list of names is not evidence that they work there; structured data
+//     (JSON-LD, microdata, hCard) is kept with or without one;
+//   - titles carry no degrees or post-nominals, and a title written over two lines
+//     is kept whole;
 //   - emails only when the page shows the address (a mailto link or the text), and
 //     never a role address (info@, sales@, kontakt@...), which is no one's own;
 //   - phones are typed (mobile or landline) from the number itself.
@@ -77,7 +84,7 @@ func Extract(pageHTML, pageURL string, o Options) []Person {
 	found = append(found, jsonLD(doc)...)
 	found = append(found, microdata(doc)...)
 	found = append(found, hcards(doc)...)
-	found = append(found, blocks(doc)...)
+	found = append(found, lines(doc)...)
 	return finish(found, pageURL, o)
 }
 
@@ -86,14 +93,12 @@ func finish(found []Person, pageURL string, o Options) []Person {
 	var out []Person
 	byName := map[string]int{}
 	for _, p := range found {
-		p.Name = clean(p.Name)
-		p.Title = clean(p.Title)
-		if !IsName(p.Name) {
+		name, ok := nameOf(p.Name)
+		if !ok {
 			continue
 		}
-		if p.Via == ViaBlock && !looksLikeTitle(p.Title) {
-			continue
-		}
+		p.Name = name
+		p.Title = clean(stripDegrees(clean(p.Title)))
 		p.Email = personalEmail(p.Email)
 		if !strings.Contains(strings.ToLower(p.LinkedInURL), "linkedin.com/") {
 			p.LinkedInURL = ""
@@ -159,6 +164,8 @@ func clean(s string) string {
 var particles = map[string]bool{
 	"van": true, "von": true, "der": true, "den": true, "de": true, "del": true, "della": true, "di": true, "da": true,
 	"dos": true, "das": true, "do": true, "du": true, "la": true, "le": true, "ten": true, "ter": true, "zu": true, "y": true, "e": true,
+	"zum": true, "zur": true, "des": true, "het": true, "'t": true, "bin": true, "ibn": true, "al": true, "el": true, "af": true, "av": true,
+	"dalla": true, "dal": true, "degli": true, "dei": true, "lo": true, "i": true,
 }
 
 // notNameWords are words that make a capitalised phrase a heading, a team or a
@@ -175,7 +182,7 @@ var notNameList = []string{
 	// headings and page furniture
 	"team", "teams", "our", "the", "about", "contact", "contacts", "home", "services", "careers", "jobs", "job", "news",
 	"management", "leadership", "board", "directors", "executive", "meet", "people", "staff", "company", "group",
-	"office", "offices", "department", "departments", "press", "media", "support", "service", "sales", "marketing",
+	"office", "offices", "department", "departments", "media", "support", "service", "sales", "marketing",
 	"info", "information", "privacy", "imprint", "legal", "cookie", "cookies", "policy", "terms", "read", "more", "email",
 	"phone", "call", "us", "we", "you", "your", "and", "of", "for", "with", "at", "all", "rights", "reserved", "welcome",
 	"customer", "customers", "partners", "partner", "billing", "accounts", "hr", "recruiting", "general", "enquiries",
@@ -192,6 +199,29 @@ var notNameList = []string{
 	"il", "nostro", "chi", "siamo", "contatti", "direzione", "servizi", "lavora", "noi",
 	// nl
 	"ons", "onze", "over", "directie", "diensten", "vacatures",
+	// groups, committees and bodies, vacancies, places and products are not people
+	"committee", "comité", "comite", "comitato", "comissão", "comisión", "commission", "kommission", "ausschuss", "council",
+	"conselho", "consiglio", "consejo", "conseil", "gruppe", "grupo", "gruppo", "groupe", "mesa", "nacional", "national",
+	"ejecutiva", "executiva", "esecutivo", "vacant", "vacante", "vacancy", "vacature", "position", "poste", "offen",
+	"unbesetzt", "junta", "assembleia", "asamblea", "assemblea", "assemblée", "bestuur", "beirat", "directorio",
+	"diretoria", "direttivo", "fiscal", "suplente", "supplenti", "association", "verein", "stiftung", "foundation",
+	"fondation", "fundación", "fundação", "fondazione", "stichting", "club", "clube", "society", "institute", "institut",
+	"university", "universität", "université", "universidad", "universidade", "università", "ltd", "gmbh", "inc", "llc",
+	"sas", "sarl", "sàrl", "srl", "spa", "bv", "ag", "sa", "kg", "ohg", "ug", "nv", "plc", "pty", "ltda", "lda", "oy", "ab", "asa", "aps", "labs", "lab", "studio", "studios", "agency", "digital", "solutions",
+	"software", "technologies", "tech", "consulting", "project", "projects", "projekt", "projet", "proyecto", "progetto",
+	"street", "strasse", "straße", "road", "avenue", "rue", "calle", "via", "rua", "platz", "weg", "building", "floor",
+	"avenida", "travessa", "plaza", "paseo", "praça", "largo", "piazza", "viale", "corso", "boulevard", "chaussée", "allee",
+	"gasse", "ring", "laan", "straat", "plein", "gate", "vei", "veien", "alameda", "carrer", "ronda", "camino", "estrada",
+	"anfragen", "anfrage", "wertermittlung", "pflege", "beratung", "kostenlose", "allgemeine", "ambulante",
+	"hiring", "join", "apply", "open", "wanted", "gesucht", "recherché", "recherchée", "buscamos", "cerchiamo", "you?",
+	"sede", "secretaría", "secretaria", "presidencia", "tesorería", "vicepresidencia", "vocales", "vocal", "alumni",
+	"newsletter", "blog", "shop", "store", "login", "register", "download", "event", "events", "meetup", "conference",
+	"award", "awards", "copyright", "menu", "search", "members", "member", "mitglieder", "membres", "miembros", "membri",
+	"área", "area", "áreas", "areas", "anrufen", "e-mail", "title", "here", "lorem", "ipsum", "placeholder", "tbd", "vorname",
+	"nachname", "name", "nom", "prénom", "nombre", "apellido", "nome", "cognome", "naam",
+	"hotel", "hotels", "restaurant", "ristorante", "café", "bar", "bistro", "clinic", "clínica", "clinica", "klinik", "praxis",
+	"kanzlei", "atelier", "apotheke", "pharmacy", "farmacia", "bakery", "bäckerei", "boulangerie", "garage", "werkstatt",
+	"suite", "cloud", "platform", "app", "apps", "edition", "api", "sdk", "plugin", "engine", "saas", "enterprise",
 }
 
 func isNotNameWord(w string) bool { return notNameWords()[w] }
@@ -201,12 +231,21 @@ func isNotNameWord(w string) bool { return notNameWords()[w] }
 // hyphens or apostrophes) only, no word of a heading or a department.
 func IsName(s string) bool {
 	words := strings.Fields(s)
-	if len(words) < 2 || len(words) > 5 || len(s) > 80 {
+	if len(words) < 2 || len(words) > 8 || len(s) > 80 {
+		return false
+	}
+	core := 0 // words other than particles: at most five
+	for _, w := range words {
+		if !particles[strings.ToLower(w)] {
+			core++
+		}
+	}
+	if core > 5 || core < 2 {
 		return false
 	}
 	for i, w := range words {
 		lw := strings.ToLower(w)
-		if isNotNameWord(lw) || jobWord(lw) {
+		if isNotNameWord(lw) || jobWord(lw) || nounWord(lw) && !knownName(s) {
 			return false
 		}
 		if particles[lw] && i > 0 && i < len(words)-1 {
@@ -226,8 +265,8 @@ func capitalised(w string) bool {
 	if len(rs) == 0 || !unicode.IsUpper(rs[0]) {
 		return false
 	}
-	if len(rs) == 2 && rs[1] == '.' {
-		return true // an initial
+	if len(rs) == 1 || len(rs) == 2 && (rs[1] == '.' || unicode.IsUpper(rs[1])) {
+		return true // an initial ("A", "J."), or two ("PJ")
 	}
 	upper := 0
 	for i, r := range rs {
@@ -267,6 +306,15 @@ var titleWords = []string{"specialist", "associate", "assistant", "officer", "co
 	"founder", "owner", "president", "referent", "berater", "sachbearbeiter", "mitarbeiter", "chargé", "chargée",
 	"gestor", "gestora", "tecnico", "técnico", "responsabile", "responsável", "medewerker", "ontwikkelaar", "directeur",
 	"diretor", "diretora", "direttore", "direttrice", "amministratore", "ingegnere", "engenheiro", "assistente"}
+
+// titleWordSet is titleWords as a set, made on first use.
+var titleWordSet = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range titleWords {
+		m[w] = true
+	}
+	return m
+})
 
 func titleWord(s string) bool {
 	for _, w := range strings.Fields(strings.ToLower(s)) {
@@ -335,15 +383,30 @@ var jobSuffixes = []string{"manager", "managerin", "leiter", "leiterin", "office
 	"betreuerin", "führer", "führerin", "assistent", "assistentin", "executive", "president", "founder", "specialist",
 	"consultant", "analyst", "designer", "coordinator", "accountant", "ingenieur", "ingénieur", "ingeniero", "engenheiro",
 	"ingegnere", "diretor", "diretora", "direttore", "direttrice", "responsable", "responsabile", "responsável", "gestor",
-	"gestora", "ejecutivo", "executivo", "adviseur", "adviser", "advisor", "chargée", "chargé", "juriste", "comptable", "contable", "stagiaire", "praktikant"}
+	"gestora", "ejecutivo", "executivo", "directora", "scientist", "programmer", "programmierer", "programmeur", "programador",
+	"programmatore", "sviluppatore", "sviluppatrice", "médica", "médico", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
+	"writer", "editor", "researcher", "programme", "program", "direktør", "leder", "sjef", "rådgiver", "konsulent", "utvikler",
+	"ansvarlig", "medewerker", "pédiatre", "psychiatre", "thérapeute", "therapeut", "therapist", "trainee", "technician", "adviseur", "adviser", "advisor", "chargée", "chargé", "juriste", "comptable", "contable", "stagiaire", "praktikant"}
 
 // jobWords are whole words of job titles and departments that no name carries.
 var jobWords = map[string]bool{
-	"head": true, "chief": true, "lead": true, "senior": true, "junior": true, "vp": true, "ceo": true, "cto": true, "cfo": true,
+	"head": true, "chief": true, "lead": true, "senior": true, "vp": true, "ceo": true, "cto": true, "cfo": true,
 	"coo": true, "cmo": true, "product": true, "account": true, "operations": true, "software": true, "success": true,
 	"key": true, "finance": true, "finanzen": true, "betrieb": true, "technical": true, "technischer": true, "technique": true,
 	"financière": true, "commercial": true, "commerciale": true, "general": true, "général": true, "intern": true,
 	"assistant": true, "assistente": true, "assistenz": true, "vorstand": true, "partner": true, "owner": true,
+	"treasurer": true, "secretary": true, "chair": true, "chairman": true, "chairwoman": true, "chairperson": true,
+	"vice": true, "deputy": true, "président": true, "présidente": true, "presidente": true, "vicepresidente": true,
+	"vice-presidente": true, "vice-président": true, "trésorier": true, "trésorière": true, "secrétaire": true,
+	"tesoureiro": true, "tesoureira": true, "tesorero": true, "tesorera": true, "tesoriere": true, "secretário": true,
+	"secretária": true, "secretario": true, "secretaria": true, "segretario": true, "segretaria": true,
+	"kassenwart": true, "kassenwartin": true, "schatzmeister": true, "schriftführer": true, "beisitzer": true,
+	"beisitzerin": true, "vorsitzender": true, "vorsitzende": true, "stellvertreter": true, "stellvertretende": true,
+	"penningmeester": true, "secretaris": true, "voorzitter": true, "bestuurslid": true, "kasserer": true, "styreleder": true,
+	"leder": true, "daglig": true, "consigliere": true, "consigliera": true, "vocal": true, "socio": true, "socia": true, "coach": true, "trainer": true,
+	"stagiaire": true, "praktikant": true, "member": true, "founder": true, "cofounder": true,
+	"co-founder": true, "fondateur": true, "fondatrice": true, "gründer": true, "gründerin": true, "fundador": true,
+	"fundadora": true, "fondatore": true, "oprichter": true, "coordinator": true,
 }
 
 func jobWord(w string) bool {

@@ -115,12 +115,13 @@ func ldStrings(vs ...any) []string {
 	return out
 }
 
-// microdata reads itemscope elements typed schema.org/Person: the itemprops inside
-// them, not those of nested items.
+// microdata reads itemscope elements typed schema.org/Person, and RDFa elements
+// typeof Person (vocab schema.org, or schema:Person): the itemprops (RDFa
+// properties) inside them, not those of nested items.
 func microdata(doc *html.Node) []Person {
 	var out []Person
 	walk(doc, func(n *html.Node) bool {
-		if n.Type != html.ElementNode || !hasAttr(n, "itemscope") || !strings.HasSuffix(strings.TrimRight(attr(n, "itemtype"), "/"), "schema.org/Person") {
+		if n.Type != html.ElementNode || !isMicrodataPerson(n) && !isRDFaPerson(n) {
 			return true
 		}
 		p := Person{Via: ViaMicrodata}
@@ -155,19 +156,35 @@ func microdata(doc *html.Node) []Person {
 	return out
 }
 
-// props calls fn for every itemprop under item that belongs to it (not to a nested
-// itemscope).
+func isMicrodataPerson(n *html.Node) bool {
+	return hasAttr(n, "itemscope") && strings.HasSuffix(strings.TrimRight(attr(n, "itemtype"), "/"), "schema.org/Person")
+}
+
+func isRDFaPerson(n *html.Node) bool {
+	for _, t := range strings.Fields(attr(n, "typeof")) {
+		if t == "Person" || t == "schema:Person" || strings.HasSuffix(strings.TrimRight(t, "/"), "schema.org/Person") {
+			return true
+		}
+	}
+	return false
+}
+
+// props calls fn for every itemprop (or RDFa property, its schema: prefix off) under
+// item that belongs to it (not to a nested itemscope or typeof).
 func props(item *html.Node, fn func(prop string, n *html.Node)) {
 	for c := item.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode {
 			continue
 		}
-		if p := attr(c, "itemprop"); p != "" {
-			for _, name := range strings.Fields(p) {
-				fn(name, c)
-			}
+		p := attr(c, "itemprop")
+		if p == "" {
+			p = attr(c, "property")
 		}
-		if !hasAttr(c, "itemscope") {
+		for _, name := range strings.Fields(p) {
+			name = strings.TrimPrefix(strings.TrimPrefix(name, "schema:"), "https://schema.org/")
+			fn(name, c)
+		}
+		if !hasAttr(c, "itemscope") && !hasAttr(c, "typeof") {
 			props(c, fn)
 		}
 	}

@@ -54,7 +54,12 @@ func (f *Composer) Compose(ctx context.Context, c *app.Core) error {
 	c.Server.Add(companyhttp.CompanyRoutes(p.Service)...)
 	// Page extraction (STARTER plan and up) fetches through the guarded client and
 	// prefers the homepage the company store holds; the industry list is static.
-	c.Server.Add(companyhttp.ExtractRoutes(fetch.New(fetch.Options{AllowHosts: c.Config.FetchAllowHosts}), p.Extractor, p.Service)...)
+	// Names resolve through FIRMO_FETCH_DNS_RESOLVER when it is set.
+	fo := fetch.Options{AllowHosts: c.Config.FetchAllowHosts}
+	if c.Config.FetchDNS != "" {
+		fo.Resolver = fetch.DNSServer(c.Config.FetchDNS)
+	}
+	c.Server.Add(companyhttp.ExtractRoutes(fetch.New(fo), p.Extractor, p.Service)...)
 	c.Server.Add(companyhttp.IndustryRoutes()...)
 	c.Server.Add(companyhttp.MatchRoutes(names.matcher, names.bulk, c.Billing)...)
 	return nil

@@ -9,6 +9,7 @@ package generationapp
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -17,8 +18,10 @@ import (
 	"github.com/firmoapi/firmo/shared/app/companyapp"
 	"github.com/firmoapi/firmo/shared/app/integrationsapp"
 	"github.com/firmoapi/firmo/shared/app/patternsapp"
+	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactgen"
+	"github.com/firmoapi/firmo/shared/dnsmx"
 	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/httpapi"
@@ -124,9 +127,61 @@ func ContactGen(ctx context.Context, c *app.Core) (*contactgen.Service, error) {
 		}
 		slot := finderSlot(c)
 		return contactgen.New(contactgen.Deps{Tasks: c.Tasks, Integrations: providers.Integrations, Searchers: providers.SearchProviders,
-			Companies: contactgen.CompanyData{Svc: companies.Service}, Fetch: fetch.New(fetch.Options{AllowHosts: c.Config.FetchAllowHosts}),
+			Companies: contactgen.CompanyData{Svc: companies.Service}, Fetch: crawler(c, companies),
 			Finder: slot.get, Patterns: bookPatterns{patternsapp.Book(c)}, Billing: c.Billing, Orgs: c.Accounts, Log: c.Log})
 	})
+}
+
+// crawler is contact generation's page fetcher: the guarded client on ports 80 and 443
+// (and allow-listed test hosts), resolving names with FIRMO_FETCH_DNS_RESOLVER when
+// set, robots.txt honoured, one request at a time per host. In the local composition
+// a demo-world domain is never fetched (worldPages): its pages are read only from the
+// store, and its name is asked of no resolver.
+func crawler(c *app.Core, companies *companyapp.Pipeline) contactgen.Fetcher {
+	o := fetch.Options{AllowHosts: c.Config.FetchAllowHosts, WebPortsOnly: true}
+	if c.Config.FetchDNS != "" {
+		o.Resolver = fetch.DNSServer(c.Config.FetchDNS)
+	}
+	k := fetch.NewCrawler(fetch.New(o), fetch.CrawlOptions{})
+	if companies.WorldZone == nil {
+		return k
+	}
+	return worldPages{zone: companies.WorldZone, next: k}
+}
+
+// worldPages refuses to fetch a page of a demo-world domain (or of a host under one)
+// before any name is resolved: the world's pages are read only from the store.
+type worldPages struct {
+	zone dnsmx.Zone
+	next *fetch.Crawler
+}
+
+// errWorldPage says why a demo-world page that is not in the store is not fetched.
+const errWorldPage = "a demo-world domain's pages are read only from the store"
+
+func (w worldPages) Get(ctx context.Context, rawURL string) (*fetch.Response, error) {
+	if u, err := url.Parse(rawURL); err == nil && w.inWorld(u.Hostname()) {
+		return nil, &apperr.Error{Kind: apperr.ErrBadRequest, Code: fetch.CodeRefused, Message: fmt.Sprintf("not fetching %s: %s", u.Redacted(), errWorldPage)}
+	}
+	return w.next.Get(ctx, rawURL)
+}
+
+func (w worldPages) Origin(host string) string { return w.next.Origin(host) }
+
+// inWorld reports whether host or a domain above it is one of the world's.
+func (w worldPages) inWorld(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	for h := host; h != ""; {
+		if _, ok := w.zone.Answer(h); ok {
+			return true
+		}
+		_, rest, found := strings.Cut(h, ".")
+		if !found {
+			break
+		}
+		h = rest
+	}
+	return false
 }
 
 // bookPatterns serves the result's pattern fields from the core's pattern book, the

@@ -1,0 +1,134 @@
+package people
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTeamPageLayouts holds the extraction to small hand-written pages of every team
+// page layout it reads (written for this test, after the shapes real team pages
+// take): each wants exactly the people listed, with their titles ("" for none).
+func TestTeamPageLayouts(t *testing.T) {
+	const url = "https://acme.example/team/"
+	tests := []struct {
+		name string
+		html string
+		want map[string]string
+	}{
+		{"table: names in one row, titles in the next",
+			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
+			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},
+		{"table: role and name columns",
+			`<table><tr><th>Funktion</th><th>Name</th></tr><tr><td>Vorsitzender</td><td>Karl Brenner</td></tr><tr><td>Kassenwartin</td><td>Ute Lindner</td></tr></table>`,
+			map[string]string{"Karl Brenner": "Vorsitzender", "Ute Lindner": "Kassenwartin"}},
+		{"Role:<br>Name cells",
+			`<table><tr><td><img src="a.jpg"><p>Presidente:<br/>Rui Almeida</p></td><td><p>Tesoureira:<br/>Inês Carvalho</p></td></tr></table>`,
+			map[string]string{"Rui Almeida": "Presidente", "Inês Carvalho": "Tesoureira"}},
+		{"role label above the name",
+			`<div class="integrantes"><div class="integrante"><p class="cargo">Presidencia</p><h3>Pablo Herrera</h3></div><div class="integrante"><p class="cargo">Secretaría</p><h3>Lucía Navarro</h3></div></div>`,
+			map[string]string{"Pablo Herrera": "Presidencia", "Lucía Navarro": "Secretaría"}},
+		{"Role: Name lines",
+			`<h2>Vorstand</h2><p><span class="role">Vorsitzende</span>: Petra Albrecht</p><p>Kassenwart: Jonas Reuter (gewählt am 12.11.2024)</p>`,
+			map[string]string{"Petra Albrecht": "Vorsitzende", "Jonas Reuter": "Kassenwart"}},
+		{"Name (role) list",
+			`<h2>Bestuur</h2><ul><li>Marieke Jansen (voorzitter)</li><li>Daan Smit (penningmeester)</li></ul>`,
+			map[string]string{"Marieke Jansen": "voorzitter", "Daan Smit": "penningmeester"}},
+		{"a heading per person with a bio",
+			`<h1>About us</h1><div class="person"><h2>Olivia Bennett</h2><p>Olivia is the managing director of Acme and has led the company since 2015. She studied law in Leeds.</p></div><div class="person"><h2>Tom Fletcher</h2><p>Tom looks after our customers and our warehouse in Hull, and has done so for years now.</p></div>`,
+			map[string]string{"Olivia Bennett": "managing director", "Tom Fletcher": ""}},
+		{"Name | Title and Name, title strings",
+			`<div class="team"><p>Sofia Romano | Direttrice commerciale</p><p>Marco Bianchi, Sviluppatore</p></div>`,
+			map[string]string{"Sofia Romano": "Direttrice commerciale", "Marco Bianchi": "Sviluppatore"}},
+		{"definition list",
+			`<dl><dt>Camille Martin</dt><dd>Directrice générale</dd><dt>Hugo Bernard</dt><dd>Responsable technique</dd></dl>`,
+			map[string]string{"Camille Martin": "Directrice générale", "Hugo Bernard": "Responsable technique"}},
+		{"names split by a line break, a title over two lines",
+			`<div class="team-grid"><div class="card"><h3>Sarah<br/>Whitfield</h3><p class="role">Head of Research<br/>and Development</p></div><div class="card"><h3>Daniel<br/>Osei</h3><p class="role">Lead Designer</p></div></div>`,
+			map[string]string{"Sarah Whitfield": "Head of Research and Development", "Daniel Osei": "Lead Designer"}},
+		{"honorifics and degrees off names and titles",
+			`<div class="equipe"><div class="membre"><h3>Dre Julie Tremblay, Ph.D</h3><p>Neuropsychologue</p></div><div class="membre"><h3>Prof. Dr. Anton Keller</h3><p>Beirat, MBA</p></div><div class="membre"><h3>Jane Doe, PhD</h3></div></div>`,
+			map[string]string{"Julie Tremblay": "Neuropsychologue", "Anton Keller": "Beirat", "Jane Doe": ""}},
+		{"names under a heading that names their body",
+			`<h1>Team</h1><h2>Backend</h2><ul class="team"><li>Owen Price</li><li>Rhys Morgan</li></ul><h2>Alumni</h2><ul class="team"><li>Gareth Lloyd</li></ul>
+<h2>What our clients say</h2><div class="team"><blockquote>Great work.</blockquote><p>Mary Evans, CEO of Other Ltd</p></div>`,
+			map[string]string{"Owen Price": "Backend", "Rhys Morgan": "Backend"}},
+		{"groups, committees, places, products and vacancies are not people",
+			`<div class="team"><div class="member"><h3>Comité Exécutif</h3><p>Direction</p></div><div class="member"><h3>Mesa Ejecutiva Nacional</h3><p>Presidencia</p></div>
+<div class="member"><h3>Position Vacant</h3><p>Treasurer</p></div><div class="member"><h3>Vice Treasurer</h3><p>Avi Press</p></div>
+<div class="member"><h3>Avenida da Liberdade</h3><p>Escritório</p></div><div class="member"><h3>Acme Cloud Suite</h3><p>Product</p></div>
+<div class="member"><h3>Grace Hopper</h3><p>Chief Scientist</p></div></div>`,
+			map[string]string{"Avi Press": "Vice Treasurer", "Grace Hopper": "Chief Scientist"}},
+		{"schema.org Person in RDFa",
+			`<div vocab="https://schema.org/" typeof="Person"><span property="name">Nora Lindqvist</span><span property="jobTitle">CFO</span></div>`,
+			map[string]string{"Nora Lindqvist": "CFO"}},
+		{"h-card with given and family names",
+			`<div class="h-card"><h3 class="p-name"><span class="p-given-name">Léa</span> <span class="p-family-name">Fournier</span></h3><p class="p-job-title">Coach agile</p></div>`,
+			map[string]string{"Léa Fournier": "Coach agile"}},
+		{"figure captions and paragraphs split by <br>",
+			`<div class="grid"><figure><img src="a.jpg"><figcaption><strong>Hannah Schulz</strong> Leiterin Vertrieb</figcaption></figure><figure><img src="b.jpg"><figcaption><strong>Felix Wagner</strong> Entwickler</figcaption></figure></div>
+<div class="contacts"><p><strong>Emily Clarke</strong><br>Operations Manager<br><a href="mailto:emily.clarke@acme.example">emily.clarke@acme.example</a></p><p><strong>George Hill</strong><br>Sales Director</p></div>`,
+			map[string]string{"Hannah Schulz": "Leiterin Vertrieb", "Felix Wagner": "Entwickler", "Emily Clarke": "Operations Manager", "George Hill": "Sales Director"}},
+		{"names in capitals, single-letter initials, long names with particles",
+			`<div class="row"><div class="col"><h3>MARIA JOHNSON</h3><p>Chief Financial Officer</p></div><div class="col"><h3>John A Smith</h3><p>Head of Operations</p></div><div class="col"><h3>Maria da Conceição Ferreira dos Santos</h3><p>Diretora financeira</p></div></div>`,
+			map[string]string{"Maria Johnson": "Chief Financial Officer", "John A Smith": "Head of Operations", "Maria da Conceição Ferreira dos Santos": "Diretora financeira"}},
+		{"a roster of names in plain markup, a title in small print, pronouns",
+			`<div class="row"><div class="col"><h4>Laura Schmidt</h4></div><div class="col"><h4>Peter Hansen</h4></div><div class="col"><h4>Julia Novak</h4></div></div>
+<div class="grid"><h3>Carlos Mendes <small>Diretor comercial</small></h3><p>she/her</p></div>`,
+			map[string]string{"Laura Schmidt": "", "Peter Hansen": "", "Julia Novak": "", "Carlos Mendes": "Diretor comercial"}},
+		{"roles in running prose",
+			`<h1>Il direttivo</h1><p>Il <b>Consiglio Direttivo</b> è composto da: Paolo Ferri, <b>Presidente</b>; Chiara Conti, <b>Tesoriere</b>. <b>Consiglieri</b>: Luca Marino, Sara Greco e Matteo Rinaldi.</p><p>Il sito è curato da Anna Lombardi, che ringraziamo.</p>`,
+			map[string]string{"Paolo Ferri": "Presidente", "Chiara Conti": "Tesoriere", "Luca Marino": "Consiglieri", "Sara Greco": "Consiglieri", "Matteo Rinaldi": "Consiglieri"}},
+		{"a plural heading over its members",
+			`<h2>Advisors</h2><ul class="team"><li>Nadia Rahman</li><li>Oscar Lindgren</li></ul>`,
+			map[string]string{"Nadia Rahman": "Advisor", "Oscar Lindgren": "Advisor"}},
+		{"title first, then the name; Spanish honorifics",
+			`<section class="direccion"><p>Directora general – Dña. Carmen Ruiz Ortega</p><p>Director financiero – D. Javier Molina</p></section>`,
+			map[string]string{"Carmen Ruiz Ortega": "Directora general", "Javier Molina": "Director financiero"}},
+		{"cards as links with name and role spans",
+			`<div class="team-grid"><a class="team-card" href="/team/a/"><span class="team-card__name">Ian Barker</span><span class="team-card__role">Director</span></a><a class="team-card" href="/team/b/"><span class="team-card__name">Ruth Hale</span><span class="team-card__role">Technical Director</span></a></div>`,
+			map[string]string{"Ian Barker": "Director", "Ruth Hale": "Technical Director"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Extract(tc.html, url, Options{})
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %q, want %v", names(got), tc.want)
+			}
+			for _, p := range got {
+				want, ok := tc.want[p.Name]
+				if !ok || p.Title != want {
+					t.Errorf("got %q with title %q; want %v", p.Name, p.Title, tc.want)
+				}
+				if p.SourceURL != url {
+					t.Errorf("%s: source_url %q", p.Name, p.SourceURL)
+				}
+			}
+		})
+	}
+}
+
+// TestNameModel: the name model knows given and family names across languages, and
+// the classifier refuses what only looks like a name.
+func TestNameModel(t *testing.T) {
+	for _, n := range []string{"Svenja Möller", "Joaquín Herrera", "Aoife Murphy", "Олена Коваленко"} {
+		if !knownName(n) {
+			t.Errorf("%s: the name model knows none of its words", n)
+		}
+	}
+	for _, n := range []string{"Formación Continua", "Agile Projektsteuerung", "Responsabilidad Social"} {
+		if _, ok := nameOf(n); ok {
+			t.Errorf("%s read as a name", n)
+		}
+	}
+	for in, want := range map[string]string{"Prof. Dr. Anna Müller": "Anna Müller", "Dr.Markus Weber": "Markus Weber", "Jane Doe, Ph.D.": "Jane Doe", "Dre Anne G. Seni, Ph.D": "Anne G. Seni", "Alicia «Ali» Redmarr": "Alicia Redmarr"} {
+		if got, ok := nameOf(in); !ok || got != want {
+			t.Errorf("nameOf(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	if got := stripDegrees("CTO, MBA"); got != "CTO" {
+		t.Errorf("stripDegrees = %q", got)
+	}
+	if strings.Contains(namelexText, "\r") {
+		t.Error("namelex.txt has carriage returns")
+	}
+}

@@ -1,0 +1,749 @@
+package people
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The lines reader reads the people of team pages whatever their markup: the page is
+// laid out as lines (the text of each block element, split at <br>), a line that is
+// a personal name is a person, and the title is found next to it in the smallest part
+// of the page that holds no other name (its card, list item, table row, or the pair
+// of a dt and its dd): the line after the name, else the line before it (a role
+// label above the name). Lines that carry a name and a title together are read by
+// their shape: "Role: Name", "Name (Role)", "Name, Title", "Name | Title",
+// "Name – Title". A name alone in a list under a heading takes the heading as its
+// title when the heading names a role or a body ("Vorstand", "Backend"), not the page
+// ("Our team"). Sections of former members (alumni, ehemalige, anciens...) and of
+// open positions are skipped.
+//
+// A person without a title is kept only where the page says it lists people: a
+// person class on the card or a container (member, team, staff...), a heading of a
+// people section above, or a sibling card with a title.
+
+// line is one line of a page's text.
+type line struct {
+	text    string
+	parts   []string   // the text split where marked-up runs (strong, a span with a class, a link) begin and end
+	block   *html.Node // the block element the text sits in
+	heading int        // 1-6 when the block is a heading
+	links   []string   // hrefs of the links on the line
+	skip    bool       // in a section of former members or open positions
+}
+
+// layout is a page laid out as lines.
+type layout struct {
+	lines []line
+	span  map[*html.Node][2]int // the lines under each element: [first, last+1)
+}
+
+var inlineTags = map[atom.Atom]bool{atom.Span: true, atom.Strong: true, atom.B: true, atom.Em: true, atom.I: true, atom.A: true,
+	atom.Small: true, atom.Abbr: true, atom.Font: true, atom.Label: true, atom.Sup: true, atom.Sub: true, atom.U: true,
+	atom.Time: true, atom.Cite: true, atom.Mark: true, atom.Bdi: true, atom.Q: true}
+
+// skippedTags hold no people's text: code, navigation, forms.
+var skippedTags = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true, atom.Nav: true,
+	atom.Form: true, atom.Select: true, atom.Button: true, atom.Svg: true, atom.Head: true, atom.Footer: true, atom.Img: true}
+
+func layOut(doc *html.Node) *layout {
+	l := &layout{span: map[*html.Node][2]int{}}
+	var cur strings.Builder
+	var parts []string
+	var part strings.Builder
+	var links []string
+	var block *html.Node
+	flushPart := func() {
+		if s := strings.Join(strings.Fields(part.String()), " "); s != "" {
+			parts = append(parts, s)
+		}
+		part.Reset()
+	}
+	flush := func() {
+		flushPart()
+		if s := strings.Join(strings.Fields(cur.String()), " "); s != "" && block != nil {
+			ln := line{text: s, parts: parts, block: block, links: links}
+			if h := headingLevel(block); h > 0 {
+				ln.heading = h
+			}
+			l.lines = append(l.lines, ln)
+		}
+		cur.Reset()
+		parts, links = nil, nil
+	}
+	var open []*html.Node // elements entered, to record their line spans
+	var rec func(n *html.Node)
+	rec = func(n *html.Node) {
+		switch n.Type {
+		case html.TextNode:
+			cur.WriteString(n.Data)
+			cur.WriteByte(' ')
+			part.WriteString(n.Data)
+			part.WriteByte(' ')
+			return
+		case html.ElementNode, html.DocumentNode:
+		default:
+			return
+		}
+		if skippedTags[n.DataAtom] {
+			return
+		}
+		if n.DataAtom == atom.Br {
+			flush()
+			return
+		}
+		// A link or span with a person class is a card, not a run of text.
+		inline := inlineTags[n.DataAtom] && !personish(n)
+		marked := inline && (n.DataAtom != atom.Span && n.DataAtom != atom.Font && n.DataAtom != atom.Abbr || attr(n, "class") != "")
+		if !inline {
+			flush()
+		} else if marked {
+			flushPart()
+		}
+		if n.DataAtom == atom.A {
+			if h := attr(n, "href"); h != "" {
+				links = append(links, h)
+			}
+		}
+		saved := block
+		if !inline && n.Type == html.ElementNode {
+			block = n
+		}
+		start := len(l.lines)
+		open = append(open, n)
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			rec(c)
+		}
+		if !inline {
+			flush()
+		} else if marked {
+			flushPart()
+		}
+		open = open[:len(open)-1]
+		block = saved
+		if n.Type == html.ElementNode {
+			l.span[n] = [2]int{start, len(l.lines)}
+		}
+	}
+	rec(doc)
+	flush()
+	return l
+}
+
+func headingLevel(n *html.Node) int {
+	switch n.DataAtom {
+	case atom.H1:
+		return 1
+	case atom.H2:
+		return 2
+	case atom.H3:
+		return 3
+	case atom.H4:
+		return 4
+	case atom.H5:
+		return 5
+	case atom.H6:
+		return 6
+	}
+	return 0
+}
+
+// skipSection marks headings of sections that list no current people.
+var skipSection = regexp.MustCompile(`(?i)\b(alumni|former|past|previous|emerit|in memoriam|ehemalige|früher|anciens?|anciennes?|antiguos?|antigos?|ex-|passati|ex membri|voormalige|oud-|tidligere|hiring|join us|join our|open positions|vacanc|vacatures|stellenangebote|offene stellen|jobs|careers|karriere|recrutement|nous rejoindre|trabaja con|lavora con|testimonial|what our (?:clients|customers) say|kundenstimmen|témoignages?|testimonios?|depoimentos?|recensioni|referenzen|reviews)`)
+
+// genericHeading is a heading that names the page or its list, not a role or a body.
+var genericHeading = regexp.MustCompile(`(?i)^(the |our |meet |unser(e)? |notre |nuestro |nosso |a nossa |il nostro |il |lo |el |los |las |os |as |het |de |den |der |ons |vårt |l'|la |le |das |die )*(team|teams|équipe|equipe|equipo|equipa|people|staff|members|mitglieder|mitarbeiter(innen)?|personnel|persone|personas|pessoas|medewerkers|ansatte|medlemmer.*|membres|miembros|membri|membros|who we are|about us|über uns|qui sommes-nous|quiénes somos|chi siamo|over ons|om oss|contact|kontakt|contacto|contatti|leadership|management)$`)
+
+// markSkipped flags the lines of sections whose heading says they list former
+// members or open positions, up to the next heading of the same or a higher rank.
+func (l *layout) markSkipped() {
+	level := 0
+	for i := range l.lines {
+		ln := &l.lines[i]
+		if ln.heading > 0 {
+			if level > 0 && ln.heading <= level {
+				level = 0
+			}
+			if level == 0 && skipSection.MatchString(ln.text) {
+				level = ln.heading
+			}
+		}
+		ln.skip = level > 0
+	}
+}
+
+// found is a person the lines reader found, and how.
+type found struct {
+	p      Person
+	line   int
+	alone  bool // the name stands alone in its card (no title beside it)
+	strong bool // the line's shape says it is a person ("Role: Name")
+}
+
+// lines reads the people of a page's layout.
+func lines(doc *html.Node) []Person {
+	l := layOut(doc)
+	l.markSkipped()
+	isName := make([]bool, len(l.lines))
+	names := make([]string, len(l.lines))
+	var out []found
+	for i, ln := range l.lines {
+		if ln.heading == 1 || ln.skip {
+			continue
+		}
+		if fs := fromParts(ln.parts); len(fs) > 0 {
+			for _, f := range fs {
+				if len(fs) == 1 {
+					l.contacts(&f.p, i, true)
+				}
+				f.line = i
+				out = append(out, f)
+			}
+			isName[i] = true
+			continue
+		}
+		if n, ok := nameOf(ln.text); ok {
+			isName[i], names[i] = true, n
+			continue
+		}
+		if p, ok, alone := shaped(ln.text); ok {
+			l.contacts(&p, i, true)
+			out = append(out, found{p: p, line: i, alone: alone, strong: roleColonName.MatchString(ln.text)})
+			isName[i] = true
+			continue
+		}
+		if ps := prose(ln.text); len(ps) > 0 {
+			for _, p := range ps {
+				out = append(out, found{p: p, line: i})
+			}
+			isName[i] = true
+		}
+	}
+	l.joinSplitNames(isName, names)
+	for i := range l.lines {
+		if names[i] != "" {
+			out = append(out, l.personAt(i, isName, names))
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].line < out[b].line })
+	return l.keep(out, isName)
+}
+
+// joinSplitNames joins a name written over two lines ("Anna<br>Müller"): a single
+// capitalised word followed, in the same block, by a line that completes a name.
+func (l *layout) joinSplitNames(isName []bool, names []string) {
+	for i := 0; i+1 < len(l.lines); i++ {
+		a, b := l.lines[i], l.lines[i+1]
+		if isName[i] || isName[i+1] || a.block != b.block || len(strings.Fields(a.text)) != 1 || !capitalised(a.text) {
+			continue
+		}
+		if n, ok := nameOf(a.text + " " + b.text); ok {
+			isName[i+1], names[i+1] = true, n
+			l.lines[i].text = "" // consumed
+		}
+	}
+}
+
+// item is the span of lines of the smallest part of the page around line i that
+// holds no other name: widened from the line's block up its ancestors while no other
+// name comes in.
+func (l *layout) item(i int, isName []bool) (*html.Node, [2]int) {
+	n := l.lines[i].block
+	best, sp := n, l.span[n]
+	for p := n.Parent; p != nil && p.Type == html.ElementNode; p = p.Parent {
+		if p.DataAtom == atom.Body || p.DataAtom == atom.Main || p.DataAtom == atom.Html {
+			break
+		}
+		s := l.span[p]
+		other := false
+		for k := s[0]; k < s[1] && !other; k++ {
+			other = k != i && isName[k]
+		}
+		if other {
+			break
+		}
+		best, sp = p, s
+	}
+	return best, sp
+}
+
+// personAt reads the person whose name is line i.
+func (l *layout) personAt(i int, isName []bool, names []string) found {
+	p := Person{Via: ViaBlock, Name: names[i]}
+	it, sp := l.item(i, isName)
+	title := ""
+	// The line after the name in its card, else the line before it.
+	for k := i + 1; k < sp[1] && title == ""; k++ {
+		if t, ok := titleLine(l.lines[k].text); ok {
+			title = l.multiLine(k, t, sp[1], isName)
+		} else if !isNoise(l.lines[k].text) {
+			break
+		}
+	}
+	for k := i - 1; k >= sp[0] && title == ""; k-- {
+		if t, ok := titleLine(l.lines[k].text); ok {
+			title = t
+		} else if !isNoise(l.lines[k].text) {
+			break
+		}
+	}
+	// A dt and its dd, a heading and its paragraph: the next sibling's line.
+	if title == "" && sp[1] < len(l.lines) && !isName[sp[1]] && l.lines[sp[1]].heading == 0 && l.sibling(it, l.lines[sp[1]].block) {
+		if t, ok := titleLine(l.lines[sp[1]].text); ok && looksLikeTitle(t) && (sp[1]+1 >= len(l.lines) || isName[sp[1]+1] || l.lines[sp[1]+1].heading > 0 || !l.sibling(it, l.lines[sp[1]+1].block)) {
+			title = t
+		}
+	}
+	if title == "" {
+		title = l.rowBelow(i, isName)
+	}
+	for k := sp[0]; k < sp[1] && title == ""; k++ {
+		if k != i && len(strings.Fields(l.lines[k].text)) > 6 {
+			title = bioTitle(l.lines[k].text)
+			break
+		}
+	}
+	for k := sp[0]; k < sp[1]; k++ {
+		l.contacts(&p, k, k == i)
+	}
+	p.Title = title
+	return found{p: p, line: i, alone: title == ""}
+}
+
+// rowBelow reads a table whose rows pair up: names in one row, their titles in the
+// same columns of the next. Line i's cell, its column, and the next row's cell there.
+func (l *layout) rowBelow(i int, isName []bool) string {
+	cell := l.lines[i].block
+	for cell != nil && cell.DataAtom != atom.Td && cell.DataAtom != atom.Th {
+		if cell.DataAtom == atom.Table || cell.DataAtom == atom.Tr {
+			return ""
+		}
+		cell = cell.Parent
+	}
+	if cell == nil || cell.Parent == nil || cell.Parent.DataAtom != atom.Tr {
+		return ""
+	}
+	col := 0
+	for c := cell.Parent.FirstChild; c != nil && c != cell; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			col++
+		}
+	}
+	next := nextElement(cell.Parent)
+	if next == nil || next.DataAtom != atom.Tr {
+		return ""
+	}
+	k := 0
+	for c := next.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if k == col {
+			sp, ok := l.span[c]
+			if !ok || sp[1] <= sp[0] {
+				return ""
+			}
+			for j := sp[0]; j < sp[1]; j++ {
+				if isName[j] {
+					return ""
+				}
+			}
+			t, _ := titleLine(l.lines[sp[0]].text)
+			return t
+		}
+		k++
+	}
+	return ""
+}
+
+// multiLine joins a title written over several lines of one block ("Directrice<br>et
+// Neuropsychologue").
+func (l *layout) multiLine(k int, t string, end int, isName []bool) string {
+	for j := k + 1; j < end && l.lines[j].block == l.lines[k].block && !isName[j]; j++ {
+		more, ok := titleLine(l.lines[j].text)
+		if !ok {
+			break
+		}
+		t += " " + more
+	}
+	return t
+}
+
+// sibling reports whether block sits in the element right after it (a dd after a dt).
+func (l *layout) sibling(it, block *html.Node) bool {
+	next := nextElement(it)
+	for b := block; b != nil; b = b.Parent {
+		if b == next {
+			return true
+		}
+		if b == it.Parent {
+			return false
+		}
+	}
+	return false
+}
+
+// contacts takes the email, phone and LinkedIn link shown on line k for p.
+func (l *layout) contacts(p *Person, k int, own bool) {
+	ln := l.lines[k]
+	for _, h := range ln.links {
+		lh := strings.ToLower(h)
+		switch {
+		case strings.HasPrefix(lh, "mailto:"):
+			if p.Email == "" {
+				p.Email = h
+			}
+		case strings.HasPrefix(lh, "tel:"):
+			p.rawPhones = append(p.rawPhones, h[4:])
+		case strings.Contains(lh, "linkedin.com/in/"):
+			if p.LinkedInURL == "" {
+				p.LinkedInURL = h
+			}
+		}
+	}
+	if own {
+		return
+	}
+	s := ln.text
+	switch {
+	case emailRe.MatchString(s) && len(strings.Fields(s)) <= 3:
+		if p.Email == "" {
+			p.Email = emailRe.FindString(s)
+		}
+	case phoneRe.MatchString(strings.TrimLeft(s, phoneLabel)):
+		p.rawPhones = append(p.rawPhones, s)
+	}
+}
+
+// keep drops the people without a title the page gives no sign of listing people
+// for, and attaches section headings as titles.
+func (l *layout) keep(fs []found, isName []bool) []Person {
+	var out []Person
+	titled := map[string]bool{} // block signatures of titled cards
+	for _, f := range fs {
+		if !f.alone {
+			titled[signature(l.lines[f.line].block)] = true
+		}
+	}
+	roster := l.rosters(fs)
+	for _, f := range fs {
+		// A name the name model does not know needs a title that reads as one, a
+		// person class on its card, a "Role: Name" line, or a list whose other names
+		// the model knows: "Área Penal" over "Nuestro compromiso" is not a person.
+		strong := f.strong || f.p.Title != "" && looksLikeTitle(f.p.Title) || l.personClass(f.line) || roster[l.rosterKey(f.line)]
+		if !strong && !knownName(f.p.Name) {
+			continue
+		}
+		if !f.alone {
+			out = append(out, f.p)
+			continue
+		}
+		head, people := l.sectionOf(f.line, l.lines[f.line].heading)
+		if head != "" {
+			f.p.Title = singular(head)
+		}
+		if people || head != "" || titled[signature(l.lines[f.line].block)] || l.personClass(f.line) || roster[l.rosterKey(f.line)] {
+			out = append(out, f.p)
+		}
+	}
+	return out
+}
+
+// rosterKey groups the lines of one list: the shape of the line's block and of its
+// parent.
+func (l *layout) rosterKey(i int) string {
+	b := l.lines[i].block
+	k := signature(b)
+	if b.Parent != nil {
+		k = signature(b.Parent) + ">" + k
+	}
+	return k
+}
+
+// rosters are the lists of three or more people most of whose names the name model
+// knows: the others in them are names too.
+func (l *layout) rosters(fs []found) map[string]bool {
+	known, all := map[string]int{}, map[string]int{}
+	for _, f := range fs {
+		k := l.rosterKey(f.line)
+		all[k]++
+		if knownName(f.p.Name) {
+			known[k]++
+		}
+	}
+	out := map[string]bool{}
+	for k, n := range all {
+		out[k] = n >= 3 && known[k]*5 >= n*3
+	}
+	return out
+}
+
+// sectionOf is the nearest heading (or "Label:" line) above line i: as a title when
+// it names a role or a body, and whether it says the section lists people.
+// A name that is a heading looks only at headings of a higher rank.
+func (l *layout) sectionOf(i, rank int) (title string, people bool) {
+	for k := i - 1; k >= 0; k-- {
+		ln := l.lines[k]
+		label := strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) <= 4
+		if ln.heading == 0 && !label || rank > 0 && (ln.heading == 0 || ln.heading >= rank) {
+			continue
+		}
+		t := clean(ln.text)
+		if genericHeading.MatchString(t) {
+			return "", true
+		}
+		if _, ok := nameOf(t); ok || len(strings.Fields(t)) > 6 || strings.ContainsAny(t, ".!?") {
+			return "", false
+		}
+		return t, true
+	}
+	return "", false
+}
+
+// personClass reports whether line i's block or one of its near ancestors carries a
+// person class.
+func (l *layout) personClass(i int) bool {
+	n := l.lines[i].block
+	for d := 0; n != nil && d < 5; d, n = d+1, n.Parent {
+		if n.Type == html.ElementNode && personish(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// titleLine reports whether a line next to a name reads as its title: short, not a
+// sentence, not a contact detail or a link label; the label colon and degrees go.
+func titleLine(s string) (string, bool) {
+	s = stripDegrees(clean(strings.TrimSuffix(strings.TrimSpace(s), ":")))
+	if s == "" || len(s) > 110 || isNoise(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") {
+		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
+	}
+	words := strings.Fields(s)
+	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 || strings.HasSuffix(s, ".") && len(words) > 4 {
+		return "", false
+	}
+	if _, ok := nameOf(s); ok {
+		return "", false
+	}
+	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
+		return "", false // an affiliation aside
+	}
+	for _, w := range words {
+		if strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789-–/.,+()") == "" {
+			return "", false // a number: a street number, a year, a phone
+		}
+	}
+	return s, true
+}
+
+var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|web|website|tel\.?|phone|telefon|fax|vcard|contact|kontakt|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
+
+func isNoise(s string) bool {
+	s = strings.TrimSpace(s)
+	return s == "" || noise.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
+}
+
+var (
+	roleColonName = regexp.MustCompile(`^([^:]{2,60}?)\s*:\s+(.+)$`)
+	nameParen     = regexp.MustCompile(`^(.+?)\s*\(([^()]{2,80})\)\s*$`)
+	nameSepTitle  = regexp.MustCompile(`^(.+?)\s+(?:[–—|·]|-{1,2})\s+(.+)$`)
+	nameComma     = regexp.MustCompile(`^([^,]+?),\s+(.+)$`)
+	parenthetical = regexp.MustCompile(`\s*\([^()]*\)`)
+)
+
+// shaped reads a line that holds a name and a title: "Role: Name", "Name (Role)",
+// "Name – Title", "Name | Title", "Name, Title".
+// A name with only a date or an aside in brackets is a person without a title.
+func shaped(s string) (p Person, ok, alone bool) {
+	if m := roleColonName.FindStringSubmatch(s); m != nil {
+		rest := strings.TrimSpace(parenthetical.ReplaceAllString(m[2], ""))
+		if n, ok := nameOf(rest); ok {
+			if t, ok := titleLine(m[1]); ok {
+				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
+			}
+		}
+		return Person{}, false, false
+	}
+	if m := nameParen.FindStringSubmatch(s); m != nil {
+		if n, ok := nameOf(m[1]); ok {
+			t, _ := titleLine(m[2])
+			if isDateLike(m[2]) || strings.Contains(m[2], ".") && !strings.Contains(m[2], " ") {
+				t = "" // "(elected 12.11.2019)", "(Acme.Tech)"
+			}
+			return Person{Via: ViaBlock, Name: n, Title: t}, true, t == ""
+		}
+	}
+	for _, re := range []*regexp.Regexp{nameSepTitle, nameComma} {
+		if m := re.FindStringSubmatch(s); m != nil {
+			n, ok := nameOf(m[1])
+			if !ok {
+				// "Title – Name", when the name model knows the name
+				if n, ok := nameOf(m[2]); ok && re == nameSepTitle && knownName(n) {
+					if t, ok := titleLine(m[1]); ok && looksLikeTitle(t) {
+						return Person{Via: ViaBlock, Name: n, Title: t}, true, false
+					}
+				}
+				continue
+			}
+			if t, ok := titleLine(m[2]); ok {
+				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
+			}
+			if stripDegrees(m[2]) == "" { // "Jane Doe, PhD"
+				return Person{Via: ViaBlock, Name: n}, true, true
+			}
+		}
+	}
+	return Person{}, false, false
+}
+
+var dateLike = regexp.MustCompile(`[0-9]{4}|[0-9]{1,2}\.[0-9]{1,2}\.`)
+
+func isDateLike(s string) bool { return dateLike.MatchString(s) }
+
+// fromParts reads a line whose marked-up runs are names and titles
+// ("<strong>Name</strong> <span class=role>Title</span>", one card after another):
+// each name starts a person, and the first title-like run after it is the title. A
+// name whose other runs are only asides ("(Acme Ltd)") is a person without a title.
+// A line of two runs, a title then a name, is the role label before the name.
+func fromParts(parts []string) []found {
+	if len(parts) < 2 {
+		return nil
+	}
+	if _, ok := nameOf(parts[0]); !ok {
+		if n, ok := nameOf(parts[len(parts)-1]); ok && len(parts) == 2 {
+			if t, ok := titleLine(parts[0]); ok {
+				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
+			}
+		}
+		return nil
+	}
+	var out []found
+	for _, s := range parts {
+		if n, ok := nameOf(s); ok {
+			out = append(out, found{p: Person{Via: ViaBlock, Name: n}, alone: true})
+			continue
+		}
+		cur := &out[len(out)-1]
+		if cur.p.Title != "" {
+			continue
+		}
+		if t, ok := titleLine(s); ok {
+			cur.p.Title, cur.alone = t, false
+			continue
+		}
+		if s = strings.TrimSpace(s); !isNoise(s) && !(strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")")) {
+			cur.p.Title = "\x00" // something else follows the name: not a card of names and titles
+		}
+	}
+	kept := out[:0]
+	for _, f := range out {
+		if f.p.Title != "\x00" {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// bioPatterns find the title a card's bio states in its first sentences: "Chris is the
+// technical lead on...", "Kristina ist seit 2014 Geschäftsführerin bei...", "arbeitet
+// als Projektleiterin", "Je suis coach agile chez...", "es la directora de...".
+var bioPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`\b(?:is|as|was appointed|serves as)\s+(?:our|the|a|an)\s+((?:[\p{L}&-]+\s+){0,4}?[\p{L}-]+)\s+(?:at|of|for|on|in|with|and|who|since)\b`),
+	regexp.MustCompile(`\b(?:ist|als)\s+(?:seit\s+[^.]*?\s+)?(?:(?:die|der|unsere?)\s+)?(\p{Lu}[\p{L}-]+)\s+(?:bei|von|der|des|im|für|und|verantwortlich|tätig)\b`),
+	regexp.MustCompile(`(?i:\bje suis)\s+([^.,;:]{3,60}?)(?:,|\s+(?:chez|depuis|au sein|à|au)\b)`),
+	regexp.MustCompile(`\b(?:est|comme)\s+(?:notre|la|le|l')?\s*([^.,;:]{3,50}?)\s+(?:chez|de la|du|au sein)\b`),
+	regexp.MustCompile(`\bes\s+(?:nuestro|nuestra|el|la)\s+([^.,;:]{3,50}?)\s+(?:de|en)\b`),
+	regexp.MustCompile(`\bè\s+(?:il|la|lo|l')?\s*([^.,;:]{3,50}?)\s+(?:di|della|del|presso)\b`),
+	regexp.MustCompile(`\bé\s+(?:o|a)\s+([^.,;:]{3,50}?)\s+(?:da|do|de|na|no)\b`),
+	regexp.MustCompile(`\bis\s+(?:onze|de|het)\s+([^.,;:]{3,50}?)\s+(?:bij|van)\b`),
+}
+
+// bioTitle is the title a bio states in its first two sentences, when it reads as a
+// job title (shared/title or the job words); "" otherwise.
+func bioTitle(bio string) string {
+	sentences := strings.SplitAfterN(bio, ". ", 3)
+	text := strings.Join(sentences[:min(2, len(sentences))], "")
+	for _, re := range bioPatterns {
+		for _, m := range re.FindAllStringSubmatch(text, 3) {
+			t := clean(m[1])
+			if len(strings.Fields(t)) <= 6 && looksLikeTitle(t) {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+var (
+	clauseSep = regexp.MustCompile(`;\s+|\.\s+`)
+	listSep   = regexp.MustCompile(`\s*,\s*|\s+(?:and|und|et|y|e|en|og|och|i)\s+|\s*&\s*`)
+)
+
+// prose reads people named in running text, clause by clause: "Lucio Ariaudo,
+// Presidente; Corrado Cosa, Vice Presidente" and "Consiglieri: Emanuele Bernardi, Maura
+// Fasoli e Giulia Pellegrino". A line yields people only when two or more clauses or
+// list members read so, each title reading as a job title, so a sentence that
+// merely mentions someone yields no one.
+func prose(text string) []Person {
+	var out []Person
+	for _, clause := range clauseSep.Split(text, -1) {
+		clause = strings.TrimSpace(strings.TrimSuffix(clause, "."))
+		// "Label: Name, Name and Name"
+		if label, rest, ok := strings.Cut(clause, ":"); ok {
+			t, tok := titleLine(label)
+			if i := strings.LastIndexAny(label, ".,;"); i >= 0 {
+				t, tok = titleLine(label[i+1:])
+			}
+			if tok {
+				var ps []Person
+				known := true
+				for _, n := range listSep.Split(strings.TrimSpace(rest), -1) {
+					name, ok := nameOf(n)
+					if !ok {
+						ps = nil
+						break
+					}
+					known = known && knownName(name)
+					ps = append(ps, Person{Via: ViaBlock, Name: name, Title: t})
+				}
+				if len(ps) > 0 && (known || looksLikeTitle(t)) {
+					out = append(out, ps...)
+					continue
+				}
+			}
+			clause = strings.TrimSpace(rest)
+		}
+		// "Name, Title"
+		if m := nameComma.FindStringSubmatch(clause); m != nil {
+			if n, ok := nameOf(m[1]); ok {
+				if t, ok := titleLine(m[2]); ok && looksLikeTitle(t) {
+					out = append(out, Person{Via: ViaBlock, Name: n, Title: t})
+				}
+			}
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// singular is one member's title from a heading over several ("Advisors" is
+// Advisor, "Board Members" Board Member): an English plural whose singular is a job
+// word; other headings ("Vorstand", "Comissão Fiscal") are kept as they are.
+func singular(head string) string {
+	words := strings.Fields(head)
+	last := words[len(words)-1]
+	if len(last) < 4 || !strings.HasSuffix(last, "s") || strings.HasSuffix(last, "ss") {
+		return head
+	}
+	one := strings.TrimSuffix(last, "s")
+	if lw := strings.ToLower(one); !jobWord(lw) && !titleWordSet()[lw] && lw != "member" && lw != "trustee" {
+		return head
+	}
+	words[len(words)-1] = one
+	return strings.Join(words, " ")
+}

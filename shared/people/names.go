@@ -1,0 +1,199 @@
+package people
+
+import (
+	_ "embed"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// namelex.txt is a name model of given names and family names across languages: every
+// word of the name lists of the npm package @faker-js/faker 10.6.0 (MIT), all its
+// locales, lower case, one a line; namegen/ makes it (go generate). It is read on
+// first use.
+//
+//go:generate sh -c "cd namegen && npm ci --no-audit --no-fund && node names.mjs > ../namelex.txt"
+//go:embed namelex.txt
+var namelexText string
+
+var nameLexicon = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, 40000)
+	for _, w := range strings.Split(namelexText, "\n") {
+		if w != "" {
+			m[w] = true
+		}
+	}
+	return m
+})
+
+// knownName reports whether a word of the name is a given or family name the name
+// model knows.
+func knownName(name string) bool {
+	lex := nameLexicon()
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return unicode.IsSpace(r) || r == '-' }) {
+		if w = strings.Trim(w, ".,"); len([]rune(w)) >= 2 && !particles[w] && lex[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// nounEndings end the words of phrases ("Formación Continua", "Agile
+// Projektsteuerung", "Responsabilidad Social") and of no personal name.
+var nounEndings = []string{"ción", "sión", "dad", "ung", "keit", "heit", "schaft", "zione", "sione", "ção", "ções", "ität",
+	"ismus", "ologie", "logía", "tion", "tions", "ment", "ments", "ness", "ship", "ance", "ence", "ité", "tät", "mente"}
+
+func nounWord(w string) bool {
+	w = strings.ToLower(w)
+	if len([]rune(w)) < 6 {
+		return false
+	}
+	for _, e := range nounEndings {
+		if strings.HasSuffix(w, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// Honorifics before a name and degrees or post-nominals after it are not part of the
+// name (nor of the title): "Prof. Dr. Anna Müller, Ph.D" is Anna Müller. The lists
+// are the team's own, across the languages the product reads.
+var (
+	honorificWords = map[string]bool{
+		"dr": true, "dre": true, "dra": true, "drs": true, "dr.in": true, "prof": true, "profa": true, "prof.em": true, "prof.in": true,
+		"professor": true, "ing": true, "dipl.-ing": true, "dipl-ing": true, "mag": true, "mr": true, "mrs": true, "ms": true,
+		"mme": true, "mlle": true, "m": true, "herr": true, "frau": true, "sr": true, "sra": true, "srta": true, "dott": true,
+		"dott.ssa": true, "dottssa": true, "avv": true, "arch": true, "geom": true, "rag": true, "hon": true, "sir": true,
+		"dame": true, "lic": true, "me": true, "mtre": true, "ir": true, "drs.": true, "mgr": true, "doc": true, "univ.-prof": true,
+		"rev": true, "fr": true, "pr": true, "eng": true, "engª": true, "eng.ª": true, "dr.-ing": true, "mx": true,
+		"d": true, "dña": true, "dª": true, "don": true, "doña": true, "sig": true, "sig.ra": true, "sigra": true, "dott.ing": true,
+		"lda": true, "ldo": true, "dipl.-kfm": true, "dipl.-kff": true, "dipl.-inf": true, "dipl.-psych": true, "rä": true, "ra": true,
+	}
+	degreeWords = map[string]bool{
+		"phd": true, "ph.d": true, "ph.d.": true, "md": true, "m.d": true, "mba": true, "msc": true, "m.sc": true, "bsc": true,
+		"b.sc": true, "ma": true, "m.a": true, "ba": true, "b.a": true, "cpa": true, "csm": true, "cfa": true, "llm": true,
+		"ll.m": true, "ll.b": true, "llb": true, "mphil": true, "dphil": true, "meng": true, "m.eng": true, "beng": true,
+		"b.eng": true, "dipl": true, "dipl.-ing": true, "mag": true, "frcs": true, "frsa": true, "obe": true, "mbe": true,
+		"cbe": true, "psyd": true, "edd": true, "jd": true, "j.d": true, "pmp": true, "cissp": true, "acca": true, "aca": true,
+		"fca": true, "cima": true, "rn": true, "dds": true, "dmd": true, "pe": true, "p.eng": true, "ceng": true, "mieee": true,
+		"m.ed": true, "med": true, "mpa": true, "mph": true, "dea": true, "dess": true, "hdr": true,
+		"psy.d": true, "d.ps": true, "dps": true, "ed": true, "sc": true, "ps": true, "psy": true, "éd": true,
+		"ps.éd": true, "ps.ed": true, "d": true, "mas": true, "mscs": true, "dr.sc": true, "dr.rer.nat": true, "rer": true,
+		"nat": true, "phil": true, "oec": true, "jur": true, "med.": true, "m.s": true, "ms.": true, "b.s": true, "bs": true,
+	}
+)
+
+// honorificKey folds a word for the lists above: lower case, no trailing dot, and
+// "Dr.X" read as "Dr.".
+func honorificKey(w string) string {
+	return strings.TrimSuffix(strings.ToLower(strings.Trim(w, ",;()")), ".")
+}
+
+// glued is an honorific written against the name ("Dr.Anna").
+var glued = regexp.MustCompile(`^(?i:(dr|prof|dre|dra|ing|mag))\.(\p{Lu})`)
+
+// stripHonorifics removes honorifics before a name and degrees after it.
+func stripHonorifics(s string) string {
+	s = glued.ReplaceAllString(strings.TrimSpace(s), "$1. $2")
+	words := strings.Fields(s)
+	// An honorific goes only when a name of two words or more stays ("D. Smith" keeps its initial).
+	for len(words) > 2 && honorificKey(words[0]) != "" && (honorificWords[honorificKey(words[0])] || isDegreeChain(words[0])) {
+		words = words[1:]
+	}
+	for len(words) > 0 {
+		last := words[len(words)-1]
+		k := honorificKey(last)
+		if !degreeWords[k] && !isDegreeChain(last) {
+			break
+		}
+		words = words[:len(words)-1]
+		if len(words) > 0 {
+			words[len(words)-1] = strings.TrimRight(words[len(words)-1], ",")
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// isDegreeChain reads "Dr.Dr." or "Ph.D.," style tokens made only of listed parts.
+func isDegreeChain(w string) bool {
+	w = strings.Trim(strings.ToLower(w), ",;()")
+	if !strings.Contains(w, ".") || len(w) > 12 {
+		return false
+	}
+	if degreeWords[strings.TrimSuffix(w, ".")] || honorificWords[strings.TrimSuffix(w, ".")] {
+		return true
+	}
+	for _, p := range strings.Split(strings.TrimSuffix(w, "."), ".") {
+		if p != "" && !honorificWords[p] && !degreeWords[p] && p != "em" && p != "h.c" && p != "hc" && p != "c" {
+			return false
+		}
+	}
+	return true
+}
+
+// stripDegrees removes degrees and post-nominals from a title ("CEO, MBA" is CEO; a
+// title that is only a degree is none).
+func stripDegrees(s string) string {
+	var kept []string
+	for _, part := range strings.Split(s, ",") {
+		ws := strings.Fields(part)
+		all := len(ws) > 0
+		for _, w := range ws {
+			all = all && (degreeWords[honorificKey(w)] || isDegreeChain(w))
+		}
+		if !all && strings.TrimSpace(part) != "" {
+			kept = append(kept, strings.TrimSpace(part))
+		}
+	}
+	return strings.Join(kept, ", ")
+}
+
+// nickname is a nickname written inside a name: «Ali», "Ali", (Ali).
+var nickname = regexp.MustCompile(`\s[«“"(][^»”")]{1,20}[»”")]\s`)
+
+// nameOf reads s as a personal name once honorifics and degrees are off: the name,
+// and whether it is one.
+func nameOf(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 100 {
+		return "", false
+	}
+	n := clean(stripHonorifics(clean(nickname.ReplaceAllString(s, " "))))
+	if IsName(n) {
+		return n, true
+	}
+	// A name set in capitals ("MARIA JOHNSON") is a name when the name model knows it.
+	if t := titleCase(n); t != n && IsName(t) && knownName(t) {
+		return t, true
+	}
+	return "", false
+}
+
+// titleCase writes a phrase in capitals as a name is written ("MARIA DE SOUSA-LIMA" is
+// "Maria de Sousa-Lima"); a phrase with a lower-case letter is left as it is.
+func titleCase(s string) string {
+	if strings.ToUpper(s) != s || strings.ToLower(s) == s {
+		return s
+	}
+	words := strings.Fields(strings.ToLower(s))
+	for i, w := range words {
+		if particles[w] && i > 0 && i < len(words)-1 {
+			continue
+		}
+		rs := []rune(w)
+		up := true
+		for k, r := range rs {
+			if up && unicode.IsLetter(r) {
+				rs[k] = unicode.ToUpper(r)
+				up = false
+			}
+			if r == '-' || r == '\'' || r == '’' {
+				up = true
+			}
+		}
+		words[i] = string(rs)
+	}
+	return strings.Join(words, " ")
+}
