@@ -17,6 +17,7 @@ require (
 	github.com/awslabs/aws-lambda-go-api-proxy v0.16.2
 	github.com/blevesearch/bleve/v2 v2.6.1
 	github.com/blevesearch/snowballstem v0.9.0
+	github.com/creack/pty v1.1.24
 	github.com/emersion/go-smtp v0.25.1
 	github.com/go-shiori/dom v0.0.0-20230515143342-73569d674e1c
 	github.com/google/jsonschema-go v0.4.3
@@ -37,6 +38,7 @@ require (
 	golang.org/x/oauth2 v0.38.0
 	golang.org/x/sync v0.24.0
 	golang.org/x/sys v0.49.0
+	golang.org/x/term v0.47.0
 	golang.org/x/text v0.43.0
 	golang.org/x/time v0.16.0
 	gonum.org/v1/gonum v0.17.0

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"sort"
@@ -25,6 +26,7 @@ import (
 type remote struct {
 	c       *client.Client
 	credits int64
+	program string
 }
 
 // clientFlags are the flags every remote command takes: --url and --key override
@@ -57,11 +59,61 @@ func newRemote(env Env, f clientFlags) (*remote, error) {
 	if cfg.APIKey == "" {
 		return nil, fmt.Errorf("%w: no API key: set %s or pass --key", errUsage, client.EnvAPIKey)
 	}
+	cfg.OnRetry = retryPrinter(env.Stderr)
 	c, err := client.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	return &remote{c: c}, nil
+	return &remote{c: c, program: env.program()}, nil
+}
+
+// retryPrinter prints each wait between retries, "retrying in N s (reason)", so that a
+// Retry-After or a server that is starting is never a silent wait. On a terminal the
+// line first clears a progress bar being redrawn.
+func retryPrinter(w io.Writer) func(client.Retry) {
+	clear := ""
+	if isTerminal(w) {
+		clear = "\r\033[K"
+	}
+	return func(rt client.Retry) {
+		secs := int64((rt.Wait + time.Second - 1) / time.Second)
+		fmt.Fprintf(w, "%sretrying in %d s (%s; %s %s, attempt %d)\n", clear, secs, rt.Reason, rt.Method, rt.Path, rt.Attempt)
+	}
+}
+
+// connError is a call that reached no server: its message says which address was
+// tried and how to fix it, in one line.
+type connError struct {
+	base, program string
+	err           error
+}
+
+func (e connError) Error() string {
+	reason := "no answer"
+	var op *net.OpError
+	var dns *net.DNSError
+	switch {
+	case errors.As(e.err, &dns):
+		reason = "unknown host " + dns.Name
+	case errors.As(e.err, &op) && op.Err != nil:
+		reason = op.Err.Error()
+		if strings.Contains(reason, "connection refused") {
+			reason = "connection refused"
+		}
+	}
+	return fmt.Sprintf("cannot reach a Firmo server at %s (%s): start one with '%s serve', or set FIRMO_URL (or --url) to a running server's address",
+		e.base, reason, e.program)
+}
+func (e connError) Unwrap() error { return e.err }
+
+// reachError is err as a connError when the call reached no server (a refused
+// connection, an unknown host), else err.
+func (r *remote) reachError(ctx context.Context, err error) error {
+	var op *net.OpError
+	if err == nil || ctx.Err() != nil || !errors.As(err, &op) {
+		return err
+	}
+	return connError{base: r.c.BaseURL(), program: r.program, err: err}
 }
 
 // do sends call and adds its charge (of an error answer too) to r.credits.
@@ -75,7 +127,7 @@ func (r *remote) do(ctx context.Context, call client.Call) (*client.Response, er
 		r.credits += ce.Credits
 		return nil, apiError{ce}
 	}
-	return resp, err
+	return resp, r.reachError(ctx, err)
 }
 
 // apiError is an API error answer as the command prints it: status, code, field,
@@ -99,7 +151,7 @@ func (r *remote) wait(ctx context.Context, statusPath string, onPoll func(*clien
 		r.credits += ce.Credits
 		return st, apiError{ce}
 	}
-	return st, err
+	return st, r.reachError(ctx, err)
 }
 
 // parseArgs parses flags placed before, between or after the positional arguments
@@ -459,10 +511,37 @@ func api(ctx context.Context, env Env) error {
 		return err
 	}
 	table := *asTable || !*asJSON && isTerminal(env.Stdout)
+	if len(bytes.TrimSpace(out)) == 0 {
+		// 204, no body: match found no company at min_match_confidence or above. JSON
+		// gets the answer's shape with nothing in it, so a pipeline reads it as usual.
+		fmt.Fprintf(env.Stderr, "no result (%s %s answered 204: %s)\n", cmd.method, cmd.path, noContentMeaning(cmd))
+		if table {
+			_, err := fmt.Fprintln(env.Stdout, "(0 rows)")
+			return err
+		}
+		return printJSON(env.Stdout, emptyAnswer(cmd), isTerminal(env.Stdout))
+	}
 	if table {
 		return printTable(env.Stdout, cmd, out)
 	}
 	return printJSON(env.Stdout, out, isTerminal(env.Stdout))
+}
+
+// noContentMeaning is what a 204 of cmd's operation means.
+func noContentMeaning(cmd apiCommand) string {
+	if cmd.name == "match" {
+		return "no company reached min_match_confidence"
+	}
+	return "nothing to answer"
+}
+
+// emptyAnswer is the JSON a 204 of cmd is printed as: the answer's array empty
+// ({"matches":[]} for match), else {}.
+func emptyAnswer(cmd apiCommand) []byte {
+	if cmd.name == "match" {
+		return []byte(`{"matches":[]}`)
+	}
+	return []byte(`{}`)
 }
 
 func typeLabel(p param) string {

@@ -21,6 +21,9 @@ import (
 
 // Env is what the command reads from its process.
 type Env struct {
+	// Program is the command as invoked (os.Args[0], such as ./bin/firmo): the resume
+	// hints repeat it so they can be pasted (default "firmo").
+	Program string
 	Args    []string  // without the program name
 	Stdin   io.Reader // read by `firmo mcp` (nil: os.Stdin)
 	Stdout  io.Writer
@@ -67,7 +70,10 @@ end with the credits charged (X-Credits-Charged). Ctrl-C or SIGTERM stops waitin
 server's task goes on. A task job (bulkmatch, segment, research, validate-icp) then prints
 the same command with --resume TASK_ID, which polls that task to the end and writes the
 same output. append and email-batch keep OUT.firmo-state.json beside the output: running
-the same command again resumes at the next chunk, without sending a done chunk again.
+the same command again resumes at the next chunk, without sending a done chunk again (a
+run that fails before any chunk is done leaves nothing behind). Output rows are in input
+order, one per input row; a summary line ends each job (rows in, out, without a result by
+reason). Waits between retries print "retrying in N s (reason)".
 Remote commands call $FIRMO_URL (default http://localhost:8080) with $FIRMO_API_KEY;
 --url and --key override them.
 
@@ -133,6 +139,14 @@ func Run(ctx context.Context, env Env) int {
 }
 
 var errUsage = errors.New("usage")
+
+// program is the command as invoked, for hints the user pastes.
+func (env Env) program() string {
+	if env.Program == "" {
+		return "firmo"
+	}
+	return env.Program
+}
 
 func message(err error) string {
 	var ae *apperr.Error
