@@ -61,6 +61,8 @@ Usage:
                                      name, and domain columns), in batches of 500
   firmo mcp [--url URL] [--key KEY]  serve the Model Context Protocol on stdin/stdout: tools for AI agents
                                      (contact search and count, company profile and score, match, email find, task status)
+  firmo samples [--out DIR]          write the README's sample input files (companies.csv, companies.xlsx,
+                                     domains.csv, names.csv) from the demo world into DIR (default data/samples)
   firmo version                      print the version
 
 File jobs read CSV (any common encoding) or Excel .xlsx, write CSV or JSON (--format, else
@@ -114,6 +116,8 @@ func Run(ctx context.Context, env Env) int {
 		err = emailBatch(ctx, env)
 	case "mcp":
 		err = mcpCmd(ctx, env)
+	case "samples":
+		err = samples(ctx, env)
 	case "version", "--version":
 		fmt.Fprintf(env.Stdout, "firmo %s\n", env.Version)
 	case "help", "-h", "--help":

@@ -27,6 +27,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(asFirmoEnv) == "1" {
+		// The README test's bin/firmo: this test binary acting as the firmo command.
+		os.Exit(Run(context.Background(), Env{Program: "./bin/firmo", Args: os.Args[1:], Stdin: os.Stdin,
+			Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Version: "readme-test"}))
+	}
 	code := m.Run()
 	if live.s != nil {
 		live.s.srv.Close()
