@@ -115,4 +115,3 @@ func writeSampleXLSX(path string, header []string, rows [][]string) error {
 	}
 	return x.SaveAs(path)
 }
-
