@@ -79,6 +79,9 @@ func TestREADMECommands(t *testing.T) {
 	}
 	for _, tool := range []string{"curl", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("FIRMO_REQUIRE_STANDINS") == "1" {
+				t.Fatalf("the README's examples use %s, which is not installed (.ci/run installs it)", tool)
+			}
 			t.Skipf("the README's examples use %s, which is not installed", tool)
 		}
 	}
