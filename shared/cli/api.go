@@ -32,13 +32,14 @@ type remote struct {
 // clientFlags are the flags every remote command takes: --url and --key override
 // FIRMO_URL and FIRMO_API_KEY.
 type clientFlags struct {
-	url, key *string
+	url, key, profile *string
 }
 
 func addClientFlags(fs *flag.FlagSet) clientFlags {
 	return clientFlags{
-		url: fs.String("url", "", "server address (default $FIRMO_URL, else "+client.DefaultBaseURL+")"),
-		key: fs.String("key", "", "API key (default $FIRMO_API_KEY)"),
+		url:     fs.String("url", "", "server address (default $FIRMO_URL, else the profile's, else "+client.DefaultBaseURL+")"),
+		key:     fs.String("key", "", "API key (default $FIRMO_API_KEY, else the profile's)"),
+		profile: fs.String("profile", "", "profile stored by firmo login (default $FIRMO_PROFILE, else default)"),
 	}
 }
 
@@ -56,8 +57,15 @@ func newRemote(env Env, f clientFlags) (*remote, error) {
 	if *f.key != "" {
 		cfg.APIKey = *f.key
 	}
+	// Flags, then the environment, then the profile of firmo login.
+	if f.profile != nil {
+		explicit := *f.profile != "" || getenv(envProfile) != ""
+		if err := applyProfile(&cfg, profileName(*f.profile, getenv), explicit, getenv); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.APIKey == "" {
-		return nil, fmt.Errorf("%w: no API key: set %s or pass --key", errUsage, client.EnvAPIKey)
+		return nil, fmt.Errorf("%w: no API key: run firmo login, set %s or pass --key", errUsage, client.EnvAPIKey)
 	}
 	cfg.OnRetry = retryPrinter(env.Stderr)
 	c, err := client.New(cfg)
@@ -401,6 +409,8 @@ for several values):
   match NAME            GET /v1/match
   extract DOMAIN|URL    GET /v1/extract (a URL, with its scheme, reads that page)
   email-find            POST /v1/email/find, then waits for the job (--first_name, --last_name, --domain)
+  request METHOD PATH   any operation of the API reference: --query name=value (repeatable),
+                        --body JSON or --body @FILE; prints the answer as sent
 
 Common flags: --json (the default when stdout is not a terminal) or --table; --url and
 --key (default $FIRMO_URL and $FIRMO_API_KEY); --body JSON (discover, email-find: a
@@ -417,6 +427,9 @@ func api(ctx context.Context, env Env) error {
 	if env.Args[1] == "-h" || env.Args[1] == "--help" || env.Args[1] == "help" {
 		fmt.Fprint(env.Stdout, apiUsage)
 		return nil
+	}
+	if env.Args[1] == "request" {
+		return apiRequest(ctx, env)
 	}
 	cmd, ok := findAPICommand(env.Args[1])
 	if !ok {

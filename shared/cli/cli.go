@@ -47,6 +47,11 @@ Usage:
                                      train the native ICP-fit model (native-icp) and write its model file
   firmo api COMMAND [flags]          one API call: discover, count, lookup, bizdata, score, history,
                                      match, extract, email-find (firmo api -h lists them and their flags)
+  firmo api request METHOD PATH [--query name=value] [--body JSON|@FILE]
+                                     any operation of the API reference, the answer as sent
+  firmo login [--profile NAME] [--url URL] [--key KEY] [--list]
+                                     check a key against the server and store it in a profile
+                                     ($XDG_CONFIG_HOME/firmo/config.json, mode 0600)
   firmo bulkmatch FILE [--name_column COL] [--out OUT] [--format csv|json] [--resume TASK_ID]
                                      match a CSV or Excel file of company names
   firmo segment FILE [--domain_column COL] [--max_segments N] [--out OUT] [--resume TASK_ID]
@@ -77,7 +82,12 @@ run that fails before any chunk is done leaves nothing behind). Output rows are 
 order, one per input row; a summary line ends each job (rows in, out, without a result by
 reason). Waits between retries print "retrying in N s (reason)".
 Remote commands call $FIRMO_URL (default http://localhost:8080) with $FIRMO_API_KEY;
---url and --key override them.
+--url and --key override them, and a profile of firmo login (--profile, $FIRMO_PROFILE,
+else "default") fills in what neither sets.
+
+Exit codes: 0 success; 1 an error (an API error answer, an unreachable server, a file
+that cannot be read); 2 a usage error (an unknown command or flag, a missing argument);
+130 interrupted by Ctrl-C or SIGTERM (a task job prints how to resume it).
 
 Configuration comes from FIRMO_* environment variables; see README.md.
 `
@@ -118,6 +128,8 @@ func Run(ctx context.Context, env Env) int {
 		err = mcpCmd(ctx, env)
 	case "samples":
 		err = samples(ctx, env)
+	case "login":
+		err = login(ctx, env)
 	case "version", "--version":
 		fmt.Fprintf(env.Stdout, "firmo %s\n", env.Version)
 	case "help", "-h", "--help":

@@ -65,7 +65,7 @@ func readmeBlocks(t *testing.T, path string) []readmeBlock {
 // `make run` does. A block marked `<!-- readme-test: skip (why) -->` is listed with its
 // reason and not run. What differs from a user's shell, each only to share this
 // machine: the server's port (localhost:8080 becomes a free port), /tmp/ (the test's
-// own directory), KEY and FIRMO_API_KEY set from data/demo-api-key as the first blocks
+// own directory), FIRMO_CONFIG (firmo login's file, in the test's directory), KEY and FIRMO_API_KEY set from data/demo-api-key as the first blocks
 // set them, and a placeholder id (TASK_ID, <task_id>, <job_id>) replaced by the last id
 // a curl of the block answered. A block fails when a command exits non-zero (set -e,
 // pipefail) or when curl gets an HTTP error status the block does not name (the
@@ -106,10 +106,11 @@ func TestREADMECommands(t *testing.T) {
 	}
 	port := freePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	env := append(os.Environ(), "FIRMO_ADDR=127.0.0.1:"+fmt.Sprint(port), "FIRMO_URL="+base)
-	env = slicesDeleteFunc(env, func(kv string) bool {
-		return strings.HasPrefix(kv, "FIRMO_DATA_DIR=") || strings.HasPrefix(kv, "FIRMO_API_KEY=") || strings.HasPrefix(kv, "FIRMO_BACKEND=")
+	env := slicesDeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "FIRMO_")
 	})
+	// firmo login's profiles go to the test's directory, not the user's home.
+	env = append(env, "FIRMO_ADDR=127.0.0.1:"+fmt.Sprint(port), "FIRMO_URL="+base, "FIRMO_CONFIG="+filepath.Join(dir, "firmo-config.json"))
 
 	var serveLog strings.Builder
 	serve := exec.Command(filepath.Join(dir, "bin", "firmo"), "serve")
