@@ -5,8 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"io"
 	"net"
 	"net/url"
@@ -163,24 +163,27 @@ func (r *remote) wait(ctx context.Context, statusPath string, onPoll func(*clien
 }
 
 // parseArgs parses flags placed before, between or after the positional arguments
-// (`firmo append FILE --dataset bizdata`), which flag.Parse alone stops at.
+// (`firmo append FILE --dataset bizdata`; pflag's GNU-style parsing, "--" ends the
+// flags) and answers the positional arguments. An unknown flag's error names the
+// nearest known one.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			// -h is flag.ErrHelp, which Run answers with exit code 0.
+	fs.SortFlags = false
+	// pflag prints the error and the whole usage on a bad flag; the command prints one
+	// line instead (Run), and the usage only when asked (-h, --help).
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printHelp(out, fs)
+			// flag.ErrHelp, which Run answers with exit code 0.
 			return nil, fmt.Errorf("%w: %w", errUsage, err)
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		return nil, fmt.Errorf("%w: %v%s ('firmo %s --help' lists its flags)", errUsage, err, suggestFlag(fs, err), fs.Name())
 	}
+	return fs.Args(), nil
 }
 
 // apiCommand is one `firmo api` command: an operation of the API reference whose
@@ -243,7 +246,7 @@ func (v *paramValue) Set(s string) error {
 	v.vals = append(v.vals, s)
 	return nil
 }
-func (v *paramValue) IsBoolFlag() bool { return v.p.typ == "boolean" }
+func (v *paramValue) Type() string { return typeLabel(v.p) }
 
 func checkValue(p param, s string) error {
 	t := p.typ
@@ -456,7 +459,10 @@ func api(ctx context.Context, env Env) error {
 		// A parameter named like a common flag (extract's url) is set by the
 		// positional argument only.
 		if fs.Lookup(p.name) == nil {
-			fs.Var(v, p.name, fmt.Sprintf("(%s) %.100s", typeLabel(p), p.desc))
+			fs.Var(v, p.name, fmt.Sprintf("%.100s", p.desc))
+			if p.typ == "boolean" {
+				fs.Lookup(p.name).NoOptDefVal = "true" // --has_email alone is --has_email=true
+			}
 		}
 	}
 	pos, err := parseArgs(fs, env.Args[2:])

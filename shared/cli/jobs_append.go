@@ -18,6 +18,7 @@ import (
 type listFlag []string
 
 func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Type() string   { return "names" }
 func (l *listFlag) Set(s string) error {
 	for _, v := range strings.Split(s, ",") {
 		if v = strings.TrimSpace(v); v != "" {

@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"net/url"
 	"os"
 	"regexp"
@@ -17,6 +17,7 @@ import (
 type queryFlag struct{ v url.Values }
 
 func (q *queryFlag) String() string { return q.v.Encode() }
+func (q *queryFlag) Type() string   { return "name=value" }
 func (q *queryFlag) Set(s string) error {
 	name, value, ok := strings.Cut(s, "=")
 	if !ok || name == "" {

@@ -3,8 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/csv"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"os"
 	"path/filepath"
 	"time"
