@@ -19,8 +19,14 @@ LOCAL_KMS := $(TOOLS)/go/local-kms-$(LOCAL_KMS_VERSION)/local-kms
 # Lambda functions: directory under functions/ -> SAM logical id <Name>Function.
 FUNCTIONS := account generation queries integrations email company contacts datasets scheduler worker steps crm
 TEST_TIMEOUT ?= 14m
+# The /docs renderer: Redoc's standalone bundle from npm (npm pack checks the package's
+# integrity against the registry; the file's SHA-256 is pinned here too), embedded into the
+# binary by shared/openapi (go:embed). Without it /docs is the plain HTML fallback.
+REDOC_VERSION := 2.5.4
+REDOC_SHA256 := dcaf76612bc4a3fbcc923a8966dee2f6146a5f32e5ce1b6f02dd60cbbf89500b
+REDOC_JS := shared/openapi/redoc/redoc.standalone.js
 
-.PHONY: run test test-short build bench lint lambda-sizes tools clean help FORCE build-AccountFunction build-GenerationFunction build-QueriesFunction build-IntegrationsFunction build-EmailFunction build-CompanyFunction build-ContactsFunction build-DatasetsFunction build-SchedulerFunction build-WorkerFunction build-StepsFunction build-CrmFunction
+.PHONY: run test test-short build bench lint lambda-sizes tools docs-assets clean help FORCE build-AccountFunction build-GenerationFunction build-QueriesFunction build-IntegrationsFunction build-EmailFunction build-CompanyFunction build-ContactsFunction build-DatasetsFunction build-SchedulerFunction build-WorkerFunction build-StepsFunction build-CrmFunction
 
 help:
 	@echo "make run     serve the API on :8080 with embedded storage and the demo world"
@@ -29,17 +35,18 @@ help:
 	@echo "make bench   run the benchmarks"
 	@echo "make lint    gofmt, go vet, staticcheck, go mod tidy -diff"
 	@echo "make lambda-sizes  build every Lambda and check each zip against the 25 MB budget"
+	@echo "make docs-assets   fetch the /docs renderer (Redoc, npm) that the builds embed"
 
 run: bin/firmo
 	./bin/firmo serve
 
-bin/firmo: FORCE
+bin/firmo: FORCE $(REDOC_JS)
 	@mkdir -p bin
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/firmo ./functions/local
 
 FORCE:
 
-test: tools
+test: tools $(REDOC_JS)
 	$(GO) vet ./...
 	FIRMO_REQUIRE_STANDINS=1 $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 
@@ -62,14 +69,25 @@ $(LOCAL_KMS):
 
 build: bin/firmo $(foreach f,$(FUNCTIONS),bin/lambda/$(f)/bootstrap)
 
-bin/lambda/%/bootstrap: FORCE
+docs-assets: $(REDOC_JS)
+
+$(REDOC_JS): Makefile
+	@command -v npm >/dev/null || { echo "npm is needed for the /docs renderer: apt-get install -y nodejs npm"; exit 1; }
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  npm pack --silent --pack-destination "$$tmp" redoc@$(REDOC_VERSION) >/dev/null && \
+	  tar -xzf "$$tmp"/redoc-$(REDOC_VERSION).tgz -C "$$tmp" package/bundles/redoc.standalone.js && \
+	  echo "$(REDOC_SHA256)  $$tmp/package/bundles/redoc.standalone.js" | sha256sum -c --quiet && \
+	  cp "$$tmp"/package/bundles/redoc.standalone.js $@
+	@echo "$@: redoc $(REDOC_VERSION)"
+
+bin/lambda/%/bootstrap: FORCE $(REDOC_JS)
 	@mkdir -p $(dir $@)
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $@ ./functions/$*
 
 # SAM (BuildMethod: makefile) calls build-<LogicalId> with ARTIFACTS_DIR set, running this
 # Makefile in the module root (template.yaml: Metadata ContextPath and WorkingDirectory),
 # so the package paths below are the real sources, built with Go's own cache.
-build-AccountFunction:
+build-AccountFunction: $(REDOC_JS)
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/account
 
 build-GenerationFunction:

@@ -14,6 +14,6 @@ var version = "dev"
 
 func main() {
 	os.Exit(cli.Run(context.Background(), cli.Env{
-		Args: os.Args[1:], Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Version: version,
+		Program: os.Args[0], Args: os.Args[1:], Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Version: version,
 	}))
 }

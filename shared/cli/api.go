@@ -5,9 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"sort"
@@ -25,18 +26,20 @@ import (
 type remote struct {
 	c       *client.Client
 	credits int64
+	program string
 }
 
 // clientFlags are the flags every remote command takes: --url and --key override
 // FIRMO_URL and FIRMO_API_KEY.
 type clientFlags struct {
-	url, key *string
+	url, key, profile *string
 }
 
 func addClientFlags(fs *flag.FlagSet) clientFlags {
 	return clientFlags{
-		url: fs.String("url", "", "server address (default $FIRMO_URL, else "+client.DefaultBaseURL+")"),
-		key: fs.String("key", "", "API key (default $FIRMO_API_KEY)"),
+		url:     fs.String("url", "", "server address (default $FIRMO_URL, else the profile's, else "+client.DefaultBaseURL+")"),
+		key:     fs.String("key", "", "API key (default $FIRMO_API_KEY, else the profile's)"),
+		profile: fs.String("profile", "", "profile stored by firmo login (default $FIRMO_PROFILE, else default)"),
 	}
 }
 
@@ -54,14 +57,71 @@ func newRemote(env Env, f clientFlags) (*remote, error) {
 	if *f.key != "" {
 		cfg.APIKey = *f.key
 	}
-	if cfg.APIKey == "" {
-		return nil, fmt.Errorf("%w: no API key: set %s or pass --key", errUsage, client.EnvAPIKey)
+	// Flags, then the environment, then the profile of firmo login.
+	if f.profile != nil {
+		explicit := *f.profile != "" || getenv(envProfile) != ""
+		if err := applyProfile(&cfg, profileName(*f.profile, getenv), explicit, getenv); err != nil {
+			return nil, err
+		}
 	}
+	if cfg.APIKey == "" {
+		return nil, fmt.Errorf("%w: no API key: run firmo login, set %s or pass --key", errUsage, client.EnvAPIKey)
+	}
+	cfg.OnRetry = retryPrinter(env.Stderr)
 	c, err := client.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	return &remote{c: c}, nil
+	return &remote{c: c, program: env.program()}, nil
+}
+
+// retryPrinter prints each wait between retries, "retrying in N s (reason)", so that a
+// Retry-After or a server that is starting is never a silent wait. On a terminal the
+// line first clears a progress bar being redrawn.
+func retryPrinter(w io.Writer) func(client.Retry) {
+	clear := ""
+	if isTerminal(w) {
+		clear = "\r\033[K"
+	}
+	return func(rt client.Retry) {
+		secs := int64((rt.Wait + time.Second - 1) / time.Second)
+		fmt.Fprintf(w, "%sretrying in %d s (%s; %s %s, attempt %d)\n", clear, secs, rt.Reason, rt.Method, rt.Path, rt.Attempt)
+	}
+}
+
+// connError is a call that reached no server: its message says which address was
+// tried and how to fix it, in one line.
+type connError struct {
+	base, program string
+	err           error
+}
+
+func (e connError) Error() string {
+	reason := "no answer"
+	var op *net.OpError
+	var dns *net.DNSError
+	switch {
+	case errors.As(e.err, &dns):
+		reason = "unknown host " + dns.Name
+	case errors.As(e.err, &op) && op.Err != nil:
+		reason = op.Err.Error()
+		if strings.Contains(reason, "connection refused") {
+			reason = "connection refused"
+		}
+	}
+	return fmt.Sprintf("cannot reach a Firmo server at %s (%s): start one with '%s serve', or set FIRMO_URL (or --url) to a running server's address",
+		e.base, reason, e.program)
+}
+func (e connError) Unwrap() error { return e.err }
+
+// reachError is err as a connError when the call reached no server (a refused
+// connection, an unknown host), else err.
+func (r *remote) reachError(ctx context.Context, err error) error {
+	var op *net.OpError
+	if err == nil || ctx.Err() != nil || !errors.As(err, &op) {
+		return err
+	}
+	return connError{base: r.c.BaseURL(), program: r.program, err: err}
 }
 
 // do sends call and adds its charge (of an error answer too) to r.credits.
@@ -75,7 +135,7 @@ func (r *remote) do(ctx context.Context, call client.Call) (*client.Response, er
 		r.credits += ce.Credits
 		return nil, apiError{ce}
 	}
-	return resp, err
+	return resp, r.reachError(ctx, err)
 }
 
 // apiError is an API error answer as the command prints it: status, code, field,
@@ -99,28 +159,31 @@ func (r *remote) wait(ctx context.Context, statusPath string, onPoll func(*clien
 		r.credits += ce.Credits
 		return st, apiError{ce}
 	}
-	return st, err
+	return st, r.reachError(ctx, err)
 }
 
 // parseArgs parses flags placed before, between or after the positional arguments
-// (`firmo append FILE --dataset bizdata`), which flag.Parse alone stops at.
+// (`firmo append FILE --dataset bizdata`; pflag's GNU-style parsing, "--" ends the
+// flags) and answers the positional arguments. An unknown flag's error names the
+// nearest known one.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			// -h is flag.ErrHelp, which Run answers with exit code 0.
+	fs.SortFlags = false
+	// pflag prints the error and the whole usage on a bad flag; the command prints one
+	// line instead (Run), and the usage only when asked (-h, --help).
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printHelp(out, fs)
+			// flag.ErrHelp, which Run answers with exit code 0.
 			return nil, fmt.Errorf("%w: %w", errUsage, err)
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		return nil, fmt.Errorf("%w: %v%s ('firmo %s --help' lists its flags)", errUsage, err, suggestFlag(fs, err), fs.Name())
 	}
+	return fs.Args(), nil
 }
 
 // apiCommand is one `firmo api` command: an operation of the API reference whose
@@ -183,7 +246,7 @@ func (v *paramValue) Set(s string) error {
 	v.vals = append(v.vals, s)
 	return nil
 }
-func (v *paramValue) IsBoolFlag() bool { return v.p.typ == "boolean" }
+func (v *paramValue) Type() string { return typeLabel(v.p) }
 
 func checkValue(p param, s string) error {
 	t := p.typ
@@ -349,6 +412,8 @@ for several values):
   match NAME            GET /v1/match
   extract DOMAIN|URL    GET /v1/extract (a URL, with its scheme, reads that page)
   email-find            POST /v1/email/find, then waits for the job (--first_name, --last_name, --domain)
+  request METHOD PATH   any operation of the API reference: --query name=value (repeatable),
+                        --body JSON or --body @FILE; prints the answer as sent
 
 Common flags: --json (the default when stdout is not a terminal) or --table; --url and
 --key (default $FIRMO_URL and $FIRMO_API_KEY); --body JSON (discover, email-find: a
@@ -365,6 +430,9 @@ func api(ctx context.Context, env Env) error {
 	if env.Args[1] == "-h" || env.Args[1] == "--help" || env.Args[1] == "help" {
 		fmt.Fprint(env.Stdout, apiUsage)
 		return nil
+	}
+	if env.Args[1] == "request" {
+		return apiRequest(ctx, env)
 	}
 	cmd, ok := findAPICommand(env.Args[1])
 	if !ok {
@@ -391,7 +459,10 @@ func api(ctx context.Context, env Env) error {
 		// A parameter named like a common flag (extract's url) is set by the
 		// positional argument only.
 		if fs.Lookup(p.name) == nil {
-			fs.Var(v, p.name, fmt.Sprintf("(%s) %.100s", typeLabel(p), p.desc))
+			fs.Var(v, p.name, fmt.Sprintf("%.100s", p.desc))
+			if p.typ == "boolean" {
+				fs.Lookup(p.name).NoOptDefVal = "true" // --has_email alone is --has_email=true
+			}
 		}
 	}
 	pos, err := parseArgs(fs, env.Args[2:])
@@ -459,10 +530,37 @@ func api(ctx context.Context, env Env) error {
 		return err
 	}
 	table := *asTable || !*asJSON && isTerminal(env.Stdout)
+	if len(bytes.TrimSpace(out)) == 0 {
+		// 204, no body: match found no company at min_match_confidence or above. JSON
+		// gets the answer's shape with nothing in it, so a pipeline reads it as usual.
+		fmt.Fprintf(env.Stderr, "no result (%s %s answered 204: %s)\n", cmd.method, cmd.path, noContentMeaning(cmd))
+		if table {
+			_, err := fmt.Fprintln(env.Stdout, "(0 rows)")
+			return err
+		}
+		return printJSON(env.Stdout, emptyAnswer(cmd), isTerminal(env.Stdout))
+	}
 	if table {
 		return printTable(env.Stdout, cmd, out)
 	}
 	return printJSON(env.Stdout, out, isTerminal(env.Stdout))
+}
+
+// noContentMeaning is what a 204 of cmd's operation means.
+func noContentMeaning(cmd apiCommand) string {
+	if cmd.name == "match" {
+		return "no company reached min_match_confidence"
+	}
+	return "nothing to answer"
+}
+
+// emptyAnswer is the JSON a 204 of cmd is printed as: the answer's array empty
+// ({"matches":[]} for match), else {}.
+func emptyAnswer(cmd apiCommand) []byte {
+	if cmd.name == "match" {
+		return []byte(`{"matches":[]}`)
+	}
+	return []byte(`{}`)
 }
 
 func typeLabel(p param) string {

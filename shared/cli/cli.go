@@ -5,12 +5,14 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"io"
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/firmoapi/firmo/shared/account"
 	"github.com/firmoapi/firmo/shared/app"
@@ -21,6 +23,9 @@ import (
 
 // Env is what the command reads from its process.
 type Env struct {
+	// Program is the command as invoked (os.Args[0], such as ./bin/firmo): the resume
+	// hints repeat it so they can be pasted (default "firmo").
+	Program string
 	Args    []string  // without the program name
 	Stdin   io.Reader // read by `firmo mcp` (nil: os.Stdin)
 	Stdout  io.Writer
@@ -44,6 +49,11 @@ Usage:
                                      train the native ICP-fit model (native-icp) and write its model file
   firmo api COMMAND [flags]          one API call: discover, count, lookup, bizdata, score, history,
                                      match, extract, email-find (firmo api -h lists them and their flags)
+  firmo api request METHOD PATH [--query name=value] [--body JSON|@FILE]
+                                     any operation of the API reference, the answer as sent
+  firmo login [--profile NAME] [--url URL] [--key KEY] [--list]
+                                     check a key against the server and store it in a profile
+                                     ($XDG_CONFIG_HOME/firmo/config.json, mode 0600)
   firmo bulkmatch FILE [--name_column COL] [--out OUT] [--format csv|json] [--resume TASK_ID]
                                      match a CSV or Excel file of company names
   firmo segment FILE [--domain_column COL] [--max_segments N] [--out OUT] [--resume TASK_ID]
@@ -58,6 +68,10 @@ Usage:
                                      name, and domain columns), in batches of 500
   firmo mcp [--url URL] [--key KEY]  serve the Model Context Protocol on stdin/stdout: tools for AI agents
                                      (contact search and count, company profile and score, match, email find, task status)
+  firmo samples [--out DIR]          write the README's sample input files (companies.csv, companies.xlsx,
+                                     domains.csv, names.csv) from the demo world into DIR (default data/samples)
+  firmo completion bash|zsh|fish     print a shell completion script (commands and their first arguments)
+  firmo help COMMAND                 a command's help page: synopsis, examples, flags (also COMMAND --help)
   firmo version                      print the version
 
 File jobs read CSV (any common encoding) or Excel .xlsx, write CSV or JSON (--format, else
@@ -67,9 +81,17 @@ end with the credits charged (X-Credits-Charged). Ctrl-C or SIGTERM stops waitin
 server's task goes on. A task job (bulkmatch, segment, research, validate-icp) then prints
 the same command with --resume TASK_ID, which polls that task to the end and writes the
 same output. append and email-batch keep OUT.firmo-state.json beside the output: running
-the same command again resumes at the next chunk, without sending a done chunk again.
+the same command again resumes at the next chunk, without sending a done chunk again (a
+run that fails before any chunk is done leaves nothing behind). Output rows are in input
+order, one per input row; a summary line ends each job (rows in, out, without a result by
+reason). Waits between retries print "retrying in N s (reason)".
 Remote commands call $FIRMO_URL (default http://localhost:8080) with $FIRMO_API_KEY;
---url and --key override them.
+--url and --key override them, and a profile of firmo login (--profile, $FIRMO_PROFILE,
+else "default") fills in what neither sets.
+
+Exit codes: 0 success; 1 an error (an API error answer, an unreachable server, a file
+that cannot be read); 2 a usage error (an unknown command or flag, a missing argument);
+130 interrupted by Ctrl-C or SIGTERM (a task job prints how to resume it).
 
 Configuration comes from FIRMO_* environment variables; see README.md.
 `
@@ -80,42 +102,20 @@ func Run(ctx context.Context, env Env) int {
 		fmt.Fprint(env.Stderr, usage)
 		return 2
 	}
-	var err error
 	switch env.Args[0] {
-	case "serve":
-		err = serve(ctx, env)
-	case "keys":
-		err = keys(ctx, env)
-	case "seed":
-		err = seed(ctx, env)
-	case "ingest":
-		err = ingest(ctx, env)
-	case "icp-train":
-		err = icpTrain(ctx, env)
-	case "api":
-		err = api(ctx, env)
-	case "bulkmatch":
-		err = bulkmatch(ctx, env)
-	case "segment":
-		err = segment(ctx, env)
-	case "research":
-		err = research(ctx, env)
-	case "validate-icp":
-		err = validateICP(ctx, env)
-	case "append":
-		err = appendJob(ctx, env)
-	case "email-batch":
-		err = emailBatch(ctx, env)
-	case "mcp":
-		err = mcpCmd(ctx, env)
 	case "version", "--version":
 		fmt.Fprintf(env.Stdout, "firmo %s\n", env.Version)
+		return 0
 	case "help", "-h", "--help":
-		fmt.Fprint(env.Stdout, usage)
-	default:
-		fmt.Fprintf(env.Stderr, "firmo: unknown command %q\n\n%s", env.Args[0], usage)
-		return 2
+		if len(env.Args) == 1 {
+			fmt.Fprint(env.Stdout, usage)
+			return 0
+		}
+		// firmo help CMD [SUB]: the command's own help page.
+		env.Args = append(env.Args[1:len(env.Args):len(env.Args)], "--help")
 	}
+	root := rootCommand(ctx, env)
+	err := root.ExecuteContext(ctx)
 	if err != nil {
 		if errors.Is(err, errInterrupted) {
 			return 130
@@ -124,7 +124,8 @@ func Run(ctx context.Context, env Env) int {
 			return 0
 		}
 		fmt.Fprintf(env.Stderr, "firmo: %s\n", message(err))
-		if errors.Is(err, errUsage) {
+		var ce cobraError
+		if errors.Is(err, errUsage) || errors.As(err, &ce) {
 			return 2
 		}
 		return 1
@@ -132,7 +133,97 @@ func Run(ctx context.Context, env Env) int {
 	return 0
 }
 
+// cobraError is an error of cobra's own (an unknown command, with its suggestions).
+type cobraError struct{ err error }
+
+func (e cobraError) Error() string { return e.err.Error() }
+
+// commands are firmo's commands: each parses its own flags (pflag, GNU style) and prints
+// its own help page (--help); cobra dispatches them, suggests the nearest name for a
+// mistyped one and writes shell completion scripts (firmo completion bash|zsh|fish).
+var commands = []struct {
+	name, short string
+	run         func(context.Context, Env) error
+	args        []string // completions of the first argument
+}{
+	{"serve", "run the whole API on embedded storage", serve, nil},
+	{"keys", "create or revoke API keys", keys, []string{"create", "revoke"}},
+	{"seed", "load the deterministic demo world (or write it as ingest files)", seed, nil},
+	{"ingest", "load company rows, certificates or pages", ingest, []string{"companies", "contacts", "certs", "pages", "sites"}},
+	{"icp-train", "train the native ICP-fit model", icpTrain, nil},
+	{"api", "one API call, or any operation with api request", api, nil},
+	{"bulkmatch", "match a CSV or Excel file of company names", bulkmatch, nil},
+	{"segment", "segment the companies of a file's domain column", segment, nil},
+	{"research", "batch research over a file's domains", research, nil},
+	{"validate-icp", "ICP validation of a file's domains", validateICP, nil},
+	{"append", "append datasets to a file's domains", appendJob, nil},
+	{"email-batch", "find the work address of each row of a file", emailBatch, nil},
+	{"mcp", "serve the Model Context Protocol on stdin/stdout", mcpCmd, nil},
+	{"samples", "write the README's sample input files", samples, nil},
+	{"login", "store a checked API key in a profile", login, nil},
+}
+
+// rootCommand is the cobra tree over commands: cobra sees the command names only, and
+// hands each command its arguments as typed.
+func rootCommand(ctx context.Context, env Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "firmo",
+		Short:         "the Firmo B2B data API",
+		Long:          usage,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetArgs(env.Args)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	root.SetHelpFunc(func(*cobra.Command, []string) { fmt.Fprint(env.Stdout, usage) })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cobraError{err} })
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		hint := "firmo help lists them"
+		cmd.SuggestionsMinimumDistance = 2
+		if sug := cmd.SuggestionsFor(args[0]); len(sug) > 0 {
+			hint = "did you mean " + strings.Join(sug, " or ") + "?"
+		}
+		return cobraError{fmt.Errorf("unknown command %q (%s)", args[0], hint)}
+	}
+	root.RunE = func(*cobra.Command, []string) error { return fmt.Errorf("%w: firmo COMMAND", errUsage) }
+	for _, c := range commands {
+		run, args := c.run, c.args
+		sub := &cobra.Command{
+			Use:                c.name,
+			Short:              c.short,
+			DisableFlagParsing: true,
+			ValidArgs:          args,
+			RunE: func(_ *cobra.Command, rest []string) error {
+				e := env
+				e.Args = append([]string{c.name}, rest...)
+				return run(ctx, e)
+			},
+		}
+		if c.name == "api" {
+			names := []string{"request"}
+			for _, a := range apiCommands {
+				names = append(names, a.name)
+			}
+			sub.ValidArgs = names
+		}
+		root.AddCommand(sub)
+	}
+	return root
+}
+
 var errUsage = errors.New("usage")
+
+// program is the command as invoked, for hints the user pastes.
+func (env Env) program() string {
+	if env.Program == "" {
+		return "firmo"
+	}
+	return env.Program
+}
 
 func message(err error) string {
 	var ae *apperr.Error
@@ -230,8 +321,8 @@ func parseKeysCreate(env Env) (keyRequest, error) {
 	roleName := fs.String("role", "admin", "role of the new user: admin or member")
 	email := fs.String("email", "", "email of the new user (default: generated)")
 	label := fs.String("name", "", "label of the key")
-	if err := fs.Parse(env.Args[2:]); err != nil {
-		return keyRequest{}, fmt.Errorf("%w: %v", errUsage, err)
+	if _, err := parseArgs(fs, env.Args[2:]); err != nil {
+		return keyRequest{}, err
 	}
 	if strings.TrimSpace(*orgName) == "" {
 		return keyRequest{}, fmt.Errorf("%w: --org is required", errUsage)

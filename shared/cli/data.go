@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,8 +27,8 @@ func seed(ctx context.Context, env Env) error {
 	seedValue := fs.Uint64("seed", allapp.DefaultWorldSeed, "random seed: the same seed and date give byte-identical data")
 	asOf := fs.String("as-of", "", "the world's date, YYYY-MM-DD (default: today, UTC)")
 	out := fs.String("out", "", "write the world as ingest files into this directory instead of the store")
-	if err := fs.Parse(env.Args[1:]); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if _, err := parseArgs(fs, env.Args[1:]); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
@@ -189,8 +189,8 @@ func ingest(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("ingest "+kind, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	format := fs.String("format", "", "csv, jsonl or pem (default: from the file name, else from its content)")
-	if err := fs.Parse(env.Args[2:]); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if _, err := parseArgs(fs, env.Args[2:]); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: firmo ingest %s FILE", errUsage, kind)

@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"os"
 	"strings"
 	"time"
@@ -43,8 +43,8 @@ func icpTrain(ctx context.Context, env Env) error {
 	version := fs.String("version", "", "model version written into the file (default: derived from the settings and today's date)")
 	out := fs.String("out", "icp-model.json", "model file to write")
 	svg := fs.String("svg", "", "also write the held-out reliability diagram (SVG) here")
-	if err := fs.Parse(env.Args[1:]); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if _, err := parseArgs(fs, env.Args[1:]); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))

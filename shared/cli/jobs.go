@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"math"
 	"mime/multipart"
 	"net/url"
@@ -99,9 +100,9 @@ func (j *jobFlags) column(flagName, flagValue string, kind upload.ColumnKind) (i
 
 // resumeCommand is the command line that resumes an interrupted task job: the same
 // arguments with --resume TASK_ID.
-func resumeCommand(args []string, taskID string) string {
+func resumeCommand(program string, args []string, taskID string) string {
 	var parts []string
-	parts = append(parts, "firmo")
+	parts = append(parts, shellQuote(program))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--resume" || a == "-resume" {
@@ -162,8 +163,9 @@ type taskJob struct {
 	statusPath func(taskID string) string
 	// submit sends the file and answers the task id.
 	submit func(ctx context.Context, r *remote) (string, error)
-	// rows are the output rows of the ended task.
-	rows func(st *client.TaskStatus) ([]object, error)
+	// rows are the output rows of the ended task; they may count what they write in
+	// sum (rows with a result, rows without one by reason).
+	rows func(st *client.TaskStatus, sum *jobSummary) ([]object, error)
 }
 
 // runTask submits (or, with --resume, resumes) the task, shows its progress and
@@ -198,7 +200,7 @@ func (j *jobFlags) runTask(ctx context.Context, env Env, job taskJob) error {
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintf(env.Stderr, "interrupted: %s task %s keeps running on the server\nresume with: %s\n",
-				job.kind, id, resumeCommand(env.Args, id))
+				job.kind, id, resumeCommand(env.program(), env.Args, id))
 			return errInterrupted
 		}
 		return err
@@ -210,11 +212,17 @@ func (j *jobFlags) runTask(ctx context.Context, env Env, job taskJob) error {
 		_ = st.Decode(&e)
 		return fmt.Errorf("%s task %s ended %s: %s %s", job.kind, id, st.Status, e.Error.Code, e.Error.Message)
 	}
-	rows, err := job.rows(st)
+	sum := newSummary(len(j.table.Rows))
+	rows, err := job.rows(st, sum)
 	if err != nil {
 		return err
 	}
-	return j.writeOutput(env, format, rows)
+	if err := j.writeOutput(env, format, rows); err != nil {
+		return err
+	}
+	sum.out = len(rows)
+	sum.print(env.Stderr)
+	return nil
 }
 
 // taskProgress is records done and the total of a status answer: the total is the
@@ -288,6 +296,23 @@ func resultRows(st *client.TaskStatus) ([]object, error) {
 	return decodeArray(top.get("results"))
 }
 
+// bulkmatchRows are a bulk match's results: one per input row, in input order, as the
+// server sends them.
+func bulkmatchRows(st *client.TaskStatus, sum *jobSummary) ([]object, error) {
+	rows, err := resultRows(st)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if d := cellText(r.get("domain")); d != "" {
+			sum.hit()
+		} else {
+			sum.miss("no match")
+		}
+	}
+	return rows, nil
+}
+
 // bulkmatch runs `firmo bulkmatch FILE`.
 func bulkmatch(ctx context.Context, env Env) error {
 	j := newJobFlags(env, "bulkmatch", true)
@@ -332,7 +357,7 @@ func bulkmatch(ctx context.Context, env Env) error {
 			}
 			return taskID(resp)
 		},
-		rows: resultRows,
+		rows: bulkmatchRows,
 	})
 }
 
@@ -363,8 +388,73 @@ func segment(ctx context.Context, env Env) error {
 			}
 			return taskID(resp)
 		},
-		rows: resultRows,
+		rows: func(st *client.TaskStatus, sum *jobSummary) ([]object, error) {
+			return segmentRows(j.table, di, st, sum)
+		},
 	})
+}
+
+// segmentRows are a segmentation's results as one row per input row, in input order:
+// the row's cells as input:<header>, its normalized domain, the company's profile and
+// segment fields, and, for a row without them, omitted: why (not a domain, or closed
+// or unknown to Firmo, which the task counts as omitted_closed and omitted_unindexed).
+func segmentRows(t upload.Table, di int, st *client.TaskStatus, sum *jobSummary) ([]object, error) {
+	top, err := decodeObject(st.Body)
+	if err != nil {
+		return nil, err
+	}
+	results, err := decodeArray(top.get("results"))
+	if err != nil {
+		return nil, err
+	}
+	byDomain := make(map[string]object, len(results))
+	var cols []string
+	for _, r := range results {
+		d := cellText(r.get("domain"))
+		byDomain[d] = r
+		if cols == nil {
+			for _, f := range r {
+				if f.key != "domain" {
+					cols = append(cols, f.key)
+				}
+			}
+		}
+	}
+	var closed, unindexed int
+	_ = json.Unmarshal(top.get("omitted_closed"), &closed)
+	_ = json.Unmarshal(top.get("omitted_unindexed"), &unindexed)
+	if closed+unindexed > 0 {
+		sum.note = fmt.Sprintf("the task omitted %d closed and %d unknown companies", closed, unindexed)
+	}
+	rows := make([]object, len(t.Rows))
+	for i, in := range t.Rows {
+		row := inputFields(t.Header, in)
+		d, derr := domain.Normalize(in[di])
+		if derr != nil {
+			d = ""
+		}
+		row = append(row, field{key: "domain", val: jsonString(d)})
+		res, ok := byDomain[d]
+		for _, c := range cols {
+			row = append(row, field{key: c, val: res.get(c)})
+		}
+		why := ""
+		switch {
+		case d == "":
+			why = "not a domain"
+		case !ok:
+			why = "closed or unknown to Firmo"
+		}
+		if why == "" {
+			sum.hit()
+			row = append(row, field{key: "omitted", val: nil})
+		} else {
+			sum.miss(why)
+			row = append(row, field{key: "omitted", val: jsonString(why)})
+		}
+		rows[i] = row
+	}
+	return rows, nil
 }
 
 // research runs `firmo research FILE --prompt ...` (batch research, /v1/gen/process).
@@ -468,7 +558,7 @@ func (j *jobFlags) domainTask(ctx context.Context, env Env, kind, path, domainsF
 			}
 			return taskID(resp)
 		},
-		rows: func(st *client.TaskStatus) ([]object, error) {
+		rows: func(st *client.TaskStatus, sum *jobSummary) ([]object, error) {
 			top, err := decodeObject(st.Body)
 			if err != nil {
 				return nil, err
@@ -490,9 +580,17 @@ func (j *jobFlags) domainTask(ctx context.Context, env Env, kind, path, domainsF
 			for i, in := range j.table.Rows {
 				row := inputFields(j.table.Header, in)
 				row = append(row, field{key: "domain", val: jsonString(norm[i])})
-				res := byDomain[norm[i]]
+				res, ok := byDomain[norm[i]]
 				for _, c := range resultCols {
 					row = append(row, field{key: c, val: res.get(c)})
+				}
+				switch {
+				case norm[i] == "":
+					sum.miss("not a domain")
+				case !ok:
+					sum.miss("no result in the task")
+				default:
+					sum.hit()
 				}
 				rows[i] = row
 			}

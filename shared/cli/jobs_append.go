@@ -18,6 +18,7 @@ import (
 type listFlag []string
 
 func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Type() string   { return "names" }
 func (l *listFlag) Set(s string) error {
 	for _, v := range strings.Split(s, ",") {
 		if v = strings.TrimSpace(v); v != "" {
@@ -167,8 +168,14 @@ func runChunked(ctx context.Context, env Env, j *jobFlags, job chunkJob) error {
 			_ = st.save(out)
 			if ctx.Err() != nil {
 				fmt.Fprintf(env.Stderr, "interrupted: %d of %d chunks of %s done, kept in %s\nresume with: %s\n",
-					st.Done, len(parts), out, statePath(out), commandLine(env.Args))
+					st.Done, len(parts), out, statePath(out), commandLine(env.program(), env.Args))
 				return errInterrupted
+			}
+			if st.nothingKept() {
+				// Nothing was done or submitted (a 422 on the first chunk, say): keep no
+				// state or output that would stop the corrected command.
+				_ = os.Remove(statePath(out))
+				_ = os.Remove(out)
 			}
 			return err
 		}
@@ -192,12 +199,15 @@ func runChunked(ctx context.Context, env Env, j *jobFlags, job chunkJob) error {
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "wrote %d rows to %s\n", o.rows, out)
+	sum := newSummary(len(j.table.Rows))
+	sum.out = o.rows
+	sum.print(env.Stderr)
 	return nil
 }
 
 // commandLine is args as a shell command.
-func commandLine(args []string) string {
-	parts := []string{"firmo"}
+func commandLine(program string, args []string) string {
+	parts := []string{shellQuote(program)}
 	for _, a := range args {
 		parts = append(parts, shellQuote(a))
 	}

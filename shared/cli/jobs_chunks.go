@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -39,6 +40,12 @@ type chunkState struct {
 	Header []string `json:"csv_header,omitempty"`
 }
 
+// nothingKept reports whether the state holds no work: no chunk done, no email batch
+// submitted, nothing charged.
+func (st *chunkState) nothingKept() bool {
+	return st.Done == 0 && st.Credits == 0 && st.OutBytes == 0 && !slices.ContainsFunc(st.Batches, func(b string) bool { return b != "" })
+}
+
 func statePath(out string) string { return out + ".firmo-state.json" }
 
 // inputHash is the SHA-256 of data and parts.
@@ -64,6 +71,11 @@ func loadState(out, command, hash string) (*chunkState, error) {
 	var st chunkState
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return nil, fmt.Errorf("read %s: %w (delete it to start over)", statePath(out), err)
+	}
+	if (st.Command != command || st.Input != hash) && st.nothingKept() {
+		// A run that stopped before any chunk was done or submitted holds nothing to
+		// resume: another command may start over.
+		return nil, nil
 	}
 	if st.Command != command || st.Input != hash {
 		return nil, fmt.Errorf("%w: %s holds an interrupted run of another input or other options; delete it (and %s) to start over",

@@ -27,6 +27,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(asFirmoEnv) == "1" {
+		// The README test's bin/firmo: this test binary acting as the firmo command.
+		os.Exit(Run(context.Background(), Env{Program: "./bin/firmo", Args: os.Args[1:], Stdin: os.Stdin,
+			Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Version: "readme-test"}))
+	}
 	code := m.Run()
 	if live.s != nil {
 		live.s.srv.Close()
@@ -294,7 +299,8 @@ func TestSegmentResumedFromTaskID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The same task's results, read directly.
+	// The same task's results, read directly: the output is one row per input row, in
+	// input order, each with its company's segment from the task, or why it has none.
 	c, _ := client.New(client.Config{BaseURL: s.srv.URL, APIKey: s.key})
 	st, err := c.Poll(context.Background(), "/v1/segment/status/"+m[2])
 	if err != nil || st.Status != "completed" {
@@ -304,17 +310,37 @@ func TestSegmentResumedFromTaskID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	writeRows(&buf, formatJSON, want)
-	if !bytes.Equal(got, buf.Bytes()) || len(want) < s.world.Len()/2 {
-		t.Fatalf("output (%d bytes) is not the task's %d results (%d bytes)", len(got), len(want), buf.Len())
+	segOf := map[string]string{}
+	for _, w := range want {
+		segOf[cellText(w.get("domain"))] = cellText(w.get("segment_id"))
 	}
 	var items []struct {
-		Domain    string `json:"domain"`
-		SegmentID *int   `json:"segment_id"`
+		Input     string          `json:"input:domain"`
+		Domain    string          `json:"domain"`
+		SegmentID json.RawMessage `json:"segment_id"`
+		Omitted   *string         `json:"omitted"`
 	}
-	if err := json.Unmarshal(got, &items); err != nil || items[0].SegmentID == nil || items[0].Domain == "" {
-		t.Fatalf("output rows lack domain and segment_id: %v %.200s", err, got)
+	if err := json.Unmarshal(got, &items); err != nil || len(items) != len(rows) || len(want) < s.world.Len()/2 {
+		t.Fatalf("output: %v, %d rows for %d in (%d results)", err, len(items), len(rows), len(want))
+	}
+	omitted := 0
+	for i, it := range items {
+		if it.Input != rows[i][0] || it.Domain != rows[i][0] {
+			t.Fatalf("output row %d is %q, input row %q", i, it.Input, rows[i][0])
+		}
+		seg, ok := segOf[it.Domain]
+		switch {
+		case ok && (it.Omitted != nil || string(it.SegmentID) != seg):
+			t.Fatalf("row %d (%s): segment %s omitted %v, the task's %s", i, it.Domain, it.SegmentID, it.Omitted, seg)
+		case !ok && (it.Omitted == nil || *it.Omitted != "closed or unknown to Firmo"):
+			t.Fatalf("row %d (%s) is not in the results but says %v", i, it.Domain, it.Omitted)
+		case !ok:
+			omitted++
+		}
+	}
+	sum := fmt.Sprintf("summary: %d rows in, %d out (input order), %d with a result", len(rows), len(rows), len(rows)-omitted)
+	if !strings.Contains(r2.stderr, sum) {
+		t.Fatalf("no %q in:\n%s", sum, r2.stderr)
 	}
 }
 
@@ -470,6 +496,9 @@ func TestResearchAndValidateICP(t *testing.T) {
 	}
 	if got[0]["Fit"] != nil {
 		t.Fatalf("a row without a domain got a verdict: %v", got[0])
+	}
+	if !strings.Contains(r.stderr, fmt.Sprintf("summary: %d rows in, %d out (input order), 8 with a result; without one: 1 not a domain", len(rows), len(rows))) {
+		t.Fatalf("validate-icp summary:\n%s", r.stderr)
 	}
 }
 

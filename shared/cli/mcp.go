@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -21,8 +21,8 @@ func mcpCmd(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	cf := addClientFlags(fs)
-	if err := fs.Parse(env.Args[1:]); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if _, err := parseArgs(fs, env.Args[1:]); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: firmo mcp takes no arguments, got %q", errUsage, fs.Args())

@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"io"
 	"log/slog"
 	"net"
@@ -30,8 +30,8 @@ import (
 func serve(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	if err := fs.Parse(env.Args[1:]); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if _, err := parseArgs(fs, env.Args[1:]); err != nil {
+		return err
 	}
 	cfg, log, err := load(env)
 	if err != nil {

@@ -9,8 +9,10 @@
 // RunTask and the ...AndWait methods submit a task, poll it with backoff and return
 // the finished result, or the interim one with ErrNotFinished when ctx ends first.
 //
-// The request and response types are written by hand: oapi-codegen v2.8.2 fails on the
-// API reference's OpenAPI 3.1 union types (type: [string, integer]). A test checks them
+// The request and response types are written by hand. oapi-codegen v2.8.2 failed on the
+// one OpenAPI 3.1 union type of the API reference (refs of POST /v1/email/find/batch,
+// type: [string, integer]), which is now a oneOf: the reference generates a client that
+// compiles, but the types here are not generated from it yet. A test checks them
 // against the reference instead, as served by every Firmo server at /v1/openapi.json
 // (and browsable at /docs): Operations covers exactly its operations, each method
 // calls its operation's method and path, and every JSON field of every request and
@@ -27,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -63,6 +66,22 @@ type Config struct {
 	// Session, when set and APIKey is not, is sent as the admin app session cookie
 	// (the value Login returns).
 	Session string
+	// OnRetry, when set, is called before each wait between retries, so a program can
+	// say why it waits (the firmo command prints "retrying in N s (reason)").
+	OnRetry func(Retry)
+}
+
+// Retry is one wait between two attempts of a call.
+type Retry struct {
+	Method, Path string
+	// Attempt is the attempt that failed (1 for the first).
+	Attempt int
+	// Wait is how long the client waits before the next attempt.
+	Wait time.Duration
+	// Reason is what failed: "429 rate_limited", "503", "connection refused", ...
+	Reason string
+	// Err is the failure: an *Error for an answer, else the transport error.
+	Err error
 }
 
 // ConfigFromEnv reads FIRMO_URL and FIRMO_API_KEY through getenv (os.Getenv in a
@@ -80,6 +99,7 @@ type Client struct {
 	maxWait time.Duration
 	agent   string
 	session string
+	onRetry func(Retry)
 	// sleep waits d or until ctx ends (tests replace it).
 	sleep func(ctx context.Context, d time.Duration) error
 }
@@ -95,7 +115,7 @@ func New(cfg Config) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("client: base URL %q must be an absolute http or https URL", raw)
 	}
-	c := &Client{base: u, key: cfg.APIKey, hc: cfg.HTTPClient, retries: cfg.Retries, maxWait: cfg.MaxRetryWait, agent: cfg.UserAgent, session: cfg.Session, sleep: sleepCtx}
+	c := &Client{base: u, key: cfg.APIKey, hc: cfg.HTTPClient, retries: cfg.Retries, maxWait: cfg.MaxRetryWait, agent: cfg.UserAgent, session: cfg.Session, onRetry: cfg.OnRetry, sleep: sleepCtx}
 	if c.hc == nil {
 		c.hc = &http.Client{Timeout: 5 * time.Minute}
 	}
@@ -243,6 +263,11 @@ func (c *Client) Do(ctx context.Context, call Call) (*Response, error) {
 			if wait > c.maxWait {
 				return nil, e
 			}
+			reason := strconv.Itoa(e.Status)
+			if e.Code != "" {
+				reason += " " + e.Code
+			}
+			c.notify(Retry{Method: call.Method, Path: call.Path, Attempt: attempt, Wait: wait, Reason: reason, Err: e})
 			if err := c.sleep(ctx, wait); err != nil {
 				return nil, e
 			}
@@ -251,7 +276,9 @@ func (c *Client) Do(ctx context.Context, call Call) (*Response, error) {
 		if ctx.Err() != nil || !transient(err) || attempt > c.retries {
 			return nil, err
 		}
-		if err := c.sleep(ctx, backoff(attempt)); err != nil {
+		wait := backoff(attempt)
+		c.notify(Retry{Method: call.Method, Path: call.Path, Attempt: attempt, Wait: wait, Reason: transportReason(err), Err: err})
+		if err := c.sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 	}
@@ -348,10 +375,30 @@ func transient(err error) bool {
 	return strings.Contains(s, "connection refused") || strings.Contains(s, "connection reset") || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }
 
-// backoff is 1 s, 2 s, 4 s, ... capped at 30 s.
+func (c *Client) notify(r Retry) {
+	if c.onRetry != nil {
+		c.onRetry(r)
+	}
+}
+
+// transportReason names a transport error in a few words.
+func transportReason(err error) string {
+	s := err.Error()
+	switch {
+	case strings.Contains(s, "connection refused"):
+		return "connection refused"
+	case strings.Contains(s, "connection reset"):
+		return "connection reset"
+	default:
+		return "connection closed before an answer"
+	}
+}
+
+// backoff is 1 s, 2 s, 4 s, ... capped at 30 s, each plus a random jitter of up to
+// half of it, so that clients refused together do not come back together.
 func backoff(attempt int) time.Duration {
-	d := time.Second << min(attempt-1, 5)
-	return min(d, 30*time.Second)
+	d := min(time.Second<<min(attempt-1, 5), 30*time.Second)
+	return d + mrand.N(d/2)
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

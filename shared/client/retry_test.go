@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -115,5 +116,39 @@ func TestValidationErrorNamesTheField(t *testing.T) {
 				t.Fatalf("requests %q, error's request id %q: want one request, its id in the error", ids, e.RequestID)
 			}
 		})
+	}
+}
+
+// TestOnRetrySaysWhyAndHowLong: each wait between attempts is reported before it
+// starts, with its reason and length: a 503's first backoff step is one second plus a
+// jitter of at most half a second; a refused connection is named as such.
+func TestOnRetrySaysWhyAndHowLong(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, 0, nil)
+	rec := newRecorder(t, s.srv.URL, map[string]failure{"/v1/industries": {status: http.StatusServiceUnavailable}})
+	var got []client.Retry
+	c, err := client.New(client.Config{BaseURL: rec.srv.URL, APIKey: s.key, OnRetry: func(r client.Retry) { got = append(got, r) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Industries(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0].Reason, "503") || got[0].Attempt != 1 || got[0].Wait < time.Second || got[0].Wait >= 1500*time.Millisecond {
+		t.Fatalf("retries reported: %+v; want one 503 wait of 1-1.5 s", got)
+	}
+
+	// A port nothing listens on: the closed listener of a test server.
+	dead := httptestClosedURL(t)
+	got = nil
+	c, err = client.New(client.Config{BaseURL: dead, APIKey: "k", Retries: 1, OnRetry: func(r client.Retry) { got = append(got, r) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Industries(context.Background()); err == nil {
+		t.Fatal("a call to a closed port succeeded")
+	}
+	if len(got) != 1 || got[0].Reason != "connection refused" {
+		t.Fatalf("retries reported: %+v; want one 'connection refused'", got)
 	}
 }

@@ -189,3 +189,13 @@ func (s *server) demoAdminPassword(t *testing.T) string {
 	}
 	return strings.TrimSpace(string(pw))
 }
+
+// httptestClosedURL is the address of a test server already closed: connections to it
+// are refused.
+func httptestClosedURL(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	u := srv.URL
+	srv.Close()
+	return u
+}

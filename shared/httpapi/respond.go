@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -49,8 +50,15 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 // WriteError answers err in the JSON error shape through the status table of apperr.
 // Internal detail is logged with the request id, never sent.
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	d := apperr.Describe(err)
 	rid := RequestID(r.Context())
+	if ClientGone(r, err) {
+		// The client went away (Ctrl-C, a closed connection): nobody reads the answer and
+		// the server did nothing wrong. 499 is the access log's "client closed request".
+		log.InfoContext(r.Context(), "client disconnected", "request_id", rid, "err", err.Error())
+		w.WriteHeader(StatusClientClosedRequest)
+		return
+	}
+	d := apperr.Describe(err)
 	if d.Internal || d.Status >= 500 {
 		log.ErrorContext(r.Context(), "request failed", "request_id", rid, "status", d.Status, "err", err.Error())
 	}
@@ -62,6 +70,16 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 	}
 	WriteJSON(w, d.Status, ErrorBody{Error: ErrorDetail{Code: d.Code, Message: d.Message, Field: d.Field, RequestID: rid}})
+}
+
+// StatusClientClosedRequest is the access log's status of a request whose client
+// disconnected before its answer (nginx's 499; never seen by a client).
+const StatusClientClosedRequest = 499
+
+// ClientGone reports whether err is the request's own context ending because its
+// client disconnected (or gave up), not a failure of the server.
+func ClientGone(r *http.Request, err error) bool {
+	return errors.Is(err, context.Canceled) && errors.Is(r.Context().Err(), context.Canceled)
 }
 
 type ctxKey int

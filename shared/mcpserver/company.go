@@ -66,7 +66,7 @@ type ScoreOutput struct {
 // scoreSchema is company_score's output schema: ScoreOutput's, with the descriptions
 // an agent reads.
 func scoreSchema() *jsonschema.Schema {
-	return schemaFor[ScoreOutput](map[string][]rule{
+	return outputSchemaFor[ScoreOutput](map[string][]rule{
 		"score":       {describe("0-800, higher is better")},
 		"first_event": {describe("date of the first certificate")},
 		"parameters":  {describe("the inputs of the score formula (base_score, recency_multiplier, growth_boost, expiration_penalty, lookback_360, lookback_720)")},
@@ -99,7 +99,9 @@ type MatchOutput struct {
 const (
 	minMatchConfidence = 50
 	maxMatchConfidence = 100
-	maxMatchRows       = 10
+	// maxMatchRows is the most candidates GET /v1/match answers (its reference: "At
+	// most 5 matches"), all of which the tool shows.
+	maxMatchRows = 5
 )
 
 func (t *tools) addCompanyTools(s *mcp.Server) {
@@ -110,7 +112,8 @@ func (t *tools) addCompanyTools(s *mcp.Server) {
 		Annotations: readOnly("Company profile"),
 		Description: `Read a company's profile by its domain: name, status (active or closed), address, industry and sub-industry, employees and revenue buckets, business model, description, keywords, phones, public emails, social profiles, mail provider, score. ` +
 			`Free. Use match_company first when you only have the company's name.`,
-		InputSchema: schemaFor[DomainInput](domainRules),
+		InputSchema:  schemaFor[DomainInput](domainRules),
+		OutputSchema: outputSchemaFor[CompanyProfile](nil),
 	}, t.companyProfile)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:         "company_score",
@@ -125,11 +128,12 @@ func (t *tools) addCompanyTools(s *mcp.Server) {
 		Title:       "Match a company name",
 		Annotations: readOnly("Match a company name"),
 		Description: `Find the companies (domains) a company name refers to, ranked by match confidence (0-100; never below 50), narrowed by country, state, city, zip code or phone when given. ` +
-			`Answers up to 10 candidates with domain, name, location and confidence. Cost: each candidate returned is billed as a company record (net-new per 90 days, at the plan's rate per 1,000).`,
+			`Answers up to 5 candidates with domain, name, location and confidence. Cost: each candidate returned is billed as a company record (net-new per 90 days, at the plan's rate per 1,000).`,
 		InputSchema: schemaFor[MatchInput](map[string][]rule{
 			"name":                 {minLength(1)},
 			"min_match_confidence": {between(minMatchConfidence, maxMatchConfidence)},
 		}),
+		OutputSchema: outputSchemaFor[MatchOutput](nil),
 	}, t.matchCompany)
 }
 

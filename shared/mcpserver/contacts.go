@@ -144,7 +144,8 @@ func (t *tools) addContactTools(s *mcp.Server) {
 			`Answers the number of contacts returned, the first 25 with their main fields (name, title, department, seniority, company, email, phone, LinkedIn) and their companies. ` +
 			`Cost: every contact and company returned is billed as a record (net-new per 90 days, at the plan's rate per 1,000 records), so keep max_records small (default 25) and size the search first with count_contacts, which is free. ` +
 			`At most 5 contacts per company unless results_by_company says otherwise; to page, set results_by_company 0 and raise offset.`,
-		InputSchema: schemaFor[SearchContactsInput](rules),
+		InputSchema:  schemaFor[SearchContactsInput](rules),
+		OutputSchema: outputSchemaFor[SearchContactsOutput](nil),
 	}, t.searchContacts)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "count_contacts",
@@ -153,7 +154,7 @@ func (t *tools) addContactTools(s *mcp.Server) {
 		Description: `Count the contacts matching person and company filters (seniority, department, job title, skills, country, state, the employer's industry, country and size, contact data such as has_email). ` +
 			`Free: use it to size a search before search_contacts, which bills every contact it returns.`,
 		InputSchema: schemaFor[CountContactsInput](filterRules()),
-		OutputSchema: schemaFor[client.ContactCount](map[string][]rule{
+		OutputSchema: outputSchemaFor[client.ContactCount](map[string][]rule{
 			"count": {describe("contacts matching every filter")},
 		}),
 	}, t.countContacts)

@@ -55,6 +55,7 @@ func (t *tools) addEmailTools(s *mcp.Server) {
 			"domain":       {minLength(1)},
 			"wait_seconds": {between(0, maxWait), defaultValue(defaultEmailWait)},
 		}),
+		OutputSchema: outputSchemaFor[EmailOutcome](nil),
 	}, t.findEmail)
 }
 

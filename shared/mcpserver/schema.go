@@ -31,6 +31,43 @@ func schemaFor[T any](rules map[string][]rule) *jsonschema.Schema {
 	return s
 }
 
+// outputSchemaFor is the output schema of a tool answering T: T's inferred schema
+// (with rules) where every map may also be null. The inference reads a Go map as
+// "object" only, but a nil map (sub_industry of a company without one, say) encodes as
+// null, and an output schema must admit every answer the tool gives: the SDK checks
+// each answer against it and fails the call otherwise.
+func outputSchemaFor[T any](rules map[string][]rule) *jsonschema.Schema {
+	s := schemaFor[T](rules)
+	nullableMaps(s, true)
+	return s
+}
+
+// nullableMaps lets every map-typed schema under s (s itself unless top) be null too.
+func nullableMaps(s *jsonschema.Schema, top bool) {
+	if s == nil {
+		return
+	}
+	if !top && s.Type == "object" && s.AdditionalProperties != nil && s.Properties == nil {
+		s.Types, s.Type = []string{"null", "object"}, ""
+	}
+	for _, p := range s.Properties {
+		nullableMaps(p, false)
+	}
+	nullableMaps(s.Items, false)
+	if s.AdditionalProperties != nil {
+		nullableMaps(s.AdditionalProperties, false)
+	}
+	for _, d := range s.Defs {
+		nullableMaps(d, false)
+	}
+	for _, x := range s.AnyOf {
+		nullableMaps(x, false)
+	}
+	for _, x := range s.OneOf {
+		nullableMaps(x, false)
+	}
+}
+
 // isArray reports whether s describes an array (possibly nullable).
 func isArray(s *jsonschema.Schema) bool {
 	return s.Type == "array" || slices.Contains(s.Types, "array")

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -61,6 +62,7 @@ func (t *tools) addTaskTools(s *mcp.Server) {
 			"id":           {minLength(1)},
 			"wait_seconds": {between(0, maxWait)},
 		}),
+		OutputSchema: outputSchemaFor[TaskStatusOutput](nil),
 	}, t.taskStatus)
 }
 
@@ -74,13 +76,17 @@ func (t *tools) taskStatus(ctx context.Context, _ *mcp.CallToolRequest, in TaskS
 		st, err = t.api.Poll(ctx, path) // no answer within the wait: read it once
 	}
 	if err != nil {
-		return nil, TaskStatusOutput{}, toolError("task_status", err)
+		return nil, TaskStatusOutput{}, toolError("task_status", asIDArgument(err))
 	}
 	out := TaskStatusOutput{Kind: in.Kind, ID: in.ID, Status: st.Status, Progress: st.Progress, Done: st.Done, Total: st.Total,
 		Results: []map[string]any{}, CreditsCharged: st.Credits}
 	a, err := readTask(in.Kind, st.Body)
 	if err != nil {
 		return nil, TaskStatusOutput{}, toolError("task_status", fmt.Errorf("decode status answer: %w", err))
+	}
+	if st.Status == "completed" && out.Progress == 0 {
+		// Email jobs and batches carry no progress: a completed one is all done.
+		out.Progress = 100
 	}
 	out.ResultCount = len(a.rows)
 	out.Results = firstN(a.rows, maxRows)
@@ -94,6 +100,19 @@ func (t *tools) taskStatus(ctx context.Context, _ *mcp.CallToolRequest, in TaskS
 	}
 	out.Note = strings.Join(notes, "; ")
 	return nil, out, nil
+}
+
+// asIDArgument names the tool's argument, id, in an API error about the route's path
+// parameter (task_id, job_id or batch_id), which the agent never saw.
+func asIDArgument(err error) error {
+	var e *client.Error
+	if errors.As(err, &e) && (e.Field == "task_id" || e.Field == "job_id" || e.Field == "batch_id") {
+		c := *e
+		c.Field = "id"
+		c.Message = strings.ReplaceAll(c.Message, e.Field, "id")
+		return &c
+	}
+	return err
 }
 
 // taskAnswer is what task_status reads from a status answer besides its status: the

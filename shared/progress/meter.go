@@ -3,7 +3,6 @@ package progress
 import (
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
 )
@@ -24,6 +23,7 @@ type Meter struct {
 	tty      bool
 	interval time.Duration
 	now      func() time.Time
+	columns  func() int
 
 	started   bool
 	start     time.Time
@@ -50,6 +50,9 @@ type MeterOptions struct {
 	Terminal *bool
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Columns is the terminal's width at each redraw (default: read from w with
+	// x/term, 80 when it cannot be read).
+	Columns func() int
 }
 
 // NewMeter returns a meter writing to w.
@@ -63,6 +66,10 @@ func NewMeter(w io.Writer, opts MeterOptions) *Meter {
 	}
 	if m.now == nil {
 		m.now = time.Now
+	}
+	m.columns = opts.Columns
+	if m.columns == nil {
+		m.columns = func() int { return terminalColumns(w) }
 	}
 	if opts.Terminal != nil {
 		m.tty = *opts.Terminal
@@ -121,7 +128,7 @@ func (m *Meter) draw(now time.Time, final bool) {
 		if final {
 			end = "\n"
 		}
-		fmt.Fprintf(m.w, "\r%s\033[K%s", m.barLine(now), end)
+		fmt.Fprintf(m.w, "\r%s\033[K%s", m.barLine(now, m.columns()), end)
 		return
 	}
 	if !final && m.printed && now.Sub(m.lastPrint) < m.interval {
@@ -167,15 +174,14 @@ func (m *Meter) plainLine(now time.Time) string {
 	return fmt.Sprintf("progress %d/%d %.1f%% %.1f/s eta %s", m.done, m.total, m.percent(), r, eta)
 }
 
-// barLine is "label [#####.....]  60% 1200/2000 85.3/s 9s left".
-func (m *Meter) barLine(now time.Time) string {
+// barLine is "label [#####.....]  60% 1200/2000 85.3/s 9s left", fitted into cols
+// columns (see fitBar).
+func (m *Meter) barLine(now time.Time, cols int) string {
 	frac := m.percent() / 100
-	cells := int(frac * width)
-	bar := strings.Repeat("#", cells) + strings.Repeat(".", width-cells)
 	r, left := m.rate(now)
-	tail := ""
+	parts := []string{fmt.Sprintf("%3.0f%%", frac*100), fmt.Sprintf("%d/%d", m.done, m.total), fmt.Sprintf("%.1f/s", r)}
 	if left >= 0 {
-		tail = " " + left.String() + " left"
+		parts = append(parts, left.String()+" left")
 	}
-	return fmt.Sprintf("%s [%s] %3.0f%% %d/%d %.1f/s%s", m.label, bar, frac*100, m.done, m.total, r, tail)
+	return fitBar(m.label, frac, parts, cols)
 }

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/term"
 )
 
 // Bar is a progress bar. Its methods are safe for concurrent use. A nil *Bar does
@@ -108,13 +111,50 @@ func (b *Bar) line(now time.Time) string {
 	if frac > 1 {
 		frac = 1
 	}
-	cells := int(frac * width)
-	bar := strings.Repeat("#", cells) + strings.Repeat(".", width-cells)
-	rate := ""
+	parts := []string{fmt.Sprintf("%3.0f%%", frac*100), fmt.Sprintf("%d/%d", b.done, b.total), elapsed.String()}
 	if secs := now.Sub(b.start).Seconds(); secs > 0 {
-		rate = fmt.Sprintf(" %.0f/s", float64(b.done)/secs)
+		parts = append(parts, fmt.Sprintf("%.0f/s", float64(b.done)/secs))
 	}
-	return fmt.Sprintf("%s [%s] %3.0f%% %d/%d %s%s", b.label, bar, frac*100, b.done, b.total, elapsed, rate)
+	cols := 1 << 20 // plain lines are not fitted
+	if b.tty {
+		cols = terminalColumns(b.w)
+	}
+	return fitBar(b.label, frac, parts, cols)
+}
+
+// fitBar is "label [#####.....] part part ..." in at most cols-1 columns, so that a
+// redraw never wraps (a wrapped line cannot be redrawn with \r and scrolls instead):
+// the bar shrinks from 30 cells down to 5, then goes, then the last parts go, then
+// the line is cut.
+func fitBar(label string, frac float64, parts []string, cols int) string {
+	limit := cols - 1
+	for n := len(parts); n >= 1; n-- {
+		tail := strings.Join(parts[:n], " ")
+		fixed := utf8.RuneCountInString(label) + 1 + utf8.RuneCountInString(tail)
+		if cells := min(width, limit-fixed-3); cells >= 5 {
+			done := int(frac * float64(cells))
+			return label + " [" + strings.Repeat("#", done) + strings.Repeat(".", cells-done) + "] " + tail
+		}
+		if fixed <= limit {
+			return label + " " + tail
+		}
+	}
+	line := []rune(label + " " + parts[0])
+	if len(line) > limit {
+		line = line[:max(limit, 0)]
+	}
+	return string(line)
+}
+
+// terminalColumns is the width of the terminal w writes to (80 when it is none or
+// cannot tell).
+func terminalColumns(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+			return cols
+		}
+	}
+	return 80
 }
 
 // isTerminal reports whether w is a character device (a terminal), without a

@@ -22,7 +22,11 @@ func core(_ context.Context, c *app.Core) (*app.Core, error) { return c, nil }
 // routes are the meta routes (the API reference rendered on first request), the
 // account and key routes and usage, over the core's accounts and billing.
 func routes(c *app.Core) []httpapi.Route {
-	meta := accounthttp.MetaRoutes(sync.OnceValues(openapi.Document), sync.OnceValues(openapi.HTML))
+	docs := sync.OnceValues(openapi.Docs)
+	meta := accounthttp.MetaRoutes(sync.OnceValues(openapi.Document), func() ([]byte, string, error) {
+		d, err := docs()
+		return d.HTML, d.CSP, err
+	})
 	account := accounthttp.AccountRoutes(c.Accounts, accounthttp.SessionOptions{TTL: c.Config.SessionTTL, Insecure: c.Config.InsecureCookies})
 	return slices.Concat(meta, account, accounthttp.UsageRoutes(c.Billing, time.Now))
 }

@@ -9,10 +9,14 @@ import (
 // Page renders a document on first use; later calls return the same bytes.
 type Page func() ([]byte, error)
 
+// DocsPage renders the browsable reference on first use: its HTML and the
+// Content-Security-Policy it is served with (the scripts it may run).
+type DocsPage func() (html []byte, csp string, err error)
+
 // MetaRoutes are the unauthenticated service routes: health, readiness, the OpenAPI document and
 // the browsable reference (each rendered once, on its first request, so a cold start
 // does not assemble them). They belong to the account family's function on AWS.
-func MetaRoutes(openapiJSON, docsHTML Page) []httpapi.Route {
+func MetaRoutes(openapiJSON Page, docsHTML DocsPage) []httpapi.Route {
 	const fam = httpapi.FamilyAccount
 	return []httpapi.Route{
 		{Method: "GET", Path: "/healthz", Family: fam, Auth: httpapi.AuthNone, Handle: func(w http.ResponseWriter, r *http.Request) error {
@@ -36,12 +40,12 @@ func MetaRoutes(openapiJSON, docsHTML Page) []httpapi.Route {
 			return nil
 		}},
 		{Method: "GET", Path: "/docs", Family: fam, Auth: httpapi.AuthNone, Handle: func(w http.ResponseWriter, r *http.Request) error {
-			page, err := docsHTML()
+			page, csp, err := docsHTML()
 			if err != nil {
 				return err
 			}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+			w.Header().Set("Content-Security-Policy", csp)
 			w.Write(page)
 			return nil
 		}},

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func runArgs(args ...string) remoteRun {
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), Env{Args: args, Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
+	return remoteRun{code, out.String(), errb.String()}
+}
+
+// TestCommandLineConventions: a mistyped command or flag is one line naming the nearest
+// one (exit 2); help pages carry synopsis, examples and flags (exit 0); cobra writes the
+// completion scripts; GNU flags (--flag=value) parse.
+func TestCommandLineConventions(t *testing.T) {
+	r := runArgs("segmnt", "x.csv")
+	if r.code != 2 || !strings.Contains(r.stderr, `unknown command "segmnt" (did you mean segment?)`) {
+		t.Errorf("mistyped command: exit %d, %q", r.code, r.stderr)
+	}
+	r = runArgs("bulkmatch", "x.csv", "--nme_column", "Company")
+	if r.code != 2 || !strings.Contains(r.stderr, "unknown flag: --nme_column; did you mean --name_column?") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("mistyped flag: exit %d, %q", r.code, r.stderr)
+	}
+	for _, args := range [][]string{{"help", "append"}, {"append", "--help"}} {
+		r = runArgs(args...)
+		h := r.stderr
+		if r.code != 0 || !strings.Contains(h, "Usage: firmo append FILE --dataset") || !strings.Contains(h, "Examples:\n  firmo append data/samples/domains.csv") ||
+			!strings.Contains(h, "--chunk-size int") || !strings.Contains(h, "Exit codes:") {
+			t.Errorf("%v: exit %d, %q", args, r.code, h)
+		}
+	}
+	r = runArgs("api", "score", "--help")
+	if r.code != 0 || !strings.Contains(r.stderr, "Usage: firmo api score [DOMAIN] [flags]") || !strings.Contains(r.stderr, "GET /v1/score") {
+		t.Errorf("api score --help: exit %d, %q", r.code, r.stderr)
+	}
+	r = runArgs("completion", "bash")
+	if r.code != 0 || !strings.Contains(r.stdout, "bash completion") || !strings.Contains(r.stdout, "__start_firmo") {
+		t.Errorf("completion bash: exit %d, %.200q", r.code, r.stdout)
+	}
+	r = runArgs("__complete", "api", "")
+	if r.code != 0 || !strings.Contains(r.stdout, "request\n") || !strings.Contains(r.stdout, "bizdata\n") {
+		t.Errorf("completion of api: exit %d, %q", r.code, r.stdout)
+	}
+	// --flag=value.
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), Env{Args: []string{"samples", "--out=" + dir + "/s"}, Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string { return map[string]string{"FIRMO_DATA_DIR": dir}[k] }})
+	if code != 0 || !strings.Contains(out.String(), dir+"/s/companies.csv") {
+		t.Errorf("samples --out=DIR: exit %d, %q %q", code, out.String(), errb.String())
+	}
+}
