@@ -32,7 +32,7 @@ type listRef struct {
 // plan is what a query needs besides its body: the list chunks it reads by terms lookup,
 // which must be in the lists index before the query runs.
 type plan struct {
-	lists map[string][]string // lists-index document id -> values
+	lists map[string][]any // lists-index document id -> values
 }
 
 // Bool is the filter of q in the query DSL: every request filter, the saved-query scope
@@ -41,7 +41,7 @@ type plan struct {
 // query, lookups included, to index.max_terms_count values).
 func (x *Index) Bool(q contactsearch.EngineQuery) (obj, plan, error) {
 	var filter, mustNot []any
-	p := plan{lists: map[string][]string{}}
+	p := plan{lists: map[string][]any{}}
 	terms := func(field string, vals []string) any { return obj{"terms": obj{field: vals}} }
 	f := q.Filters
 	if f == nil {
@@ -145,7 +145,14 @@ func (x *Index) listTerms(p *plan, field string, vals []string) []any {
 	for start := 0; start < len(vals); start += x.cfg.MaxTerms {
 		chunk := vals[start:min(start+x.cfg.MaxTerms, len(vals))]
 		id := listID(field, chunk)
-		p.lists[id] = chunk
+		vals := make([]any, len(chunk))
+		for i, v := range chunk {
+			vals[i] = v
+			if field == "persona_id" {
+				vals[i], _ = strconv.ParseInt(v, 10, 64) // idKeys wrote them
+			}
+		}
+		p.lists[id] = vals
 		out = append(out, obj{"terms": obj{field: obj{"index": x.cfg.ListsIndex, "id": id, "path": "values"}}})
 	}
 	return out
