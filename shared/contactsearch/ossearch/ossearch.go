@@ -26,16 +26,19 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/opensearch-project/opensearch-go/v4"
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/osclient"
@@ -311,10 +314,9 @@ func (x *Index) RemoveContacts(ctx context.Context, ids []int64) error {
 
 // UpdateCompany rewrites rec's fields in the documents of its contacts: one
 // _update_by_query on the domain, touching only the documents that do not hold them yet.
+// Without a contacts index there is nothing to rewrite (it is not created here: its
+// vector dims are the contact writer's).
 func (x *Index) UpdateCompany(ctx context.Context, rec company.Record) error {
-	if err := x.EnsureIndex(ctx); err != nil {
-		return err
-	}
 	body, err := json.Marshal(CompanyUpdateBody(contactsearch.CompanyFieldsOf(rec)))
 	if err != nil {
 		return err
@@ -322,10 +324,46 @@ func (x *Index) UpdateCompany(ctx context.Context, rec company.Record) error {
 	refresh := x.cfg.Refresh != ""
 	_, err = x.client.UpdateByQuery(ctx, opensearchapi.UpdateByQueryReq{Indices: []string{x.cfg.Index}, Body: bytes.NewReader(body),
 		Params: opensearchapi.UpdateByQueryParams{Conflicts: "proceed", Refresh: &refresh}})
+	var se *opensearch.StructError
+	if errors.As(err, &se) && se.Err.Type == "index_not_found_exception" {
+		return nil
+	}
 	if err != nil {
 		return osclient.Unavailable("update company "+rec.Domain, err)
 	}
 	return nil
+}
+
+// CompanyStore is a company store whose every successful Put also rewrites the company's
+// fields in its contacts' documents (UpdateCompany): the company pipeline and the
+// scheduled reprocessing write through it, so a company derived again reaches contact
+// search. A failed rewrite is Put's error; the record itself is stored.
+type CompanyStore struct {
+	company.Store
+	Index *Index
+}
+
+// Put implements company.Store.
+func (s CompanyStore) Put(ctx context.Context, rec *company.Record) error {
+	if err := s.Store.Put(ctx, rec); err != nil {
+		return err
+	}
+	if err := s.Index.UpdateCompany(ctx, *rec); err != nil {
+		return fmt.Errorf("company %s stored, contact documents not rewritten: %w", rec.Domain, err)
+	}
+	return nil
+}
+
+// ConfigOf is the adapter's configuration from the service's: the index name and the
+// FIRMO_OPENSEARCH_CONTACTS_* layout, for vectors of dims values.
+func ConfigOf(o config.OpenSearch, dims int) Config {
+	ci := o.Contacts
+	c := Config{Index: o.ContactsIndex, Dims: dims, Engine: ci.Engine, Shards: ci.Shards, M: ci.M, EfConstruction: ci.EfConstruction, EfSearch: ci.EfSearch}
+	if ci.Replicas >= 0 {
+		r := ci.Replicas
+		c.Replicas = &r
+	}
+	return c
 }
 
 // writeLists stores the list chunks p's terms lookups read (content-addressed: each
