@@ -9,6 +9,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/company/contactfields"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/geo"
 	"github.com/firmoapi/firmo/shared/query"
@@ -75,24 +76,10 @@ type Indexed struct {
 }
 
 // CompanyFields are an employer's fields a search filters on and shows in its entry.
-type CompanyFields struct {
-	Domain         string             `json:"domain"`
-	Name           string             `json:"name,omitempty"`
-	Employees      string             `json:"employees,omitempty"`
-	Revenue        string             `json:"revenue,omitempty"`
-	Industries     []string           `json:"industries,omitempty"` // best score first
-	IndustryGroups map[string]float64 `json:"industry_groups,omitempty"`
-	Country        string             `json:"country,omitempty"`
-	StateCode      string             `json:"state_code,omitempty"`
-	StateName      string             `json:"state_name,omitempty"`
-}
+type CompanyFields = contactfields.Fields
 
-// CompanyFieldsOf are rec's fields (a company without a record: its domain only).
-func CompanyFieldsOf(rec company.Record) CompanyFields {
-	ci := companyOf(rec)
-	return CompanyFields{Domain: ci.Domain, Name: ci.Name, Employees: ci.Employees, Revenue: ci.Revenue, Industries: ci.Industries,
-		IndustryGroups: ci.IndustryGroups, Country: ci.Country, StateCode: ci.StateCode, StateName: ci.StateName}
-}
+// CompanyFieldsOf are rec's fields.
+func CompanyFieldsOf(rec company.Record) CompanyFields { return contactfields.Of(rec) }
 
 // Prepare is r as an outside index stores it, with co, its employer's fields.
 func Prepare(r contact.Raw, co CompanyFields) Indexed {

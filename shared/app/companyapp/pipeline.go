@@ -8,8 +8,8 @@ import (
 
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/company/oscontactfields"
 	"github.com/firmoapi/firmo/shared/config"
-	"github.com/firmoapi/firmo/shared/contactsearch/ossearch"
 	"github.com/firmoapi/firmo/shared/dnsmx"
 	"github.com/firmoapi/firmo/shared/extract"
 	"github.com/firmoapi/firmo/shared/industry"
@@ -71,11 +71,7 @@ func buildPipeline(c *app.Core) (*Pipeline, error) {
 		if err != nil {
 			return nil, err
 		}
-		idx, err := ossearch.New(cluster, ossearch.ConfigOf(cfg.OpenSearch, 0)) // dims unused: it never creates the index
-		if err != nil {
-			return nil, err
-		}
-		store = ossearch.CompanyStore{Store: store, Index: idx}
+		store = oscontactfields.Store{Store: store, Rewriter: oscontactfields.Rewriter{Client: cluster, Index: cfg.OpenSearch.ContactsIndex}}
 	}
 	parts.Service = company.NewService(store, d)
 	return parts, nil

@@ -23,21 +23,19 @@ package ossearch
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"sync"
 	"time"
 
-	"github.com/opensearch-project/opensearch-go/v4"
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/company/contactfields"
+	"github.com/firmoapi/firmo/shared/company/oscontactfields"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactsearch"
@@ -230,7 +228,7 @@ func documentOf(x contactsearch.Indexed, vec []float32) document {
 	// The employer's fields live in company (and the filter fields below), not in the
 	// stored contact: UpdateCompany rewrites them in one place.
 	d.Contact.CompanyName, d.Contact.Employees, d.Contact.RevenueRange, d.Contact.Industry = "", "", "", nil
-	set := companyDocFields(x.Company)
+	set := contactfields.Doc(x.Company)
 	d.Company = x.Company
 	d.Industry, _ = set["industry"].([]string)
 	d.Employees, _ = set["employees"].(string)
@@ -238,28 +236,6 @@ func documentOf(x contactsearch.Indexed, vec []float32) document {
 	d.CompanyState, _ = set["company_state"].(string)
 	d.CompanyFP = set["company_fp"].(string)
 	return d
-}
-
-// companyDocFields are the document fields that come from the employer, with the
-// fingerprint that tells whether a document holds them.
-func companyDocFields(co contactsearch.CompanyFields) map[string]any {
-	raw, _ := json.Marshal(co) // plain fields: cannot fail
-	sum := sha256.Sum256(raw)
-	return map[string]any{
-		"company":         co,
-		"industry":        nonNil(co.Industries),
-		"employees":       co.Employees,
-		"company_country": co.Country,
-		"company_state":   co.StateCode,
-		"company_fp":      hex.EncodeToString(sum[:12]),
-	}
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // bulkBatch bounds one _bulk request (about 2 MB of JSON with 384-dim vectors).
@@ -312,46 +288,11 @@ func (x *Index) RemoveContacts(ctx context.Context, ids []int64) error {
 	return x.ix.Bulk(ctx, buf.Bytes())
 }
 
-// UpdateCompany rewrites rec's fields in the documents of its contacts: one
-// _update_by_query on the domain, touching only the documents that do not hold them yet.
-// Without a contacts index there is nothing to rewrite (it is not created here: its
-// vector dims are the contact writer's).
+// UpdateCompany rewrites rec's fields in the documents of its contacts
+// (oscontactfields.Rewriter: one _update_by_query, touching only documents that do not hold
+// them yet).
 func (x *Index) UpdateCompany(ctx context.Context, rec company.Record) error {
-	body, err := json.Marshal(CompanyUpdateBody(contactsearch.CompanyFieldsOf(rec)))
-	if err != nil {
-		return err
-	}
-	refresh := x.cfg.Refresh != ""
-	_, err = x.client.UpdateByQuery(ctx, opensearchapi.UpdateByQueryReq{Indices: []string{x.cfg.Index}, Body: bytes.NewReader(body),
-		Params: opensearchapi.UpdateByQueryParams{Conflicts: "proceed", Refresh: &refresh}})
-	var se *opensearch.StructError
-	if errors.As(err, &se) && se.Err.Type == "index_not_found_exception" {
-		return nil
-	}
-	if err != nil {
-		return osclient.Unavailable("update company "+rec.Domain, err)
-	}
-	return nil
-}
-
-// CompanyStore is a company store whose every successful Put also rewrites the company's
-// fields in its contacts' documents (UpdateCompany): the company pipeline and the
-// scheduled reprocessing write through it, so a company derived again reaches contact
-// search. A failed rewrite is Put's error; the record itself is stored.
-type CompanyStore struct {
-	company.Store
-	Index *Index
-}
-
-// Put implements company.Store.
-func (s CompanyStore) Put(ctx context.Context, rec *company.Record) error {
-	if err := s.Store.Put(ctx, rec); err != nil {
-		return err
-	}
-	if err := s.Index.UpdateCompany(ctx, *rec); err != nil {
-		return fmt.Errorf("company %s stored, contact documents not rewritten: %w", rec.Domain, err)
-	}
-	return nil
+	return oscontactfields.Rewriter{Client: x.client, Index: x.cfg.Index, Refresh: x.cfg.Refresh != ""}.UpdateCompany(ctx, rec)
 }
 
 // ConfigOf is the adapter's configuration from the service's: the index name and the

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/company/oscontactfields"
 	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/title"
 )
@@ -304,23 +305,9 @@ func VectorsBody(ids []int64) obj {
 	return obj{"size": len(ids), "_source": []string{"persona_id", VectorField}, "query": obj{"terms": obj{"persona_id": sortedIDs(ids)}}}
 }
 
-// companyScript rewrites a company's fields in each of its contacts' documents
-// (params.set: field -> value).
-const companyScript = "for (e in params.set.entrySet()) { ctx._source[e.getKey()] = e.getValue(); }"
-
-// CompanyUpdateBody is the _update_by_query body that rewrites co's fields in every
-// document of its contacts that does not hold them yet (company_fp differs), so
-// deriving a company again without a change rewrites nothing.
-func CompanyUpdateBody(co contactsearch.CompanyFields) obj {
-	set := companyDocFields(co)
-	return obj{
-		"query": obj{"bool": obj{
-			"filter":   []any{obj{"term": obj{"domain": co.Domain}}},
-			"must_not": []any{obj{"term": obj{"company_fp": set["company_fp"]}}},
-		}},
-		"script": obj{"lang": "painless", "source": companyScript, "params": obj{"set": set}},
-	}
-}
+// CompanyUpdateBody is the _update_by_query body rewriting co in its contacts'
+// documents (oscontactfields.UpdateBody).
+func CompanyUpdateBody(co contactsearch.CompanyFields) obj { return oscontactfields.UpdateBody(co) }
 
 func escapeWildcard(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`)
