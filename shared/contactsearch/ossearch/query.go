@@ -25,11 +25,6 @@ const maxWindow = 10_000
 // (results_by_company is at most 100, so it always fits).
 const maxInner = 100
 
-// listRef is a chunk of a saved-query list stored in the lists index, for a terms lookup.
-type listRef struct {
-	ID, Path string
-}
-
 // plan is what a query needs besides its body: the list chunks it reads by terms lookup,
 // which must be in the lists index before the query runs.
 type plan struct {
