@@ -81,8 +81,8 @@ type Deps struct {
 	// words to summary terms (see summary.go). Either may be nil.
 	Prompts   PromptExtractor
 	Thesaurus Thesaurus
-	// Remote, when set, replaces the in-memory HNSW graph (and Dir) with an index outside
-	// the process: OpenSearch k-NN on AWS (see RemoteIndex in remote.go).
+	// Remote, when set, replaces the in-memory HNSW graph (and Dir) with a vector index
+	// outside the process (see RemoteIndex in remote.go); the snapshot stays.
 	Remote RemoteIndex
 	// Patterns, when set, gives each company's email pattern (shared/patternbook, the
 	// source contact generation also answers from); nil: the pattern learned from the
