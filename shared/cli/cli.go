@@ -40,6 +40,8 @@ Usage:
                                      load the deterministic demo world (or write it as ingest files)
   firmo ingest companies|contacts|certs|pages FILE [--format csv|jsonl|pem]
                                      load company rows, certificates or pages; bad rows are listed and skipped
+  firmo reindex-contacts             write every stored contact to the OpenSearch contacts index
+                                     (FIRMO_OPENSEARCH_URL; contacts stored before it was set)
   firmo icp-train (--truth | --org ORG_ID [--integration ID]) [--companies N] [--icps K] [--out FILE] [--svg FILE]
                                      train the native ICP-fit model (native-icp) and write its model file
   firmo api COMMAND [flags]          one API call: discover, count, lookup, bizdata, score, history,
@@ -90,6 +92,8 @@ func Run(ctx context.Context, env Env) int {
 		err = seed(ctx, env)
 	case "ingest":
 		err = ingest(ctx, env)
+	case "reindex-contacts":
+		err = reindexContacts(ctx, env)
 	case "icp-train":
 		err = icpTrain(ctx, env)
 	case "api":

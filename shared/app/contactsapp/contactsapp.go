@@ -17,6 +17,7 @@ import (
 	"github.com/firmoapi/firmo/shared/app/integrationsapp"
 	"github.com/firmoapi/firmo/shared/app/patternsapp"
 	"github.com/firmoapi/firmo/shared/app/queriesapp"
+	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/contact"
@@ -119,4 +120,62 @@ func ContactIndex(cfg config.Config, cluster *opensearchapi.Client, dims int) (*
 // runs on the organisation's own key and charges no credits (as batch research).
 func promptReader(integrations *integration.Service, log *slog.Logger) contactsearch.PromptExtractor {
 	return contactsearch.NewLLMPrompts(integrations, contactsearch.DefaultPromptTimeout, log)
+}
+
+// errNoCluster is Reindex's answer without a cluster.
+var errNoCluster = &apperr.Error{Kind: apperr.ErrInvalid, Message: "There is no contacts index to write: set FIRMO_OPENSEARCH_URL."}
+
+// reindexBatch is how many contacts one write of Reindex carries.
+const reindexBatch = 500
+
+// Reindex writes the document of every stored contact to the OpenSearch contacts index,
+// in batches: a deployment's first indexing (contacts stored before contact search ran on
+// OpenSearch) or after the index was dropped. It reads every contact, so it is a command
+// (firmo reindex-contacts), never a Lambda's work. done reports the contacts written so
+// far.
+func Reindex(ctx context.Context, c *app.Core, done func(n int)) (int, error) {
+	cluster, err := osclient.Open(ctx, c.Config.OpenSearch, c.AWS)
+	if err != nil {
+		return 0, err
+	}
+	if cluster == nil {
+		return 0, errNoCluster
+	}
+	embedders, err := embedding.Build(ctx, c)
+	if err != nil {
+		return 0, err
+	}
+	emb := embedders.Text
+	idx, err := ContactIndex(c.Config, cluster, emb.Dims())
+	if err != nil {
+		return 0, err
+	}
+	companies := company.NewKVStore(c.Store)
+	var batch []contact.Raw
+	n := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := contactsearch.IndexContacts(ctx, idx, companies, emb, batch); err != nil {
+			return err
+		}
+		n += len(batch)
+		batch = batch[:0]
+		if done != nil {
+			done(n)
+		}
+		return nil
+	}
+	err = contact.NewStore(c.Store).List(ctx, func(r contact.Raw) error {
+		batch = append(batch, r)
+		if len(batch) == reindexBatch {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	return n, err
 }
