@@ -45,6 +45,8 @@ Usage:
                                      load the deterministic demo world (or write it as ingest files)
   firmo ingest companies|contacts|certs|pages FILE [--format csv|jsonl|pem]
                                      load company rows, certificates or pages; bad rows are listed and skipped
+  firmo reindex-contacts             write every stored contact to the OpenSearch contacts index
+                                     (FIRMO_OPENSEARCH_URL; contacts stored before it was set)
   firmo icp-train (--truth | --org ORG_ID [--integration ID]) [--companies N] [--icps K] [--out FILE] [--svg FILE]
                                      train the native ICP-fit model (native-icp) and write its model file
   firmo api COMMAND [flags]          one API call: discover, count, lookup, bizdata, score, history,
@@ -150,6 +152,7 @@ var commands = []struct {
 	{"keys", "create or revoke API keys", keys, []string{"create", "revoke"}},
 	{"seed", "load the deterministic demo world (or write it as ingest files)", seed, nil},
 	{"ingest", "load company rows, certificates or pages", ingest, []string{"companies", "contacts", "certs", "pages", "sites"}},
+	{"reindex-contacts", "write every stored contact to the OpenSearch contacts index", reindexContacts, nil},
 	{"icp-train", "train the native ICP-fit model", icpTrain, nil},
 	{"api", "one API call, or any operation with api request", api, nil},
 	{"bulkmatch", "match a CSV or Excel file of company names", bulkmatch, nil},

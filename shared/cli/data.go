@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/app/allapp"
+	"github.com/firmoapi/firmo/shared/app/contactsapp"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/contact"
@@ -327,5 +328,31 @@ func ingestContacts(ctx context.Context, env Env, a *allapp.App, file io.Reader,
 	if rep.Skipped > 0 {
 		return fmt.Errorf("%d bad rows skipped (listed above); the %d good rows are stored", rep.Skipped, rep.Accepted)
 	}
+	return nil
+}
+
+// reindexContacts runs `firmo reindex-contacts`: every stored contact's document written
+// to the OpenSearch contacts index (contacts stored before contact search ran there).
+func reindexContacts(ctx context.Context, env Env) error {
+	if len(env.Args) > 1 {
+		return fmt.Errorf("%w: firmo reindex-contacts takes no arguments", errUsage)
+	}
+	a, cfg, err := openApp(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if !cfg.OpenSearch.Enabled() {
+		return fmt.Errorf("%w: firmo reindex-contacts needs FIRMO_OPENSEARCH_URL (the contacts index is in OpenSearch)", errUsage)
+	}
+	start := time.Now()
+	bar := progress.New(env.Stderr, "indexing contacts", 0)
+	last := 0
+	n, err := contactsapp.Reindex(ctx, a.Core, func(n int) { bar.Add(int64(n - last)); last = n })
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "contacts index: %d contacts written in %s\n", n, time.Since(start).Round(time.Millisecond))
 	return nil
 }

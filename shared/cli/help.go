@@ -26,6 +26,8 @@ var helps = map[string]commandHelp{
 	"ingest companies": {"firmo ingest companies FILE [flags]", "Load company rows (CSV with a header, or JSON Lines); bad rows are listed and skipped.", []string{"firmo ingest companies /tmp/world/companies.jsonl"}},
 	"ingest certs":     {"firmo ingest certs FILE [flags]", "Load certificates (a PEM bundle, or JSON Lines).", []string{"firmo ingest certs /tmp/world/certs.jsonl"}},
 	"ingest pages":     {"firmo ingest pages FILE [flags]", "Load pages (JSON Lines).", []string{"firmo ingest pages /tmp/world/pages.jsonl"}},
+	"reindex-contacts": {"firmo reindex-contacts", "Write every stored contact to the OpenSearch contacts index at FIRMO_OPENSEARCH_URL, in batches of 500 (a backfill for contacts stored before the index was configured).",
+		[]string{"FIRMO_OPENSEARCH_URL=https://search.example.com firmo reindex-contacts"}},
 	"icp-train": {"firmo icp-train (--truth | --org ORG_ID [--integration ID]) [flags]", "Train the native ICP-fit model (native-icp) and write its model file.",
 		[]string{"firmo icp-train --truth --companies 2000"}},
 	"mcp": {"firmo mcp [flags]", "Serve the Model Context Protocol on stdin and stdout: tools for AI agents over the API at FIRMO_URL.",

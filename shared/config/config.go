@@ -104,6 +104,19 @@ type OpenSearch struct {
 	Username, Password string
 	ContactsIndex      string // FIRMO_OPENSEARCH_CONTACTS_INDEX: contact documents and vectors; default "contacts"
 	NamesIndex         string // FIRMO_OPENSEARCH_NAMES_INDEX: company-name candidates; default "company-names"
+	// Contacts is the contacts index's layout and k-NN method, read when the index is
+	// created (README "Capacity model"); zero fields take the adapter's defaults.
+	Contacts ContactIndex
+}
+
+// ContactIndex is the layout of the OpenSearch contacts index.
+type ContactIndex struct {
+	Engine         string // FIRMO_OPENSEARCH_CONTACTS_ENGINE: faiss (default), lucene or nmslib
+	Shards         int    // FIRMO_OPENSEARCH_CONTACTS_SHARDS: primary shards; default 2
+	Replicas       int    // FIRMO_OPENSEARCH_CONTACTS_REPLICAS: replicas per shard; -1 when unset (default 1)
+	M              int    // FIRMO_OPENSEARCH_CONTACTS_M: HNSW links per node; default 16
+	EfConstruction int    // FIRMO_OPENSEARCH_CONTACTS_EF_CONSTRUCTION: default 128
+	EfSearch       int    // FIRMO_OPENSEARCH_CONTACTS_EF_SEARCH: default 128
 }
 
 // Enabled reports whether a cluster is configured.
@@ -389,6 +402,14 @@ func (l *loader) openSearch() OpenSearch {
 	o := OpenSearch{
 		ContactsIndex: l.indexName("FIRMO_OPENSEARCH_CONTACTS_INDEX", "contacts"),
 		NamesIndex:    l.indexName("FIRMO_OPENSEARCH_NAMES_INDEX", "company-names"),
+		Contacts: ContactIndex{
+			Engine:         l.oneOf("FIRMO_OPENSEARCH_CONTACTS_ENGINE", "faiss", "faiss", "lucene", "nmslib"),
+			Shards:         int(l.int64("FIRMO_OPENSEARCH_CONTACTS_SHARDS", 0, 1, 1024)),
+			Replicas:       int(l.int64("FIRMO_OPENSEARCH_CONTACTS_REPLICAS", -1, 0, 15)),
+			M:              int(l.int64("FIRMO_OPENSEARCH_CONTACTS_M", 0, 2, 100)),
+			EfConstruction: int(l.int64("FIRMO_OPENSEARCH_CONTACTS_EF_CONSTRUCTION", 0, 2, 4096)),
+			EfSearch:       int(l.int64("FIRMO_OPENSEARCH_CONTACTS_EF_SEARCH", 0, 2, 10000)),
+		},
 	}
 	raw := l.str("FIRMO_OPENSEARCH_URL", "")
 	authRaw := l.str("FIRMO_OPENSEARCH_AUTH", "")

@@ -6,17 +6,18 @@ import (
 )
 
 func TestOpenSearchSettings(t *testing.T) {
+	dc := ContactIndex{Engine: "faiss", Replicas: -1} // unset: the adapter's defaults
 	cases := []settingCase[OpenSearch]{
 		{name: "none configured", env: nil,
-			want: OpenSearch{ContactsIndex: "contacts", NamesIndex: "company-names"}},
+			want: OpenSearch{ContactsIndex: "contacts", NamesIndex: "company-names", Contacts: dc}},
 		{name: "sigv4 with AWS_REGION", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://search-firmo-abc.eu-west-1.es.amazonaws.com/", "FIRMO_OPENSEARCH_AUTH": "SigV4", "AWS_REGION": "eu-central-1"},
-			want: OpenSearch{URL: "https://search-firmo-abc.eu-west-1.es.amazonaws.com", Auth: "sigv4", Region: "eu-central-1", ContactsIndex: "contacts", NamesIndex: "company-names"}},
+			want: OpenSearch{URL: "https://search-firmo-abc.eu-west-1.es.amazonaws.com", Auth: "sigv4", Region: "eu-central-1", ContactsIndex: "contacts", NamesIndex: "company-names", Contacts: dc}},
 		{name: "sigv4 region from the endpoint", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://search-firmo-abc.eu-west-1.es.amazonaws.com", "FIRMO_OPENSEARCH_AUTH": "sigv4"},
-			want: OpenSearch{URL: "https://search-firmo-abc.eu-west-1.es.amazonaws.com", Auth: "sigv4", Region: "eu-west-1", ContactsIndex: "contacts", NamesIndex: "company-names"}},
+			want: OpenSearch{URL: "https://search-firmo-abc.eu-west-1.es.amazonaws.com", Auth: "sigv4", Region: "eu-west-1", ContactsIndex: "contacts", NamesIndex: "company-names", Contacts: dc}},
 		{name: "sigv4 without any region", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://os.example.com", "FIRMO_OPENSEARCH_AUTH": "sigv4"},
 			wantErr: "AWS_REGION"},
 		{name: "basic from userinfo by default", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://admin:s3cret@os.example.com:9200", "FIRMO_OPENSEARCH_NAMES_INDEX": "names-v2", "FIRMO_OPENSEARCH_CONTACTS_INDEX": "contacts-384"},
-			want: OpenSearch{URL: "https://os.example.com:9200", Auth: "basic", Username: "admin", Password: "s3cret", ContactsIndex: "contacts-384", NamesIndex: "names-v2"}},
+			want: OpenSearch{URL: "https://os.example.com:9200", Auth: "basic", Username: "admin", Password: "s3cret", ContactsIndex: "contacts-384", NamesIndex: "names-v2", Contacts: dc}},
 		{name: "basic without a password", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://os.example.com", "FIRMO_OPENSEARCH_AUTH": "basic"},
 			wantErr: "FIRMO_OPENSEARCH_URL"},
 		{name: "credentials with auth none", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://admin:s3cret@os.example.com", "FIRMO_OPENSEARCH_AUTH": "none"},
@@ -26,7 +27,7 @@ func TestOpenSearchSettings(t *testing.T) {
 		{name: "unparsable URL", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://admin:s3cret@os.example.com:port"},
 			wantErr: "FIRMO_OPENSEARCH_URL"},
 		{name: "plain http on loopback", env: map[string]string{"FIRMO_OPENSEARCH_URL": "http://127.0.0.1:9200"},
-			want: OpenSearch{URL: "http://127.0.0.1:9200", Auth: "none", ContactsIndex: "contacts", NamesIndex: "company-names"}},
+			want: OpenSearch{URL: "http://127.0.0.1:9200", Auth: "none", ContactsIndex: "contacts", NamesIndex: "company-names", Contacts: dc}},
 		{name: "plain http elsewhere", env: map[string]string{"FIRMO_OPENSEARCH_URL": "http://os.example.com:9200"},
 			wantErr: "FIRMO_OPENSEARCH_URL"},
 		{name: "a path is not an endpoint", env: map[string]string{"FIRMO_OPENSEARCH_URL": "https://os.example.com/contacts"},
@@ -110,5 +111,35 @@ func runSettings[T comparable](t *testing.T, cases []settingCase[T], part func(C
 				t.Errorf("got %+v\nwant %+v", got, c.want)
 			}
 		})
+	}
+}
+
+// TestContactIndexSettings: the contacts index layout is read and checked, naming the
+// setting.
+func TestContactIndexSettings(t *testing.T) {
+	base := map[string]string{"FIRMO_OPENSEARCH_URL": "http://127.0.0.1:9200"}
+	cfg, err := Load(func(k string) string {
+		m := map[string]string{"FIRMO_OPENSEARCH_CONTACTS_ENGINE": "lucene", "FIRMO_OPENSEARCH_CONTACTS_SHARDS": "6",
+			"FIRMO_OPENSEARCH_CONTACTS_REPLICAS": "2", "FIRMO_OPENSEARCH_CONTACTS_M": "32", "FIRMO_OPENSEARCH_CONTACTS_EF_CONSTRUCTION": "256",
+			"FIRMO_OPENSEARCH_CONTACTS_EF_SEARCH": "200"}
+		if v, ok := base[k]; ok {
+			return v
+		}
+		return m[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cfg.OpenSearch.Contacts, (ContactIndex{Engine: "lucene", Shards: 6, Replicas: 2, M: 32, EfConstruction: 256, EfSearch: 200}); got != want {
+		t.Fatalf("got %+v want %+v", got, want)
+	}
+	_, err = Load(func(k string) string {
+		if k == "FIRMO_OPENSEARCH_CONTACTS_M" {
+			return "1"
+		}
+		return base[k]
+	})
+	if err == nil || !strings.Contains(err.Error(), "FIRMO_OPENSEARCH_CONTACTS_M") {
+		t.Fatalf("m 1: %v", err)
 	}
 }

@@ -21,11 +21,17 @@ const Shards = 16
 // a persona id. A lookup item is only a hint: readers check the record still carries
 // the value, so a changed email never answers for its old address.
 type Store struct {
-	kv kv.Store
+	kv   kv.Store
+	sink func(ctx context.Context, r Raw) error
 }
 
 // NewStore returns the store over s.
 func NewStore(s kv.Store) *Store { return &Store{kv: s} }
+
+// OnChange sets fn to receive every contact a Put (or an ingest) changed, after it is
+// stored: the write of an outside search index (contact search on OpenSearch). An error
+// of fn is Put's error. Set it before the store is used.
+func (s *Store) OnChange(fn func(ctx context.Context, r Raw) error) { s.sink = fn }
 
 func recordKey(id int64) kv.Key {
 	return kv.Key{PK: "contact#" + strconv.FormatInt(id%Shards, 10), SK: fmt.Sprintf("p#%020d", id)}
@@ -82,6 +88,11 @@ func (s *Store) Put(ctx context.Context, r Raw) (changed bool, err error) {
 	if u := LinkedinUsername(r.LinkedinURL); u != "" {
 		if _, err := s.kv.Put(ctx, lookupKey("li", u), idb, kv.Cond{}); err != nil {
 			return true, err
+		}
+	}
+	if s.sink != nil {
+		if err := s.sink(ctx, r); err != nil {
+			return true, fmt.Errorf("persona %d stored, not indexed: %w", r.PersonaID, err)
 		}
 	}
 	return true, nil

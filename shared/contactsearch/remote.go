@@ -12,8 +12,10 @@ import (
 	"github.com/firmoapi/firmo/shared/vector"
 )
 
-// RemoteIndex is a contact index kept outside the process, OpenSearch k-NN
-// (shared/contactsearch/osindex) on AWS, in place of the in-memory HNSW graph. It holds one document
+// RemoteIndex is a contact vector index kept outside the process, OpenSearch k-NN
+// (shared/contactsearch/osindex), in place of the in-memory HNSW graph, while the filters
+// still run on the snapshot. No composition uses it any more: with OpenSearch the whole
+// search runs there (Engine, shared/contactsearch/ossearch). It holds one document
 // per contact: the filter fields, the vector and a fingerprint of both.
 //
 // With a remote index:

@@ -10,8 +10,11 @@
 // in the background when it is older than MaxAge, re-embedding only changed contacts.
 // Prepare publishes a snapshot before its graph is built (firmo serve's start): until
 // the graph is in, similarity searches scan every vector exactly.
-// With Deps.Remote (OpenSearch k-NN on AWS) the vectors live in that index instead of
-// the graph, and a refresh writes only what changed (remote.go).
+// With Deps.Remote the vectors live in an OpenSearch k-NN index instead of the graph, and
+// a refresh writes only what changed (remote.go); the filters still run on the snapshot.
+// With Deps.Engine (OpenSearch on AWS: ossearch) there is no snapshot at all: every
+// search and count is a query to the engine (engine.go), so no process reads every
+// contact.
 package contactsearch
 
 import (
@@ -78,13 +81,17 @@ type Deps struct {
 	// words to summary terms (see summary.go). Either may be nil.
 	Prompts   PromptExtractor
 	Thesaurus Thesaurus
-	// Remote, when set, replaces the in-memory HNSW graph (and Dir) with an index outside
-	// the process: OpenSearch k-NN on AWS (see RemoteIndex in remote.go).
+	// Remote, when set, replaces the in-memory HNSW graph (and Dir) with a vector index
+	// outside the process (see RemoteIndex in remote.go); the snapshot stays.
 	Remote RemoteIndex
 	// Patterns, when set, gives each company's email pattern (shared/patternbook, the
 	// source contact generation also answers from); nil: the pattern learned from the
 	// snapshot's contacts.
 	Patterns PatternSource
+	// Engine, when set, runs every search and count (OpenSearch: ossearch): the service
+	// then builds no snapshot and reads no contact but the one a lookup names; Remote
+	// and Dir are unused.
+	Engine Engine
 }
 
 // PatternSource gives a company's learned email pattern (patternbook.Book).
@@ -106,6 +113,7 @@ type Service struct {
 	thesaurus Thesaurus
 	remote    *remoteState // nil: the in-memory graph
 	patterns  PatternSource
+	engine    Engine
 
 	mu         sync.Mutex
 	snap       *snapshot
@@ -136,7 +144,7 @@ func New(d Deps) *Service {
 		d.MaxAge = 5 * time.Minute
 	}
 	s := &Service{contacts: d.Contacts, companies: d.Companies, embedder: d.Embedder, scopes: d.Scopes,
-		saver: d.Saver, biller: d.Biller, dir: d.Dir, maxAge: d.MaxAge, prompts: d.Prompts, thesaurus: d.Thesaurus, patterns: d.Patterns}
+		saver: d.Saver, biller: d.Biller, dir: d.Dir, maxAge: d.MaxAge, prompts: d.Prompts, thesaurus: d.Thesaurus, patterns: d.Patterns, engine: d.Engine}
 	if d.Remote != nil {
 		s.remote = &remoteState{index: d.Remote}
 	}
@@ -145,6 +153,9 @@ func New(d Deps) *Service {
 
 // Refresh rebuilds the snapshot now (after an ingest, or in tests), on ctx.
 func (s *Service) Refresh(ctx context.Context) error {
+	if s.engine != nil {
+		return nil // nothing is held: the engine's documents are written as contacts change
+	}
 	_, _, err := s.refresh(ctx, false, false)
 	return err
 }
@@ -156,6 +167,9 @@ func (s *Service) Refresh(ctx context.Context) error {
 // the background: firmo serve is ready after Prepare. graph is a no-op when nothing
 // was left to build.
 func (s *Service) Prepare(ctx context.Context) (graph func(context.Context) error, err error) {
+	if s.engine != nil {
+		return func(context.Context) error { return nil }, nil
+	}
 	_, fill, err := s.refresh(ctx, true, false)
 	if fill == nil {
 		fill = func(context.Context) error { return nil }
@@ -358,6 +372,9 @@ func (s *Service) bill(ctx context.Context, who Caller, resp Response) (int64, e
 
 // Search runs a validated request for an organisation (no billing, no saving).
 func (s *Service) Search(ctx context.Context, orgID string, req Request) (Response, error) {
+	if s.engine != nil {
+		return s.searchEngine(ctx, orgID, req)
+	}
 	sn, err := s.current(ctx)
 	if err != nil {
 		return Response{}, err
@@ -454,6 +471,9 @@ func (s *Service) filtersOf(sn *snapshot, req Request) (Filters, error) {
 		if err == nil {
 			f.Title = &q
 		}
+	}
+	if sn == nil {
+		return f, nil // an Engine: no snapshot to run the company signals on (engine.go)
 	}
 	if doms := sn.signalDomains(pr.Signals); doms != nil {
 		// Company-level signals: a company search first (signals.go); contacts are then
@@ -626,6 +646,9 @@ func (s *Service) Count(ctx context.Context, p Params) (int, error) {
 	req, err := Validate(p)
 	if err != nil {
 		return 0, err
+	}
+	if s.engine != nil {
+		return s.countEngine(ctx, req)
 	}
 	sn, err := s.current(ctx)
 	if err != nil {

@@ -74,3 +74,10 @@ func (sc Scope) IncludedDomains() map[string]struct{} { return sc.inDomains }
 
 // IncludedPersonas: see IncludedDomains.
 func (sc Scope) IncludedPersonas() map[int64]struct{} { return sc.inPeople }
+
+// ExcludedDomains and ExcludedPersonas are the exclusion sets, for searches that run the
+// scope as a query of their own (nil without exclusion queries).
+func (sc Scope) ExcludedDomains() map[string]struct{} { return sc.exDomains }
+
+// ExcludedPersonas: see ExcludedDomains.
+func (sc Scope) ExcludedPersonas() map[int64]struct{} { return sc.exPeople }

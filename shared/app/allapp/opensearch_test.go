@@ -26,6 +26,7 @@ import (
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/kv/dynamokv"
 	"github.com/firmoapi/firmo/shared/testkit"
+	"github.com/firmoapi/firmo/shared/testkit/osfake"
 )
 
 // fakeOpenSearch speaks just enough of OpenSearch's REST API for the wiring tests below:
@@ -43,10 +44,27 @@ type fakeOpenSearch struct {
 	auth     []string                             // Authorization header of each request
 	down     bool                                 // answer every request with a 500
 	mappings map[string]string                    // index -> body of its creation
+	// contacts serves the contacts indexes (contact search runs its whole query DSL
+	// there: testkit/osfake evaluates it).
+	contacts *osfake.Server
 }
 
 func newFakeOpenSearch() *fakeOpenSearch {
-	return &fakeOpenSearch{indices: map[string]map[string]map[string]any{}, mappings: map[string]string{}}
+	return &fakeOpenSearch{indices: map[string]map[string]map[string]any{}, mappings: map[string]string{}, contacts: osfake.New()}
+}
+
+// forward hands a contacts-index request to osfake and copies its answer.
+func (f *fakeOpenSearch) forward(w http.ResponseWriter, r *http.Request, body []byte) {
+	req, _ := http.NewRequest(r.Method, f.contacts.URL+r.URL.Path, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		w.WriteHeader(http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	w.WriteHeader(resp.StatusCode)
+	io.Copy(w, resp.Body)
 }
 
 func (f *fakeOpenSearch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -62,6 +80,13 @@ func (f *fakeOpenSearch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	if strings.HasPrefix(parts[0], "contacts") || parts[0] == "_bulk" && bytes.Contains(body, []byte(`"_index":"contacts`)) {
+		if r.Method == http.MethodPut && len(parts) == 1 {
+			f.mappings[parts[0]] = string(body)
+		}
+		f.forward(w, r, body)
+		return
+	}
 	switch {
 	case r.Method == http.MethodPut && len(parts) == 1:
 		if _, ok := f.indices[parts[0]]; ok {
@@ -212,6 +237,11 @@ func (f *fakeOpenSearch) snapshot() (reqs, auth []string, docs map[string]int) {
 	docs = map[string]int{}
 	for ix, d := range f.indices {
 		docs[ix] = len(d)
+	}
+	for ix := range f.mappings {
+		if strings.HasPrefix(ix, "contacts") {
+			docs[ix] = f.contacts.Docs(ix)
+		}
 	}
 	return append([]string(nil), f.requests...), append([]string(nil), f.auth...), docs
 }

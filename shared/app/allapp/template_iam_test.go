@@ -17,8 +17,10 @@ import (
 	"github.com/firmoapi/firmo/shared/app/allapp"
 	"github.com/firmoapi/firmo/shared/app/localbackend"
 	"github.com/firmoapi/firmo/shared/awsiam"
+	"github.com/firmoapi/firmo/shared/company/oscontactfields"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
+	"github.com/firmoapi/firmo/shared/contactsearch/ossearch"
 	"github.com/firmoapi/firmo/shared/kv/dynamokv"
 	"github.com/firmoapi/firmo/shared/osclient"
 	"github.com/firmoapi/firmo/shared/secret"
@@ -45,6 +47,8 @@ var iamAdapters = []struct {
 	{"github.com/firmoapi/firmo/shared/task/sfnflow", sfnflow.IAMActions, nil, "FIRMO_STATE_MACHINE_ARN", "", []string{"TaskStateMachine"}},
 	{"github.com/firmoapi/firmo/shared/osclient", osclient.IAMActions, osclient.SetupActions, "FIRMO_OPENSEARCH_URL", "HasOpenSearch", []string{"OpenSearchDomainName"}},
 	{"github.com/firmoapi/firmo/shared/contactsearch/osindex", osindex.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "HasOpenSearch", []string{"OpenSearchDomainName"}},
+	{"github.com/firmoapi/firmo/shared/contactsearch/ossearch", ossearch.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "HasOpenSearch", []string{"OpenSearchDomainName"}},
+	{"github.com/firmoapi/firmo/shared/company/oscontactfields", oscontactfields.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "HasOpenSearch", []string{"OpenSearchDomainName"}},
 	{"github.com/firmoapi/firmo/shared/secret", secret.IAMActions, nil, "FIRMO_KMS_KEY_ID", "", []string{"SecretsKey"}},
 	// kmssecret's kmsClient makes the KMS client on first use and forwards the
 	// Envelope's calls to it: the same actions as shared/secret, on the same key.

@@ -8,10 +8,12 @@ import (
 
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/company/oscontactfields"
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/dnsmx"
 	"github.com/firmoapi/firmo/shared/extract"
 	"github.com/firmoapi/firmo/shared/industry"
+	"github.com/firmoapi/firmo/shared/osclient"
 )
 
 // Pipeline is the company service and, locally, the demo world's DNS zone that the
@@ -61,7 +63,17 @@ func buildPipeline(c *app.Core) (*Pipeline, error) {
 	}
 	parts.Extractor = extract.New()
 	d := company.NewDeriver(company.DeriverDeps{Extractor: pageExtractor{parts.Extractor}, Classifier: textClassifier{industry.New()}, MX: dnsmx.New(servers, mxTimeout)})
-	parts.Service = company.NewService(company.NewKVStore(c.Store), d)
+	var store company.Store = company.NewKVStore(c.Store)
+	if cfg.OpenSearch.Enabled() {
+		// Contact search runs on OpenSearch: a company stored (derived, rescored,
+		// reprocessed) rewrites its fields in its contacts' documents.
+		cluster, err := osclient.Open(context.Background(), cfg.OpenSearch, c.AWS) // no request is made here
+		if err != nil {
+			return nil, err
+		}
+		store = oscontactfields.Store{Store: store, Rewriter: oscontactfields.Rewriter{Client: cluster, Index: cfg.OpenSearch.ContactsIndex}}
+	}
+	parts.Service = company.NewService(store, d)
 	return parts, nil
 }
 

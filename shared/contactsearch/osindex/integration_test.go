@@ -42,7 +42,7 @@ var indexSeq atomic.Int64
 func liveIndex(t *testing.T, c *opensearchapi.Client, dims int) *osindex.Index {
 	t.Helper()
 	name := fmt.Sprintf("firmo-test-%d-%d", time.Now().UnixNano(), indexSeq.Add(1))
-	ix := osindex.New(c, osindex.Config{Index: name, Dims: dims, Replicas: 0, Refresh: "wait_for"})
+	ix := osindex.New(c, osindex.Config{Index: name, Dims: dims, Replicas: new(int), Refresh: "wait_for"})
 	ctx := context.Background()
 	if err := ix.EnsureIndex(ctx); err != nil {
 		t.Fatal(err)

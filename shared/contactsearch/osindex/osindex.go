@@ -34,7 +34,7 @@ type Config struct {
 	EfConstruction int    // default 128
 	EfSearch       int    // default 100 (faiss reads it; lucene searches with k)
 	Shards         int    // default 1
-	Replicas       int    // default 1; tests use 0
+	Replicas       *int   // default 1; tests use 0
 	// Refresh is passed to write requests: "" (default: visible within the refresh
 	// interval), "wait_for" (tests and single interactive writes) or "true".
 	Refresh string
@@ -62,8 +62,9 @@ func (c Config) withDefaults() Config {
 	if c.Shards <= 0 {
 		c.Shards = 1
 	}
-	if c.Replicas < 0 {
-		c.Replicas = 0
+	if c.Replicas == nil || *c.Replicas < 0 {
+		one := 1
+		c.Replicas = &one
 	}
 	return c
 }

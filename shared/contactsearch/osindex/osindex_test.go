@@ -27,12 +27,13 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func golden(t *testing.T, name string, v any) { t.Helper(); testkit.Golden(t, *update, name, v) }
 
 func TestMappingGolden(t *testing.T) {
+	one := 1
 	cases := []struct {
 		file string
 		cfg  osindex.Config
 	}{
 		{"mapping_lucene.json", osindex.Config{}},
-		{"mapping_faiss.json", osindex.Config{Engine: "faiss", M: 32, EfConstruction: 256, EfSearch: 128, Shards: 2, Replicas: 1}},
+		{"mapping_faiss.json", osindex.Config{Engine: "faiss", M: 32, EfConstruction: 256, EfSearch: 128, Shards: 2, Replicas: &one}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

@@ -60,7 +60,7 @@ func (c Config) Mapping() map[string]any {
 				"knn":                      true,
 				"knn.algo_param.ef_search": c.EfSearch,
 				"number_of_shards":         c.Shards,
-				"number_of_replicas":       c.Replicas,
+				"number_of_replicas":       *c.Replicas,
 			},
 		},
 		// strict: a misspelt field in a document is an error, not a silent new field.

@@ -30,7 +30,7 @@ import (
 type Config struct {
 	Index    string // default "company-names"
 	Shards   int    // default 1
-	Replicas int    // default 1; tests use 0
+	Replicas *int   // default 1 (a node can fail without losing matching); tests use 0
 	// Refresh is passed to write requests: "" (visible within the refresh interval),
 	// "wait_for" (tests) or "true".
 	Refresh string
@@ -43,8 +43,9 @@ func (c Config) withDefaults() Config {
 	if c.Shards <= 0 {
 		c.Shards = 1
 	}
-	if c.Replicas < 0 {
-		c.Replicas = 0
+	if c.Replicas == nil || *c.Replicas < 0 {
+		one := 1
+		c.Replicas = &one
 	}
 	return c
 }
@@ -79,7 +80,7 @@ func (c Config) Mapping() map[string]any {
 	return map[string]any{
 		"settings": map[string]any{
 			"number_of_shards":   c.Shards,
-			"number_of_replicas": c.Replicas,
+			"number_of_replicas": *c.Replicas,
 			"analysis": map[string]any{"analyzer": map[string]any{
 				wsAnalyzer: map[string]any{"type": "custom", "tokenizer": "whitespace"},
 			}},

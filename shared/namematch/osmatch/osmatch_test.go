@@ -33,7 +33,11 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func golden(t *testing.T, name string, v any) { t.Helper(); testkit.Golden(t, *update, name, v) }
 
 func TestMappingGolden(t *testing.T) {
-	golden(t, "mapping.json", osmatch.Config{Replicas: 0}.Mapping())
+	zero := 0
+	golden(t, "mapping.json", osmatch.Config{Replicas: &zero}.Mapping())
+	if r := (osmatch.Config{}).Mapping()["settings"].(map[string]any)["number_of_replicas"]; r != 1 {
+		t.Fatalf("default replicas %v, want 1", r)
+	}
 }
 
 // entry builds an entry the way the matcher indexes a company.
@@ -230,7 +234,7 @@ func TestIntegrationContract(t *testing.T) {
 	}
 	var seq atomic.Int64
 	namematchtest.Run(t, func(t *testing.T) namematch.Index {
-		ix := osmatch.New(c, osmatch.Config{Index: fmt.Sprintf("firmo-names-test-%d-%d", time.Now().UnixNano(), seq.Add(1)), Replicas: 0, Refresh: "wait_for"})
+		ix := osmatch.New(c, osmatch.Config{Index: fmt.Sprintf("firmo-names-test-%d-%d", time.Now().UnixNano(), seq.Add(1)), Replicas: new(int), Refresh: "wait_for"})
 		if err := ix.EnsureIndex(context.Background()); err != nil {
 			t.Fatal(err)
 		}

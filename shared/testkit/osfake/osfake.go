@@ -1,0 +1,764 @@
+// Package osfake is a fake OpenSearch for tests: an HTTP server speaking the REST API
+// the contact search adapter (shared/contactsearch/ossearch) uses — index creation,
+// _bulk, _search, _count, _doc, _update_by_query — that keeps documents in memory and
+// evaluates the part of the query DSL that adapter writes: bool (filter, must, should
+// with minimum_should_match, must_not), terms (values or a terms lookup), term, range,
+// prefix, wildcard, match_phrase, match_all, match_none, knn with a filter (exact
+// search), sort on a field, from/size, _source includes and collapse with inner hits.
+//
+// It is not a cluster. Text fields are analyzed by whitespace only (what the adapter
+// maps); the k-NN search is exact where a cluster's HNSW is approximate; relevance,
+// shards, refresh intervals and Painless are not modelled (an _update_by_query runs the
+// adapter's one script, which sets params.set's fields). Every request is recorded, so
+// tests compare the bodies with golden files; the live-cluster suite is the check of
+// what a real cluster answers.
+package osfake
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+type obj = map[string]any
+
+// Request is one request the fake received.
+type Request struct {
+	Method, Path string
+	Body         []byte
+}
+
+// Server is the fake.
+type Server struct {
+	*httptest.Server
+	mu       sync.Mutex
+	indexes  map[string]*index
+	requests []Request
+}
+
+type index struct {
+	mapping obj
+	docs    map[string]obj
+	order   []string // insertion order of ids, for stable ties
+}
+
+// New starts a fake; Close stops it.
+func New() *Server {
+	s := &Server{indexes: map[string]*index{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	return s
+}
+
+// Requests returns the requests received since mark (a length of an earlier call).
+func (s *Server) Requests(mark int) []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests[min(mark, len(s.requests)):]...)
+}
+
+// Mark is the number of requests received so far.
+func (s *Server) Mark() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.requests)
+}
+
+// Docs is the number of documents in an index.
+func (s *Server) Docs(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ix := s.indexes[name]; ix != nil {
+		return len(ix.docs)
+	}
+	return 0
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Body: body})
+	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	reply := func(code int, v any) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		_ = json.NewEncoder(w).Encode(v)
+	}
+	fail := func(code int, typ, reason string) {
+		reply(code, obj{"error": obj{"type": typ, "reason": reason, "root_cause": []any{obj{"type": typ, "reason": reason}}}, "status": code})
+	}
+	switch {
+	case len(parts) == 1 && parts[0] == "_bulk" || len(parts) == 2 && parts[1] == "_bulk":
+		reply(200, s.bulk(body))
+	case len(parts) == 1 && r.Method == http.MethodPut:
+		if _, ok := s.indexes[parts[0]]; ok {
+			fail(400, "resource_already_exists_exception", "index "+parts[0]+" exists")
+			return
+		}
+		var m obj
+		_ = json.Unmarshal(body, &m)
+		s.indexes[parts[0]] = &index{mapping: m, docs: map[string]obj{}}
+		reply(200, obj{"acknowledged": true, "shards_acknowledged": true, "index": parts[0]})
+	case len(parts) == 1 && r.Method == http.MethodDelete:
+		delete(s.indexes, parts[0])
+		reply(200, obj{"acknowledged": true})
+	case len(parts) == 2 && (parts[1] == "_search" || parts[1] == "_count" || parts[1] == "_update_by_query"):
+		ix := s.indexes[parts[0]]
+		if ix == nil {
+			fail(404, "index_not_found_exception", "no such index ["+parts[0]+"]")
+			return
+		}
+		var q obj
+		if err := json.Unmarshal(body, &q); err != nil && len(body) > 0 {
+			fail(400, "parsing_exception", err.Error())
+			return
+		}
+		var out any
+		var err error
+		switch parts[1] {
+		case "_search":
+			out, err = s.search(ix, q)
+		case "_count":
+			var n int
+			n, err = s.count(ix, q)
+			out = obj{"count": n, "_shards": obj{"total": 1, "successful": 1, "skipped": 0, "failed": 0}}
+		default:
+			out, err = s.updateByQuery(ix, q)
+		}
+		if err != nil {
+			fail(400, "query_shard_exception", err.Error())
+			return
+		}
+		reply(200, out)
+	case len(parts) == 3 && parts[1] == "_doc" && (r.Method == http.MethodPut || r.Method == http.MethodPost):
+		ix := s.indexes[parts[0]]
+		if ix == nil {
+			fail(404, "index_not_found_exception", "no such index ["+parts[0]+"]")
+			return
+		}
+		var d obj
+		if err := json.Unmarshal(body, &d); err != nil {
+			fail(400, "mapper_parsing_exception", err.Error())
+			return
+		}
+		ix.put(parts[2], d)
+		reply(201, obj{"_index": parts[0], "_id": parts[2], "result": "created", "_version": 1})
+	default:
+		fail(400, "illegal_argument_exception", "the fake does not serve "+r.Method+" "+r.URL.Path)
+	}
+}
+
+func (ix *index) put(id string, d obj) {
+	if _, ok := ix.docs[id]; !ok {
+		ix.order = append(ix.order, id)
+	}
+	ix.docs[id] = d
+}
+
+func (s *Server) bulk(body []byte) obj {
+	var items []any
+	errs := false
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var meta map[string]struct {
+			Index string `json:"_index"`
+			ID    string `json:"_id"`
+		}
+		_ = json.Unmarshal(sc.Bytes(), &meta)
+		for action, m := range meta {
+			ix := s.indexes[m.Index]
+			status := 200
+			if ix == nil {
+				status, errs = 404, true
+				items = append(items, obj{action: obj{"_index": m.Index, "_id": m.ID, "status": 404, "error": obj{"type": "index_not_found_exception", "reason": "no such index"}}})
+				if action != "delete" {
+					sc.Scan()
+				}
+				continue
+			}
+			switch action {
+			case "delete":
+				if _, ok := ix.docs[m.ID]; !ok {
+					status = 404
+				}
+				delete(ix.docs, m.ID)
+			case "index", "create":
+				sc.Scan()
+				var d obj
+				_ = json.Unmarshal(sc.Bytes(), &d)
+				ix.put(m.ID, d)
+				status = 201
+			case "update":
+				sc.Scan()
+				var u struct {
+					Doc obj `json:"doc"`
+				}
+				_ = json.Unmarshal(sc.Bytes(), &u)
+				d := ix.docs[m.ID]
+				if d == nil {
+					d = obj{}
+				}
+				for k, v := range u.Doc {
+					d[k] = v
+				}
+				ix.put(m.ID, d)
+			}
+			items = append(items, obj{action: obj{"_index": m.Index, "_id": m.ID, "status": status}})
+		}
+	}
+	return obj{"took": 1, "errors": errs, "items": items}
+}
+
+// hit is a matching document with its score.
+type hit struct {
+	id    string
+	doc   obj
+	score float64
+}
+
+func (s *Server) matches(ix *index, q any) ([]hit, error) {
+	qo, _ := q.(obj)
+	if qo == nil {
+		qo = obj{"match_all": obj{}}
+	}
+	if knn, ok := qo["knn"].(obj); ok {
+		return s.knn(ix, knn)
+	}
+	var out []hit
+	for _, id := range ix.order {
+		d, ok := ix.docs[id]
+		if !ok {
+			continue
+		}
+		m, err := s.match(ix, qo, d)
+		if err != nil {
+			return nil, err
+		}
+		if m {
+			out = append(out, hit{id: id, doc: d, score: 1})
+		}
+	}
+	return out, nil
+}
+
+func (s *Server) knn(ix *index, knn obj) ([]hit, error) {
+	for field, v := range knn {
+		p, _ := v.(obj)
+		vec := floats(p["vector"])
+		k := int(num(p["k"]))
+		var filter obj
+		if f, ok := p["filter"].(obj); ok {
+			filter = f
+		}
+		space := ix.space(field)
+		var out []hit
+		for _, id := range ix.order {
+			d, ok := ix.docs[id]
+			if !ok {
+				continue
+			}
+			dv := floats(d[field])
+			if len(dv) != len(vec) {
+				continue
+			}
+			if filter != nil {
+				m, err := s.match(ix, filter, d)
+				if err != nil {
+					return nil, err
+				}
+				if !m {
+					continue
+				}
+			}
+			out = append(out, hit{id: id, doc: d, score: score(space, vec, dv)})
+		}
+		sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+		return out[:min(k, len(out))], nil
+	}
+	return nil, fmt.Errorf("knn query without a field")
+}
+
+// score is the k-NN plugin's score for a space (vectors unit length).
+func score(space string, q, v []float64) float64 {
+	dot := 0.0
+	for i := range q {
+		dot += q[i] * v[i]
+	}
+	if space == "innerproduct" {
+		if dot >= 0 {
+			return 1 + dot
+		}
+		return 1 / (1 - dot)
+	}
+	return (1 + dot) / 2
+}
+
+func (ix *index) fieldMapping(field string) obj {
+	props, _ := dig(ix.mapping, "mappings", "properties").(obj)
+	m, _ := props[field].(obj)
+	return m
+}
+
+func (ix *index) space(field string) string {
+	m := ix.fieldMapping(field)
+	sp, _ := dig(m, "method", "space_type").(string)
+	return sp
+}
+
+// tokenized reports a whitespace-analyzed text field.
+func (ix *index) tokenized(field string) bool {
+	m := ix.fieldMapping(field)
+	return m["type"] == "text"
+}
+
+func (s *Server) match(ix *index, q obj, d obj) (bool, error) {
+	for kind, v := range q {
+		body, _ := v.(obj)
+		switch kind {
+		case "match_all":
+			return true, nil
+		case "match_none":
+			return false, nil
+		case "bool":
+			return s.matchBool(ix, body, d)
+		case "terms":
+			for field, want := range body {
+				var vals []any
+				if lookup, ok := want.(obj); ok {
+					src := s.indexes[str(lookup["index"])]
+					if src == nil {
+						return false, fmt.Errorf("terms lookup index %v missing", lookup["index"])
+					}
+					ld := src.docs[str(lookup["id"])]
+					vals, _ = dig(ld, strings.Split(str(lookup["path"]), ".")...).([]any)
+				} else {
+					vals, _ = want.([]any)
+				}
+				set := map[string]bool{}
+				for _, x := range vals {
+					set[key(x)] = true
+				}
+				for _, have := range values(d, field) {
+					if set[key(have)] {
+						return true, nil
+					}
+				}
+				return false, nil
+			}
+		case "term":
+			for field, want := range body {
+				if o, ok := want.(obj); ok {
+					want = o["value"]
+				}
+				for _, have := range values(d, field) {
+					if key(have) == key(want) {
+						return true, nil
+					}
+				}
+				return false, nil
+			}
+		case "range":
+			for field, b := range body {
+				bo, _ := b.(obj)
+				for _, have := range values(d, field) {
+					if inRange(have, bo) {
+						return true, nil
+					}
+				}
+				return false, nil
+			}
+		case "prefix":
+			for field, want := range body {
+				w := str(want)
+				if o, ok := want.(obj); ok {
+					w = str(o["value"])
+				}
+				for _, tok := range ix.tokens(d, field) {
+					if strings.HasPrefix(tok, w) {
+						return true, nil
+					}
+				}
+				return false, nil
+			}
+		case "wildcard":
+			for field, want := range body {
+				w := str(want)
+				if o, ok := want.(obj); ok {
+					w = str(o["value"])
+				}
+				re, err := wildcard(w)
+				if err != nil {
+					return false, err
+				}
+				for _, tok := range ix.tokens(d, field) {
+					if re.MatchString(tok) {
+						return true, nil
+					}
+				}
+				return false, nil
+			}
+		case "match_phrase":
+			for field, want := range body {
+				phrase := strings.Fields(str(want))
+				toks := ix.tokens(d, field)
+				for i := 0; i+len(phrase) <= len(toks); i++ {
+					if equalStrings(toks[i:i+len(phrase)], phrase) {
+						return true, nil
+					}
+				}
+				return false, nil
+			}
+		default:
+			return false, fmt.Errorf("the fake does not evaluate %q queries", kind)
+		}
+	}
+	return false, fmt.Errorf("empty query")
+}
+
+func (s *Server) matchBool(ix *index, b obj, d obj) (bool, error) {
+	for _, k := range []string{"filter", "must"} {
+		for _, c := range list(b[k]) {
+			m, err := s.match(ix, c, d)
+			if err != nil || !m {
+				return false, err
+			}
+		}
+	}
+	for _, c := range list(b["must_not"]) {
+		m, err := s.match(ix, c, d)
+		if err != nil || m {
+			return false, err
+		}
+	}
+	should := list(b["should"])
+	if len(should) == 0 {
+		return true, nil
+	}
+	need := 0
+	if v, ok := b["minimum_should_match"]; ok {
+		need = int(num(v))
+	} else if b["filter"] == nil && b["must"] == nil {
+		need = 1
+	}
+	n := 0
+	for _, c := range should {
+		m, err := s.match(ix, c, d)
+		if err != nil {
+			return false, err
+		}
+		if m {
+			n++
+		}
+	}
+	return n >= need, nil
+}
+
+func (ix *index) tokens(d obj, field string) []string {
+	var out []string
+	for _, v := range values(d, field) {
+		if ix.tokenized(field) {
+			out = append(out, strings.Fields(str(v))...)
+		} else {
+			out = append(out, str(v))
+		}
+	}
+	return out
+}
+
+func (s *Server) count(ix *index, q obj) (int, error) {
+	hits, err := s.matches(ix, q["query"])
+	return len(hits), err
+}
+
+func (s *Server) search(ix *index, q obj) (obj, error) {
+	hits, err := s.matches(ix, q["query"])
+	if err != nil {
+		return nil, err
+	}
+	sortHits(hits, q["sort"])
+	total := len(hits)
+	from, size := 0, 10
+	if v, ok := q["from"]; ok {
+		from = int(num(v))
+	}
+	if v, ok := q["size"]; ok {
+		size = int(num(v))
+	}
+	var page []any
+	if c, ok := q["collapse"].(obj); ok {
+		field := str(c["field"])
+		seen := map[string]bool{}
+		var firsts []hit
+		for _, h := range hits {
+			k := key(first(values(h.doc, field)))
+			if !seen[k] {
+				seen[k] = true
+				firsts = append(firsts, h)
+			}
+		}
+		inner, _ := c["inner_hits"].(obj)
+		for _, h := range window(firsts, from, size) {
+			out := render(h, q["_source"])
+			if inner != nil {
+				k := key(first(values(h.doc, field)))
+				var members []hit
+				for _, m := range hits {
+					if key(first(values(m.doc, field))) == k {
+						members = append(members, m)
+					}
+				}
+				sortHits(members, inner["sort"])
+				isize := 3
+				if v, ok := inner["size"]; ok {
+					isize = int(num(v))
+				}
+				var ih []any
+				for _, m := range window(members, 0, isize) {
+					ih = append(ih, render(m, inner["_source"]))
+				}
+				out["inner_hits"] = obj{str(inner["name"]): obj{"hits": obj{"total": obj{"value": len(members), "relation": "eq"}, "hits": ih}}}
+			}
+			page = append(page, out)
+		}
+	} else {
+		for _, h := range window(hits, from, size) {
+			page = append(page, render(h, q["_source"]))
+		}
+	}
+	if page == nil {
+		page = []any{}
+	}
+	return obj{"took": 1, "timed_out": false, "_shards": obj{"total": 1, "successful": 1, "skipped": 0, "failed": 0},
+		"hits": obj{"total": obj{"value": total, "relation": "eq"}, "max_score": nil, "hits": page}}, nil
+}
+
+func (s *Server) updateByQuery(ix *index, q obj) (obj, error) {
+	hits, err := s.matches(ix, q["query"])
+	if err != nil {
+		return nil, err
+	}
+	set, _ := dig(q, "script", "params", "set").(obj)
+	for _, h := range hits {
+		for k, v := range set {
+			h.doc[k] = v
+		}
+	}
+	return obj{"took": 1, "timed_out": false, "total": len(hits), "updated": len(hits), "failures": []any{}}, nil
+}
+
+func window(hits []hit, from, size int) []hit {
+	if from >= len(hits) {
+		return nil
+	}
+	return hits[from:min(from+size, len(hits))]
+}
+
+// sortHits orders by the sort clause (fields ascending or descending), else by score.
+func sortHits(hits []hit, spec any) {
+	fields := list(spec)
+	if len(fields) == 0 {
+		sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
+		return
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		for _, f := range fields {
+			for field, dir := range f {
+				a, b := first(values(hits[i].doc, field)), first(values(hits[j].doc, field))
+				c := compare(a, b)
+				if c == 0 {
+					continue
+				}
+				if str(dir) == "desc" {
+					return c > 0
+				}
+				return c < 0
+			}
+		}
+		return false
+	})
+}
+
+func render(h hit, include any) obj {
+	src := h.doc
+	if fields, ok := include.([]any); ok {
+		src = obj{}
+		for _, f := range fields {
+			if v, ok := h.doc[str(f)]; ok {
+				src[str(f)] = v
+			}
+		}
+	}
+	return obj{"_index": "", "_id": h.id, "_score": h.score, "_source": src}
+}
+
+func values(d obj, field string) []any {
+	v, ok := d[field]
+	if !ok || v == nil {
+		return nil
+	}
+	if a, ok := v.([]any); ok {
+		return a
+	}
+	return []any{v}
+}
+
+func first(v []any) any {
+	if len(v) == 0 {
+		return nil
+	}
+	return v[0]
+}
+
+func list(v any) []obj {
+	switch x := v.(type) {
+	case []any:
+		out := make([]obj, 0, len(x))
+		for _, e := range x {
+			if o, ok := e.(obj); ok {
+				out = append(out, o)
+			}
+		}
+		return out
+	case obj:
+		return []obj{x}
+	}
+	return nil
+}
+
+func dig(v any, path ...string) any {
+	for _, p := range path {
+		o, ok := v.(obj)
+		if !ok {
+			return nil
+		}
+		v = o[p]
+	}
+	return v
+}
+
+func str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case nil:
+		return ""
+	}
+	return key(v)
+}
+
+func num(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case string:
+		f, _ := strconv.ParseFloat(x, 64)
+		return f
+	}
+	return 0
+}
+
+func floats(v any) []float64 {
+	a, _ := v.([]any)
+	out := make([]float64, len(a))
+	for i, x := range a {
+		out[i] = num(x)
+	}
+	return out
+}
+
+// key is a value's canonical form for exact matching.
+func key(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case string:
+		return x
+	case nil:
+		return "\x00null"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func compare(a, b any) int {
+	fa, aNum := a.(float64)
+	fb, bNum := b.(float64)
+	if aNum && bNum {
+		switch {
+		case fa < fb:
+			return -1
+		case fa > fb:
+			return 1
+		}
+		return 0
+	}
+	return strings.Compare(str(a), str(b))
+}
+
+func inRange(v any, b obj) bool {
+	if g, ok := b["gte"]; ok && compare(v, g) < 0 {
+		return false
+	}
+	if l, ok := b["lte"]; ok && compare(v, l) > 0 {
+		return false
+	}
+	if g, ok := b["gt"]; ok && compare(v, g) <= 0 {
+		return false
+	}
+	if l, ok := b["lt"]; ok && compare(v, l) >= 0 {
+		return false
+	}
+	return true
+}
+
+// wildcard compiles a wildcard pattern (* any run, ? one character, \ escapes).
+func wildcard(p string) (*regexp.Regexp, error) {
+	var b strings.Builder
+	b.WriteString("^")
+	esc := false
+	for _, r := range p {
+		switch {
+		case esc:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+			esc = false
+		case r == '\\':
+			esc = true
+		case r == '*':
+			b.WriteString(".*")
+		case r == '?':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.Compile("(?s)" + b.String())
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
