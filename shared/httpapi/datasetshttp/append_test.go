@@ -35,8 +35,9 @@ type rig struct {
 	t        *testing.T
 	srv      *httptest.Server
 	accounts *account.Service
-	queries  *query.Service
-	billing  *billing.Service
+	queries   *query.Service
+	billing   *billing.Service
+	companies *company.Service
 }
 
 // newRig serves POST /v1/append over a bolt store holding two companies.
@@ -63,7 +64,7 @@ func newRig(t *testing.T) *rig {
 			t.Fatal(err)
 		}
 	}
-	r := &rig{t: t, accounts: account.New(store), queries: query.New(store), billing: billing.New(store)}
+	r := &rig{t: t, accounts: account.New(store), queries: query.New(store), billing: billing.New(store), companies: companies}
 	s := httpapi.NewServer(httpapi.Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: r.accounts, MaxBody: 1 << 20})
 	s.Add(datasetshttp.AppendRoutes(datasetshttp.AppendDeps{
 		Datasets: dataset.New(dataset.Deps{Store: companies.Store(), Scorer: d, Now: clock}),
