@@ -53,7 +53,9 @@ func synthRecords(n int) recordSet {
 // noCharge is a Biller that records nothing, to measure a run without its charges.
 type noCharge struct{}
 
-func (noCharge) Accrue(context.Context, account.Org, billing.Kind, string, ...string) error { return nil }
+func (noCharge) Accrue(context.Context, account.Org, billing.Kind, string, ...string) error {
+	return nil
+}
 
 // BenchmarkNativeICP10k: one native-icp run over 10,000 domains on the embedded
 // composition as shared/app wires it (bbolt, the in-process queue with 50 workers per

@@ -32,9 +32,9 @@ import (
 var now = time.Date(2026, 5, 14, 12, 0, 0, 0, time.UTC)
 
 type rig struct {
-	t        *testing.T
-	srv      *httptest.Server
-	accounts *account.Service
+	t         *testing.T
+	srv       *httptest.Server
+	accounts  *account.Service
 	queries   *query.Service
 	billing   *billing.Service
 	companies *company.Service
