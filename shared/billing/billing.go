@@ -230,6 +230,9 @@ func (s *Service) ChargeAll(ctx context.Context, org account.Org, items []Items,
 		if errors.Is(err, errRestart) {
 			continue
 		}
+		if err == nil {
+			heldFrom(ctx).add(c, res) // a request whose answer may yet be refused (Refund)
+		}
 		return res, err
 	}
 	return Charge{}, &apperr.Error{Kind: apperr.ErrConflict, Message: "Another request with the same request id is being charged; retry."}
