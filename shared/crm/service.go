@@ -166,14 +166,14 @@ type Replacement struct {
 // record is a stored connection.
 type record struct {
 	Replaced    *Replacement `json:"replaced,omitempty"`
-	Provider    string    `json:"provider"`
-	Status      string    `json:"status"`
-	ConnectedAt time.Time `json:"connected_at"`
-	UserID      string    `json:"user_id"`
-	Sealed      string    `json:"sealed_tokens"` // sealed tokenDoc
-	InstanceURL string    `json:"instance_url,omitempty"`
-	APIDomain   string    `json:"api_domain,omitempty"`
-	UpdatedAt   time.Time `json:"updated_at"`
+	Provider    string       `json:"provider"`
+	Status      string       `json:"status"`
+	ConnectedAt time.Time    `json:"connected_at"`
+	UserID      string       `json:"user_id"`
+	Sealed      string       `json:"sealed_tokens"` // sealed tokenDoc
+	InstanceURL string       `json:"instance_url,omitempty"`
+	APIDomain   string       `json:"api_domain,omitempty"`
+	UpdatedAt   time.Time    `json:"updated_at"`
 }
 
 // tokenDoc is what is sealed: the connection's OAuth tokens.
