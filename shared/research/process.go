@@ -104,6 +104,9 @@ func (s *Service) generate(ctx context.Context, org string, prm params, system, 
 			req.JSONFields = append(req.JSONFields, f.Label)
 		}
 	}
+	// Counted in cost_metadata as it starts: a call in flight when the process dies
+	// was still made on the customer's keys.
+	task.CallStarted(ctx, integ.Provider, integ.Model)
 	resp, err := client.Complete(ctx, req)
 	if err != nil {
 		return s.llmFailure(ctx, err)
