@@ -109,25 +109,31 @@ func (s *Service) Accrue(ctx context.Context, org account.Org, kind Kind, taskID
 	t.charging = true
 	s.tabsMu.Unlock()
 	if lead {
-		s.chargeTab(context.WithoutCancel(ctx), id, t)
+		s.chargeTab(context.WithoutCancel(ctx), id, t, places[len(places)-1].b)
 	}
 	for _, p := range places {
 		select {
 		case <-p.b.done:
-			if err := p.b.errs[p.i]; err != nil {
-				return err
-			}
 		case <-ctx.Done():
-			return ctx.Err()
+			select {
+			case <-p.b.done: // charged meanwhile: the outcome stands
+			default:
+				return ctx.Err()
+			}
+		}
+		if err := p.b.errs[p.i]; err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// chargeTab charges the tab's batches until none is waiting, then lets the next
-// caller lead. The batch being charged is closed to new records (a new one opens
-// behind it).
-func (s *Service) chargeTab(ctx context.Context, id tabID, t *tab) {
+// chargeTab charges the tab's batches in order. A caller leading for its own records
+// charges up to their batch (own) and hands what is left to a goroutine, so its
+// record is not held charging others'; with own nil it charges until none is waiting,
+// then lets the next caller lead. The batch being charged is closed to new records (a
+// new one opens behind it).
+func (s *Service) chargeTab(ctx context.Context, id tabID, t *tab, own *tabBatch) {
 	for {
 		s.tabsMu.Lock()
 		if len(t.queue) == 0 {
@@ -141,6 +147,10 @@ func (s *Service) chargeTab(ctx context.Context, id tabID, t *tab) {
 		s.tabsMu.Unlock()
 		s.chargeBatch(ctx, id, b)
 		close(b.done)
+		if b == own {
+			go s.chargeTab(ctx, id, t, nil)
+			return
+		}
 	}
 }
 
