@@ -20,7 +20,10 @@ func TestMalformedLineAnsweredAndServerGoesOn(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- mcpserver.Serve(ctx, mcpserver.New(nil, mcpserver.Options{}), inR, outW) }()
+	go func() {
+		done <- mcpserver.Serve(ctx, mcpserver.New(nil, mcpserver.Options{}), inR, outW)
+		outW.Close() // a server that ended answers nothing more: the reads below fail
+	}()
 	lines := bufio.NewScanner(outR)
 	lines.Buffer(make([]byte, 1<<20), 1<<24)
 	next := func() map[string]any {
@@ -61,6 +64,8 @@ func TestMalformedLineAnsweredAndServerGoesOn(t *testing.T) {
 		t.Fatalf("tools/list after the bad lines = %v", m)
 	}
 	inW.Close()
+	for lines.Scan() {
+	}
 	select {
 	case err := <-done:
 		if err != nil {
