@@ -27,6 +27,7 @@ import (
 	"github.com/firmoapi/firmo/shared/httpapi/datasetshttp"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/query"
+	"github.com/firmoapi/firmo/shared/upload"
 )
 
 var now = time.Date(2026, 5, 14, 12, 0, 0, 0, time.UTC)
@@ -68,7 +69,7 @@ func newRig(t *testing.T) *rig {
 	s := httpapi.NewServer(httpapi.Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: r.accounts, MaxBody: 1 << 20})
 	s.Add(datasetshttp.AppendRoutes(datasetshttp.AppendDeps{
 		Datasets: dataset.New(dataset.Deps{Store: companies.Store(), Scorer: d, Now: clock}),
-		Queries:  r.queries, Billing: r.billing,
+		Queries:  r.queries, Billing: r.billing, Uploads: upload.NewGate(0),
 	})...)
 	r.srv = httptest.NewServer(s.Handler())
 	t.Cleanup(func() { r.srv.Close(); store.Close() })
