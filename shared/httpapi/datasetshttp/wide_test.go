@@ -88,7 +88,9 @@ func TestFourWideWorkbooksAtOnce(t *testing.T) {
 	sampler.Wait()
 	t.Logf("four %d KB workbooks of %d rows: peak heap in use %d MB above the start", len(file)>>10, rows, (peak-base)>>20)
 	for i, rep := range replies {
-		var e struct{ Error struct{ Code, Field, Message string } }
+		var e struct {
+			Error struct{ Code, Field, Message string }
+		}
 		_ = json.Unmarshal(rep.body, &e)
 		if rep.status != 422 || e.Error.Field != "file" || !strings.Contains(e.Error.Message, "at most 256 columns") {
 			t.Errorf("upload %d: %d %s, want 422 naming file and the column limit", i, rep.status, rep.body)
