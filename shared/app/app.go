@@ -144,7 +144,7 @@ func Build(ctx context.Context, d Deps, families ...Composer) (*Core, error) {
 func (c *Core) build() {
 	c.Accounts = account.New(c.Store, account.WithLogger(c.Log))
 	c.Billing = billing.New(c.Store)
-	c.Server = httpapi.NewServer(httpapi.Deps{Log: c.Log, Auth: c.Accounts, MaxBody: c.Config.MaxBodyBytes, Known: knownRoutes})
+	c.Server = httpapi.NewServer(httpapi.Deps{Log: c.Log, Auth: c.Accounts, MaxBody: c.Config.MaxBodyBytes, Known: knownRoutes, Refunds: c.Billing})
 	c.Server.UseRateLimits(c.backend.Limiter)
 	opts := c.backend.Tasks
 	opts.Log = c.Log

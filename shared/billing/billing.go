@@ -9,7 +9,10 @@
 // is billed by one charge with one debit. Dedupe kinds (contacts, companies, found emails) are billed
 // once per organisation and record per DedupeWindow (90 days): a record first delivered
 // on day 0 is free again on day 89 and billed again on day 91. Credits are the net-new
-// count priced with the plan's rate per 1,000 records (Rates, rounded up per charge).
+// count priced with the plan's rate per 1,000 records (Rates), rounded up once per
+// request (the kinds of a ChargeAll summed first). Tasks call Accrue per record
+// instead: their records are charged in batches and rounded up once over the task
+// (tab.go).
 //
 // Every charge is recorded under the route that was called, which the context
 // carries (WithRoute, set by the HTTP server for every authenticated request and by
@@ -115,6 +118,10 @@ type Service struct {
 	// pollEvery and pollFor bound how a duplicate charge waits for the one holding the
 	// debit token.
 	pollEvery, pollFor time.Duration
+
+	// tabs are the running tabs of the tasks charging in this process (Accrue).
+	tabsMu sync.Mutex
+	tabs   map[tabID]*tab
 }
 
 // Option configures a Service.
@@ -125,7 +132,7 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 
 // New returns a Service on store.
 func New(store kv.Store, opts ...Option) *Service {
-	s := &Service{store: store, now: time.Now, pollEvery: 25 * time.Millisecond, pollFor: 3 * time.Second}
+	s := &Service{store: store, now: time.Now, pollEvery: 25 * time.Millisecond, pollFor: 3 * time.Second, tabs: map[tabID]*tab{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -223,6 +230,9 @@ func (s *Service) ChargeAll(ctx context.Context, org account.Org, items []Items,
 		if errors.Is(err, errRestart) {
 			continue
 		}
+		if err == nil {
+			heldFrom(ctx).add(c, res) // a request whose answer may yet be refused (Refund)
+		}
 		return res, err
 	}
 	return Charge{}, &apperr.Error{Kind: apperr.ErrConflict, Message: "Another request with the same request id is being charged; retry."}
@@ -313,6 +323,8 @@ type charge struct {
 	requestID string
 	id        string
 	key       kv.Key
+	// tab is the task tab pricing the charge (Accrue), nil for a request's charge.
+	tab *kv.Key
 }
 
 func (c *charge) run(ctx context.Context) (Charge, error) {
@@ -340,11 +352,23 @@ func (c *charge) run(ctx context.Context) (Charge, error) {
 			if p.Kind.Dedupe() {
 				netNew = won[i]
 			}
-			parts[i] = partResult{Kind: p.Kind, Records: len(p.Records), NetNew: netNew, Credits: Price(c.org.Plan, p.Kind, netNew)}
+			parts[i] = partResult{Kind: p.Kind, Records: len(p.Records), NetNew: netNew}
+		}
+		undo := func() {}
+		if c.tab != nil {
+			if parts[0].Credits, undo, err = c.tabPrice(ctx, parts[0]); err != nil {
+				c.release(context.WithoutCancel(ctx), claims)
+				return Charge{}, err
+			}
+		} else {
+			priceParts(c.org.Plan, parts)
 		}
 		res = sum(parts)
 		if res.Credits > 0 {
 			r, ver, res, parts, err = c.debit(ctx, r, ver, res, parts, claims)
+			if errors.Is(err, apperr.ErrPaymentRequired) {
+				undo()
+			}
 			if err != nil || r.State == stateDone {
 				return res, err
 			}

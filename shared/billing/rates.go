@@ -49,13 +49,41 @@ func Rate(p account.Plan, k Kind) int64 {
 	return rates[account.PlanFree]
 }
 
-// Price is the credits n records of the kind cost on the plan, rounded up to a whole
-// credit per charge.
+// Price is the credits n records of the kind cost on the plan, rounded up once to a
+// whole credit: the price of one request (a request of several kinds rounds their sum
+// once), and of one task's records altogether (Accrue).
 func Price(p account.Plan, k Kind, n int) int64 {
 	if n <= 0 {
 		return 0
 	}
 	return (int64(n)*Rate(p, k) + 999) / 1000
+}
+
+// priceParts prices the kinds of one request's charge, rounding once: the request
+// costs its exact millicredits (net-new records times each kind's rate per 1,000)
+// rounded up to a whole credit, shared out among the kinds by whole credits and then
+// largest remainder, so the kinds' credits add up to the request's.
+func priceParts(p account.Plan, parts []partResult) {
+	var total int64
+	milli := make([]int64, len(parts))
+	for i, pr := range parts {
+		milli[i] = int64(max(pr.NetNew, 0)) * Rate(p, pr.Kind)
+		total += milli[i]
+		parts[i].Credits = milli[i] / 1000
+	}
+	left := ceilDiv(total, 1000)
+	for _, pr := range parts {
+		left -= pr.Credits
+	}
+	for ; left > 0; left-- {
+		best := -1
+		for i := range parts {
+			if rem := milli[i] - parts[i].Credits*1000; rem > 0 && (best < 0 || rem > milli[best]-parts[best].Credits*1000) {
+				best = i
+			}
+		}
+		parts[best].Credits++
+	}
 }
 
 func checkKind(k Kind) error {

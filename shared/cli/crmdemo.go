@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/testkit/crmfake"
@@ -25,6 +26,8 @@ func crmDemo(cfg *config.Config, out io.Writer) (func(), error) {
 		if api {
 			p.APIURL = f.URL()
 		}
+		// CRM requests go only to the providers' hosts, or to allow-listed ones.
+		cfg.FetchAllowHosts = append(cfg.FetchAllowHosts, strings.TrimPrefix(f.URL(), "http://"))
 	}
 	point(&cfg.CRM.HubSpot, fakes[crmfake.HubSpot], true)
 	point(&cfg.CRM.Salesforce, fakes[crmfake.Salesforce], false)

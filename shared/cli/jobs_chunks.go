@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/firmoapi/firmo/shared/csvsafe"
 )
 
 // chunkState is what a chunked job (append, email batch) keeps next to its output
@@ -128,7 +129,7 @@ func (o *chunkOutput) size() (int64, error) { return o.f.Seek(0, io.SeekCurrent)
 
 // writeCSV appends records, and header first when nothing was written yet.
 func (o *chunkOutput) writeCSV(header []string, records [][]string) error {
-	w := csv.NewWriter(o.f)
+	w := csvsafe.NewWriter(o.f) // cells from websites and uploads: no formulas
 	if o.rows == 0 {
 		if err := w.Write(header); err != nil {
 			return err

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/firmoapi/firmo/shared/csvsafe"
 	"github.com/firmoapi/firmo/shared/dataset"
 )
 
@@ -153,7 +153,7 @@ func writeRows(w io.Writer, format string, rows []object) error {
 		return err
 	}
 	cols := unionKeys(rows)
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w) // cells from websites and uploads: no formulas
 	if err := cw.Write(cols); err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ func TestEveryMethodAgainstTheDemoWorld(t *testing.T) {
 	}
 	t.Cleanup(hub.Close)
 	s := newServer(t, 60, map[string]string{
-		"FIRMO_FETCH_ALLOW_HOSTS":         strings.TrimPrefix(llm.URL, "http://"),
+		"FIRMO_FETCH_ALLOW_HOSTS":         strings.TrimPrefix(llm.URL, "http://") + "," + strings.TrimPrefix(hub.URL(), "http://"),
 		"FIRMO_CRM_REDIRECT_BASE_URL":     "https://firmo.test",
 		"FIRMO_CRM_HUBSPOT_CLIENT_ID":     hub.ClientID(),
 		"FIRMO_CRM_HUBSPOT_CLIENT_SECRET": hub.ClientSecret(),

@@ -144,9 +144,10 @@ type Patterns interface {
 }
 
 // Biller charges found addresses, under the route in ctx (the task engine puts the
-// submitting route there); billing.Service implements it.
+// submitting route there), at the exact per-record rate on the task's tab;
+// billing.Service implements it.
 type Biller interface {
-	Charge(ctx context.Context, org account.Org, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
+	Accrue(ctx context.Context, org account.Org, kind billing.Kind, taskID string, records ...string) error
 }
 
 // Orgs reads an organisation (its plan prices a charge); account.Service implements it.

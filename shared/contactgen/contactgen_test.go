@@ -114,12 +114,12 @@ func (f fakeFinder) FindEmail(_ context.Context, first, last, _ string) (string,
 
 type fakeBilling struct{ charged [][]string }
 
-func (f *fakeBilling) Charge(_ context.Context, _ account.Org, k billing.Kind, recs []string, _ string) (billing.Charge, error) {
+func (f *fakeBilling) Accrue(_ context.Context, _ account.Org, k billing.Kind, _ string, recs ...string) error {
 	if k != billing.KindEmail {
-		return billing.Charge{}, errors.New("only found emails bill")
+		return errors.New("only found emails bill")
 	}
 	f.charged = append(f.charged, recs)
-	return billing.Charge{}, nil
+	return nil
 }
 
 type fakeOrgs struct{}

@@ -67,7 +67,7 @@ func (s *Service) findEmails(ctx context.Context, rec task.Record, dom string, r
 	if err != nil {
 		return fmt.Errorf("organisation of %s: %w", rec.Ref, err)
 	}
-	if _, err := s.d.Billing.Charge(ctx, org, billing.KindEmail, found, "contactgen-"+rec.TaskID+"-"+dom); err != nil {
+	if err := s.d.Billing.Accrue(ctx, org, billing.KindEmail, rec.TaskID, found...); err != nil {
 		return fmt.Errorf("charge found emails of %s: %w", dom, err)
 	}
 	return nil

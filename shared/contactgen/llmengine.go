@@ -126,6 +126,7 @@ func (s *Service) llmEngine(ctx context.Context, rec task.Record, prm params) (t
 	for i, p := range m.pages {
 		texts[i] = pageText(p, m.country())
 	}
+	task.CallStarted(ctx, integ.Provider, integ.Model) // counted in cost_metadata even if the process dies mid-call
 	resp, err := client.Complete(ctx, llm.Request{Model: integ.Model, System: extractSystem, Prompt: extractPrompt(prm, dom, m, texts),
 		MaxTokens: extractMaxTokens, JSONSchema: extractSchema(), SchemaName: "contacts"})
 	res.Usage = append(res.Usage, usageOf(integ, resp)) // spend counts even when the call failed
@@ -243,6 +244,7 @@ func (s *Service) validate(ctx context.Context, integ integration.Integration, c
 	}
 	list, _ := json.Marshal(titles)
 	prompt := fmt.Sprintf("Persona: %s\n\nCompany domain: %s\n\nTitles to validate (a JSON array):\n%s\n", prm.ICP, dom, list)
+	task.CallStarted(ctx, integ.Provider, integ.Model)
 	resp, err := client.Complete(ctx, llm.Request{Model: integ.Model, System: validateSystem, Prompt: prompt,
 		MaxTokens: validateBaseTokens + validateTokensPerTitle*len(titles), JSONSchema: validateSchema(titles), SchemaName: "title_validation"})
 	res.Usage = append(res.Usage, usageOf(integ, resp))

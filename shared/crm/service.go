@@ -31,6 +31,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/query"
 	"github.com/firmoapi/firmo/shared/task"
@@ -102,10 +103,15 @@ type Deps struct {
 	People          People
 	Tasks           Tasks
 	// HTTP makes the token requests and carries the API calls (its transport is wrapped
-	// with the connection's token); nil: a client with a 60 s timeout.
+	// with the connection's token); nil: a client with a 60 s timeout. The composition
+	// passes the guarded client (shared/fetch). Either way requests go only to the
+	// providers' hosts over https (hosts.go).
 	HTTP *http.Client
-	Log  *slog.Logger
-	Now  func() time.Time
+	// AllowHosts admits hosts or host:port pairs whatever their domain and scheme: the
+	// test fakes only (FIRMO_FETCH_ALLOW_HOSTS).
+	AllowHosts []string
+	Log        *slog.Logger
+	Now        func() time.Time
 }
 
 // Service is the CRM service. It is safe for concurrent use.
@@ -119,6 +125,13 @@ func New(d Deps) *Service {
 	if d.HTTP == nil {
 		d.HTTP = &http.Client{Timeout: 60 * time.Second}
 	}
+	base := d.HTTP.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	guarded := *d.HTTP
+	guarded.Transport = hostRules{allow: fetch.NewAllowList(d.AllowHosts), base: base}
+	d.HTTP = &guarded
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
@@ -133,21 +146,34 @@ type Connection struct {
 	Provider    string     `json:"provider"`
 	Status      string     `json:"status"`
 	ConnectedAt *time.Time `json:"connected_at"`
+	// ConnectedBy is the id of the admin user who made the connection.
+	ConnectedBy string `json:"connected_by,omitempty"`
+	// Replaced is the connection this one replaced, when it replaced one: who had made
+	// it, when, and when it was replaced.
+	Replaced *Replacement `json:"replaced,omitempty"`
 	// ProbeError says why a live check could not decide (the provider unreachable):
 	// the stored status is shown.
 	ProbeError string `json:"probe_error,omitempty"`
 }
 
+// Replacement records a connection replaced by a new authorization.
+type Replacement struct {
+	ConnectedBy string    `json:"connected_by"`
+	ConnectedAt time.Time `json:"connected_at"`
+	ReplacedAt  time.Time `json:"replaced_at"`
+}
+
 // record is a stored connection.
 type record struct {
-	Provider    string    `json:"provider"`
-	Status      string    `json:"status"`
-	ConnectedAt time.Time `json:"connected_at"`
-	UserID      string    `json:"user_id"`
-	Sealed      string    `json:"sealed_tokens"` // sealed tokenDoc
-	InstanceURL string    `json:"instance_url,omitempty"`
-	APIDomain   string    `json:"api_domain,omitempty"`
-	UpdatedAt   time.Time `json:"updated_at"`
+	Replaced    *Replacement `json:"replaced,omitempty"`
+	Provider    string       `json:"provider"`
+	Status      string       `json:"status"`
+	ConnectedAt time.Time    `json:"connected_at"`
+	UserID      string       `json:"user_id"`
+	Sealed      string       `json:"sealed_tokens"` // sealed tokenDoc
+	InstanceURL string       `json:"instance_url,omitempty"`
+	APIDomain   string       `json:"api_domain,omitempty"`
+	UpdatedAt   time.Time    `json:"updated_at"`
 }
 
 // tokenDoc is what is sealed: the connection's OAuth tokens.
@@ -257,8 +283,12 @@ func (s *Service) Authorize(ctx context.Context, orgID, userID, provider string)
 	if err != nil {
 		return "", err
 	}
+	s.sweepStates(ctx, orgID)
 	if _, err := s.d.Store.Put(ctx, stateKey(state), b, kv.Cond{IfAbsent: true}); err != nil {
 		return "", fmt.Errorf("store the CRM state token: %w", err)
+	}
+	if _, err := s.d.Store.Put(ctx, stateIndexKey(orgID, doc.Expires, state), nil, kv.Cond{}); err != nil {
+		return "", fmt.Errorf("index the CRM state token: %w", err)
 	}
 	return cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier)), nil
 }
@@ -337,6 +367,10 @@ func (s *Service) Complete(ctx context.Context, cb Callback) (Connection, error)
 	if rec.Sealed, err = s.sealTokens(doc.OrgID, cb.Provider, tok, ""); err != nil {
 		return Connection{}, err
 	}
+	if prev, _, err := s.getRecord(ctx, doc.OrgID, cb.Provider); err == nil {
+		rec.Replaced = &Replacement{ConnectedBy: prev.UserID, ConnectedAt: prev.ConnectedAt, ReplacedAt: now}
+		s.d.Log.InfoContext(ctx, "crm connection replaced", "org_id", doc.OrgID, "provider", cb.Provider, "by", doc.UserID, "previous_by", prev.UserID)
+	}
 	if err := s.putRecord(ctx, doc.OrgID, rec, kv.Cond{}); err != nil {
 		return Connection{}, err
 	}
@@ -377,11 +411,42 @@ func (s *Service) consumeState(ctx context.Context, state string) (stateDoc, err
 	if err := json.Unmarshal(it.Data, &doc); err != nil {
 		return stateDoc{}, fmt.Errorf("decode the CRM state token: %w", err)
 	}
+	_ = s.d.Store.Delete(ctx, stateIndexKey(doc.OrgID, doc.Expires, state), kv.Cond{})
 	return doc, nil
 }
 
+// MaxOpenStates bounds an organisation's unused state tokens: an authorization past it
+// drops the oldest.
+const MaxOpenStates = 20
+
+// stateIndexKey lists an organisation's state tokens by expiry (sort key: the expiry,
+// then the token's hash), so that the unused ones can be found and swept.
+func stateIndexKey(org string, expires time.Time, state string) kv.Key {
+	return kv.Key{PK: "crmstates#" + org, SK: expires.UTC().Format("2006-01-02T15:04:05.000000000Z") + "#" + strings.TrimPrefix(stateKey(state).PK, "crmstate#")}
+}
+
+// sweepStates deletes the organisation's expired state tokens, and the oldest beyond
+// MaxOpenStates-1 so that the one about to be minted fits: unused tokens are never
+// left behind. A failure only leaves them for the next sweep.
+func (s *Service) sweepStates(ctx context.Context, org string) {
+	page, err := s.d.Store.Query(ctx, "crmstates#"+org, kv.QueryOptions{Limit: 200})
+	if err != nil {
+		s.d.Log.WarnContext(ctx, "sweep CRM state tokens", "org_id", org, "err", err)
+		return
+	}
+	now := s.d.Now().UTC().Format("2006-01-02T15:04:05.000000000Z")
+	for i, it := range page.Items {
+		expiry, hash, _ := strings.Cut(it.Key.SK, "#")
+		if expiry >= now && len(page.Items)-i < MaxOpenStates {
+			break
+		}
+		_ = s.d.Store.Delete(ctx, kv.Key{PK: "crmstate#" + hash, SK: "s"}, kv.Cond{})
+		_ = s.d.Store.Delete(ctx, it.Key, kv.Cond{})
+	}
+}
+
 func (r record) view() Connection {
-	c := Connection{Provider: r.Provider, Status: r.Status}
+	c := Connection{Provider: r.Provider, Status: r.Status, ConnectedBy: r.UserID, Replaced: r.Replaced}
 	if !r.ConnectedAt.IsZero() {
 		t := r.ConnectedAt
 		c.ConnectedAt = &t
@@ -480,3 +545,6 @@ func (s *Service) Disconnect(ctx context.Context, orgID, provider string) error 
 	s.d.Log.InfoContext(ctx, "crm disconnected", "org_id", orgID, "provider", provider)
 	return nil
 }
+
+// HTTPClient is the client the service's CRM requests go through (host rules applied).
+func (s *Service) HTTPClient() *http.Client { return s.d.HTTP }

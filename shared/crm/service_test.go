@@ -109,9 +109,9 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	r.svc = crm.New(crm.Deps{
 		Store: store, Sealer: box, Providers: providers, RedirectBaseURL: "https://firmo.example",
 		Lists: r.queries, People: peopleMap(r.people), Tasks: r,
-		HTTP: &http.Client{Transport: &recorder{r: r, base: http.DefaultTransport}, Timeout: time.Minute},
-		Log:  slog.New(slog.NewTextHandler(r.log, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Now:  r.now,
+		HTTP: &http.Client{Transport: &recorder{r: r, base: http.DefaultTransport}, Timeout: time.Minute}, AllowHosts: []string{"127.0.0.1"},
+		Log: slog.New(slog.NewTextHandler(r.log, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Now: r.now,
 	})
 	return r
 }

@@ -3,9 +3,10 @@ package dataset
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"io"
+
+	"github.com/firmoapi/firmo/shared/csvsafe"
 )
 
 // FieldNames are a dataset's fields in column order (growth's depend on the quarters).
@@ -79,9 +80,11 @@ func WriteJSON(w io.Writer, r Result) error {
 
 // WriteCSV writes the result as CSV: a header of the columns, then one record per row.
 // A string is written as it is, a number or boolean as its JSON text, null as an empty
-// cell, and an array or object as its JSON text.
+// cell, and an array or object as its JSON text. Cells a spreadsheet could run as a
+// formula (profile fields come from third-party websites) are neutralised by
+// shared/csvsafe: a leading = + - @, tab or CR gets a ' before it.
 func WriteCSV(w io.Writer, r Result) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	if err := cw.Write(r.Columns); err != nil {
 		return err
 	}

@@ -58,9 +58,10 @@ type Tasks interface {
 }
 
 // Biller charges found emails, under the route in ctx (the task engine puts the
-// submitting route there); billing.Service implements it.
+// submitting route there), at the exact per-record rate on the job's task tab (a batch
+// of jobs is one task, priced like one request); billing.Service implements it.
 type Biller interface {
-	Charge(ctx context.Context, org account.Org, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
+	Accrue(ctx context.Context, org account.Org, kind billing.Kind, taskID string, records ...string) error
 }
 
 // Orgs reads an organisation (its plan prices the charge); account.Service implements it.
@@ -619,7 +620,7 @@ func (s *Service) charge(ctx context.Context, rec task.Record, email string) (*J
 	if err != nil {
 		return nil, err
 	}
-	_, err = s.bill.Charge(ctx, org, billing.KindEmail, []string{email}, "emailjob-"+rec.Key)
+	err = s.bill.Accrue(ctx, org, billing.KindEmail, rec.TaskID, email)
 	if errors.Is(err, apperr.ErrPaymentRequired) {
 		return &JobError{Code: "insufficient_credits", Message: "The address was found, but the organisation does not have enough credits to receive it."}, nil
 	}

@@ -403,3 +403,9 @@ func humanBytes(n int64) string {
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
 }
+
+// HTTPClient is the guarded *http.Client itself, for API clients that make their own
+// requests (the CRM providers): every dial is checked as Get's (public addresses only,
+// unless allow-listed), and so is every redirect. Bodies are not bounded here: the
+// caller reads them.
+func (c *Client) HTTPClient() *http.Client { return c.http }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/billing"
 )
 
 // CodeResponseTooLarge is the error code of a response too large for the platform
@@ -34,7 +35,10 @@ type ResponseLimit struct {
 func (s *Server) limitResponse(limit ResponseLimit, routeOf func(*http.Request) (Route, bool), next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hw := &heldWriter{header: w.Header()}
-		next.ServeHTTP(hw, r)
+		// The charges made while answering are held: an answer refused below is
+		// charged nothing.
+		ctx, held := billing.Hold(r.Context())
+		next.ServeHTTP(hw, r.WithContext(ctx))
 		if hw.status == 0 {
 			hw.status = http.StatusOK
 		}
@@ -61,6 +65,12 @@ func (s *Server) limitResponse(limit ResponseLimit, routeOf func(*http.Request) 
 		for _, k := range []string{"Content-Encoding", "Content-Length", "Content-Type", "Content-Disposition", "ETag", "Last-Modified"} {
 			w.Header().Del(k)
 		}
+		if s.refunds != nil {
+			if err := s.refunds.Refund(ctx, held); err != nil {
+				s.log.ErrorContext(ctx, "refund the charges of a response too large", "request_id", RequestID(ctx), "err", err)
+			}
+		}
+		SetCreditsCharged(w, 0)
 		WriteError(w, r, s.log, responseTooLarge(rt, size, limit.Max, suggestGzip))
 	})
 }

@@ -55,8 +55,12 @@ func TestResponseLimit(t *testing.T) {
 			if rec.Body.Len() > max {
 				t.Errorf("answered %d bytes over the %d limit", rec.Body.Len(), max)
 			}
-			if got := rec.Header().Get(httpapi.HeaderCreditsCharged); got != "7" {
-				t.Errorf("X-Credits-Charged = %q, want the handler's 7 (it was charged)", got)
+			wantCredits := "7" // the handler's
+			if tc.wantStatus == 422 {
+				wantCredits = "0" // an answer refused is charged nothing
+			}
+			if got := rec.Header().Get(httpapi.HeaderCreditsCharged); got != wantCredits {
+				t.Errorf("X-Credits-Charged = %q, want %s", got, wantCredits)
 			}
 			if tc.wantStatus != 422 {
 				return

@@ -100,6 +100,7 @@ type Server struct {
 	routes  []Route
 	limiter ratelimit.Limiter // nil: no rate limits (see UseRateLimits)
 	gate    Gate              // nil: every route is served (see UseGate)
+	refunds Refunder          // nil: nothing is refunded (see Deps.Refunds)
 }
 
 // Deps are what a Server needs.
@@ -113,11 +114,20 @@ type Deps struct {
 	// operations. It is called once, when the first request matches no route served
 	// here, so a cold start does not parse the reference.
 	Known func() ([]string, error)
+	// Refunds gives back the charges of a response the platform cannot carry (422
+	// response_too_large, see ResponseLimit); nil refunds nothing. billing.Service
+	// implements it.
+	Refunds Refunder
+}
+
+// Refunder gives back the charges made under one request (billing.Hold).
+type Refunder interface {
+	Refund(ctx context.Context, h *billing.Held) error
 }
 
 // NewServer makes a Server.
 func NewServer(d Deps) *Server {
-	return &Server{log: d.Log, auth: d.Auth, maxBody: d.MaxBody, known: d.Known}
+	return &Server{log: d.Log, auth: d.Auth, maxBody: d.MaxBody, known: d.Known, refunds: d.Refunds}
 }
 
 // Add registers routes. A duplicate pattern panics at start-up, as ServeMux does.

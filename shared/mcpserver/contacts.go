@@ -110,12 +110,13 @@ const (
 	maxResultsByCompany = 100
 )
 
-// Agent-facing limits of search_contacts: a page small enough to read whole. The API
-// allows max_records up to 10,000; bulk exports belong to the API or `firmo api
+// Agent-facing limits of search_contacts: a page small enough to read whole, and no
+// more than the answer shows, since every contact and company returned is billed. The
+// API allows max_records up to 10,000; bulk exports belong to the API or `firmo api
 // discover`, not to an agent's context.
 const (
 	searchDefaultRecords = maxRows
-	searchMaxRecords     = 100
+	searchMaxRecords     = maxRows
 )
 
 func filterRules() map[string][]rule {

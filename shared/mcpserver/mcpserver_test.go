@@ -321,8 +321,8 @@ func TestContactTools(t *testing.T) {
 		CreditsCharged int64 `json:"credits_charged"`
 		Note           string
 	}
-	e.call(t, "search_contacts", map[string]any{"domain": []string{c.Domain}, "results_by_company": 0, "max_records": 100}, &got)
-	if got.TotalContacts != len(rows) || got.TotalDomains != 1 {
+	e.call(t, "search_contacts", map[string]any{"domain": []string{c.Domain}, "results_by_company": 0, "max_records": 25}, &got)
+	if got.TotalContacts != min(len(rows), 25) || got.TotalDomains != 1 {
 		t.Fatalf("search_contacts at %s: %d contacts at %d companies; the world has %d contacts there", c.Domain, got.TotalContacts, got.TotalDomains, len(rows))
 	}
 	want := map[string]bool{}
@@ -337,22 +337,28 @@ func TestContactTools(t *testing.T) {
 			t.Errorf("contact %+v is not one of the world's at %s, or lacks its main fields", p, c.Domain)
 		}
 	}
-	if len(got.Companies) != 1 || got.Companies[0].Name != c.Truth.Name || got.Companies[0].Contacts != len(rows) {
-		t.Errorf("companies = %+v, want %s with %d contacts", got.Companies, c.Truth.Name, len(rows))
+	if len(got.Companies) != 1 || got.Companies[0].Name != c.Truth.Name || got.Companies[0].Contacts != min(len(rows), 25) {
+		t.Errorf("companies = %+v, want %s with %d contacts", got.Companies, c.Truth.Name, min(len(rows), 25))
 	}
 	if got.CreditsCharged <= 0 {
 		t.Errorf("a first search charged %d credits; the contacts are net-new", got.CreditsCharged)
 	}
 
-	// Filter mode over the whole world, trimmed to the first page with a note.
+	// Filter mode over the whole world: one page of 25, every contact billed shown,
+	// with a note on how to page.
 	var wide struct {
 		TotalContacts int `json:"total_contacts"`
 		Contacts      []struct{ Seniority string }
 		Note          string
 	}
-	e.call(t, "search_contacts", map[string]any{"seniority": []string{"executive", "vp"}, "max_records": 60, "results_by_company": 0}, &wide)
-	if wide.TotalContacts != 60 || len(wide.Contacts) != 25 || !strings.Contains(wide.Note, "offset 60") {
-		t.Errorf("a 60-record search: %d returned, %d shown, note %q; want 60, 25 and how to page", wide.TotalContacts, len(wide.Contacts), wide.Note)
+	e.call(t, "search_contacts", map[string]any{"seniority": []string{"executive", "vp"}, "max_records": 25, "results_by_company": 0}, &wide)
+	if wide.TotalContacts != 25 || len(wide.Contacts) != 25 || !strings.Contains(wide.Note, "offset 25") || strings.Contains(wide.Note, "billed") {
+		t.Errorf("a 25-record search: %d returned, %d shown, note %q; want 25, 25 and how to page", wide.TotalContacts, len(wide.Contacts), wide.Note)
+	}
+	// The review's finding: search_contacts billed up to 100 contacts and showed 25.
+	// An agent can no longer ask for more than it is shown.
+	if res := e.callRaw(t, "search_contacts", map[string]any{"seniority": []string{"executive"}, "max_records": 60}); !res.IsError || !strings.Contains(text(res), "max_records") {
+		t.Errorf("max_records 60 accepted (%s): an agent would pay for 60 contacts and see 25", text(res))
 	}
 	for _, p := range wide.Contacts {
 		if p.Seniority != "executive" && p.Seniority != "vp" {

@@ -11,9 +11,13 @@
 package mcpserver
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -76,13 +80,79 @@ func New(api API, opts Options) *mcp.Server {
 }
 
 // Serve runs the server over r and w (a process's stdin and stdout) until the client
-// closes r or ctx ends.
+// closes r or ctx ends. A line that is not JSON is answered with a JSON-RPC parse
+// error (-32700, id null) and the server goes on with the next line: the SDK's own
+// reader would end the session on it.
 func Serve(ctx context.Context, s *mcp.Server, r io.Reader, w io.Writer) error {
-	err := s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}})
+	out := &lockedWriter{w: w}
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(filterLines(r, pw, out)) }()
+	err := s.Run(ctx, &mcp.IOTransport{Reader: pr, Writer: nopWriteCloser{out}})
+	pr.Close()
 	if ctx.Err() != nil {
 		return nil // interrupted: a normal end of a stdio server
 	}
 	return err
+}
+
+// maxLine bounds one message line; a longer one is answered as a parse error.
+const maxLine = 32 << 20
+
+// parseError is the JSON-RPC 2.0 answer to a message that is not JSON.
+const parseError = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the line is not a JSON value"}}` + "\n"
+
+// filterLines copies the JSON lines of r to to (messages of the stdio transport are
+// newline-delimited) and answers every other non-blank line on out with parseError.
+func filterLines(r io.Reader, to io.Writer, out io.Writer) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, long, err := readLine(br)
+		if t := bytes.TrimSpace(line); len(t) > 0 || long {
+			if !long && json.Valid(t) {
+				if _, werr := to.Write(append(t, '\n')); werr != nil {
+					return werr
+				}
+			} else if _, werr := io.WriteString(out, parseError); werr != nil {
+				return werr
+			}
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// readLine reads one line without its newline; long reports a line over maxLine,
+// consumed and not kept.
+func readLine(br *bufio.Reader) (line []byte, long bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !long && len(line)+len(chunk) <= maxLine {
+			line = append(line, chunk...)
+		} else {
+			long, line = true, nil
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return line, long, err
+	}
+}
+
+// lockedWriter serialises writes: the SDK writes each message in one Write, and the
+// parse errors of filterLines go between them, never inside one.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 type nopWriteCloser struct{ io.Writer }

@@ -33,6 +33,10 @@ const (
 	resultColumn = "match"
 	// InputPrefix prefixes the input columns in results.
 	InputPrefix = "input:"
+	// MaxEchoBytes bounds the input columns a row echoes in its result (their JSON,
+	// names prefixed): checked for every row at submit, so a task stores and answers
+	// at most this much input per row.
+	MaxEchoBytes = 16 << 10
 	// MatchErrorSearchFailed marks a row that could not be searched: not a no-match,
 	// not billed, to be resubmitted.
 	MatchErrorSearchFailed = "search_failed"
@@ -101,6 +105,14 @@ func ReadCSV(r io.Reader, p BulkParams) ([]string, [][]string, error) {
 			return nil, nil, apperr.Invalid(c.param, "%s %q is not a column of the file; its columns are %s", c.param, v, strings.Join(t.Header, ", "))
 		}
 	}
+	var echo bytes.Buffer
+	for i, row := range t.Rows {
+		echo.Reset()
+		inputFields(&echo, t.Header, row)
+		if echo.Len() > MaxEchoBytes {
+			return nil, nil, apperr.Invalid(upload.Field, "data row %d of the file echoes %d bytes of input columns in its result; at most %d (16 KB) are accepted per row: drop the columns the match does not need", i+1, echo.Len(), MaxEchoBytes)
+		}
+	}
 	return t.Header, t.Rows, nil
 }
 
@@ -156,6 +168,7 @@ type Bulk struct {
 	tasks   Tasks
 	store   kv.Store
 	bill    Charger
+	uploads *upload.Gate
 	now     func() time.Time
 }
 
@@ -170,11 +183,13 @@ type BulkDeps struct {
 	Store kv.Store
 	// Billing charges the delivered matches, once per task.
 	Billing Charger
+	// Uploads bounds the uploads parsed at once (nil: no bound).
+	Uploads *upload.Gate
 }
 
 // NewBulk makes the bulk match service.
 func NewBulk(d BulkDeps) *Bulk {
-	return &Bulk{matcher: d.Matcher, tasks: d.Tasks, store: d.Store, bill: d.Billing, now: time.Now}
+	return &Bulk{matcher: d.Matcher, tasks: d.Tasks, store: d.Store, bill: d.Billing, uploads: d.Uploads, now: time.Now}
 }
 
 // StatusRoute is the one route that reads bulk match tasks: it bills the results it
@@ -207,7 +222,12 @@ func markerKey(r task.Ref) kv.Key { return kv.Key{PK: "bulkmatch#" + r.OrgID, SK
 
 // Submit validates an upload and starts its task.
 func (b *Bulk) Submit(ctx context.Context, orgID string, file io.Reader, p BulkParams) (BulkSubmitted, error) {
+	release, err := b.uploads.Enter(ctx)
+	if err != nil {
+		return BulkSubmitted{}, err
+	}
 	header, rows, err := ReadCSV(file, p)
+	release()
 	if err != nil {
 		return BulkSubmitted{}, err
 	}

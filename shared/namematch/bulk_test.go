@@ -74,6 +74,47 @@ func TestReadCSV(t *testing.T) {
 	}
 }
 
+// The review's wide bulk match (a 16,000-column header, 2,000 rows of x: no match, so
+// free) stored 714 MB and built a 554 MB answer per status read. It is refused at
+// submit, naming the file, and so is a narrower file whose rows would each echo more
+// than 16 KB; no task is started for either.
+func TestBulkMatchWideFileRefusedAtSubmit(t *testing.T) {
+	fx := newFixture(t, records(bulkCompanies()...), namematch.Options{})
+	env := newBulkEnv(t, fx.index, fx.recs)
+	wide := func(cols, rows int, name string) string {
+		var b strings.Builder
+		b.WriteString("Company")
+		for i := range cols - 1 {
+			fmt.Fprintf(&b, ",%s%d", name, i)
+		}
+		b.WriteByte('\n')
+		for range rows {
+			b.WriteString("x" + strings.Repeat(",x", cols-1) + "\n")
+		}
+		return b.String()
+	}
+	cases := []struct {
+		name, file, want string
+	}{
+		{"16,000 columns", wide(16_000, 20, "c"), "more than 256 columns"},
+		// 200 columns with 80-byte names: each row echoes about 18 KB.
+		{"rows echoing over 16 KB", wide(200, 2_000, strings.Repeat("n", 80)), "at most 16384 (16 KB)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sub, err := env.bulk.Submit(context.Background(), orgA.ID, strings.NewReader(c.file), namematch.BulkParams{NameColumn: "Company"})
+			var ae *apperr.Error
+			if !errors.As(err, &ae) || apperr.Status(err) != 422 || ae.Field != "file" || !strings.Contains(ae.Message, c.want) {
+				t.Fatalf("Submit = %+v, %v; want a 422 naming file saying %q", sub, err, c.want)
+			}
+		})
+	}
+	// Just under the echo limit is accepted.
+	if _, err := env.bulk.Submit(context.Background(), orgA.ID, strings.NewReader(wide(150, 5, strings.Repeat("n", 80))), namematch.BulkParams{NameColumn: "Company"}); err != nil {
+		t.Fatalf("150 columns of 80-byte names: %v", err)
+	}
+}
+
 // charger records charges and the routes they were made under; refuse makes the
 // next charge a 402.
 type charger struct {

@@ -53,8 +53,8 @@ func synthRecords(n int) recordSet {
 // noCharge is a Biller that records nothing, to measure a run without its charges.
 type noCharge struct{}
 
-func (noCharge) Charge(context.Context, account.Org, billing.Kind, []string, string) (billing.Charge, error) {
-	return billing.Charge{}, nil
+func (noCharge) Accrue(context.Context, account.Org, billing.Kind, string, ...string) error {
+	return nil
 }
 
 // BenchmarkNativeICP10k: one native-icp run over 10,000 domains on the embedded

@@ -183,8 +183,8 @@ func TestICPValidationLLM(t *testing.T) {
 	}
 
 	after, _ := r.bill.Balance(ctx, r.org.ID)
-	if want := int64(len(doms)) * billing.Price(r.org.Plan, billing.KindCompany, 1); before-after != want {
-		t.Errorf("charged %d credits, want %d (one net-new company per record, each charge rounded up)", before-after, want)
+	if want := billing.Price(r.org.Plan, billing.KindCompany, len(doms)); before-after != want {
+		t.Errorf("charged %d credits, want %d (the net-new companies at the plan's rate per 1,000, rounded up once)", before-after, want)
 	}
 	// The same domains again within 90 days are free.
 	again, err := r.svc.SubmitICP(ctx, r.org.ID, ICPRequest{ICPText: testICP, Domains: doms})

@@ -95,7 +95,7 @@ func TestNativeICPOnBothEndpoints(t *testing.T) {
 	views := r.wait(t, sub.TaskID)
 	validate := views[len(views)-1]
 	mid, _ := r.bill.Balance(context.Background(), r.org.ID)
-	if want := int64(known) * billing.Price(r.org.Plan, billing.KindCompany, 1); before-mid != want {
+	if want := billing.Price(r.org.Plan, billing.KindCompany, known); before-mid != want {
 		t.Errorf("charged %d credits, want %d (the known domains, each net-new)", before-mid, want)
 	}
 

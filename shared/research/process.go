@@ -37,6 +37,14 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 	if err != nil {
 		return task.Result{}, err
 	}
+	// The stored profile in the context is paid for before anything of it leaves the
+	// service (the customer's LLM, its typed judge, a search provider): a refused
+	// charge fails the record with nothing sent. A retried record is not charged again.
+	if rc.bill != "" {
+		if err := p.s.charge(ctx, rec, rc.bill, p.kind); err != nil {
+			return task.Result{}, err
+		}
+	}
 	if len(rec.Input) > 0 {
 		rc.text += "\n\nPrevious research results for this record:\n" + string(rec.Input)
 	}
@@ -60,11 +68,6 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 	}
 	p.s.judge(ctx, rec.OrgID, prm, rc.text, row, &res)
 	res.Row = row
-	if rc.bill != "" {
-		if err := p.s.charge(ctx, rec, rc.bill, p.kind); err != nil {
-			return spentOnly(res), err
-		}
-	}
 	return res, nil
 }
 
@@ -101,6 +104,9 @@ func (s *Service) generate(ctx context.Context, org string, prm params, system, 
 			req.JSONFields = append(req.JSONFields, f.Label)
 		}
 	}
+	// Counted in cost_metadata as it starts: a call in flight when the process dies
+	// was still made on the customer's keys.
+	task.CallStarted(ctx, integ.Provider, integ.Model)
 	resp, err := client.Complete(ctx, req)
 	if err != nil {
 		return s.llmFailure(ctx, err)
@@ -246,8 +252,9 @@ func cellReason(err error) string {
 	return "the provider call failed"
 }
 
-// charge bills a delivered record: net-new company (or contact) records only, keyed by
-// task and record so that a redelivered record never bills twice.
+// charge bills a record's stored profile: net-new company (or contact) records only,
+// at the exact per-record rate on the task's tab (billing's Accrue), so a redelivered
+// record never bills twice.
 func (s *Service) charge(ctx context.Context, rec task.Record, key, kind string) error {
 	org, err := s.d.Orgs.GetOrg(ctx, rec.OrgID)
 	if err != nil {
@@ -257,6 +264,5 @@ func (s *Service) charge(ctx context.Context, rec task.Record, key, kind string)
 	if kind == KindPersonas {
 		bk = billing.KindContact
 	}
-	_, err = s.d.Billing.Charge(ctx, org, bk, []string{key}, "research-"+rec.TaskID+"-"+rec.Key)
-	return err
+	return s.d.Billing.Accrue(ctx, org, bk, rec.TaskID, key)
 }

@@ -101,10 +101,11 @@ type ContactSource interface {
 	Contact(ctx context.Context, org string, personaID int64) (Contact, error)
 }
 
-// Biller charges credits, under the route in ctx (the task engine puts the submitting
-// route there); billing.Service implements it.
+// Biller charges a task's records, under the route in ctx (the task engine puts the
+// submitting route there), at the exact per-record rate in batches (Accrue);
+// billing.Service implements it.
 type Biller interface {
-	Charge(ctx context.Context, org account.Org, kind billing.Kind, records []string, requestID string) (billing.Charge, error)
+	Accrue(ctx context.Context, org account.Org, kind billing.Kind, taskID string, records ...string) error
 }
 
 // Orgs reads an organisation (its plan prices a charge); account.Service implements it.

@@ -19,6 +19,7 @@ import (
 	"github.com/firmoapi/firmo/shared/billing"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/integration"
+	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/llm"
 	"github.com/firmoapi/firmo/shared/llm/openaillm"
@@ -250,6 +251,7 @@ type rig struct {
 	search *pageIndex
 	bill   *billing.Service
 	org    account.Org
+	store  kv.Store
 }
 
 func newRig(t *testing.T) *rig {
@@ -264,7 +266,7 @@ func newRig(t *testing.T) *rig {
 	eng := task.New(task.Deps{Store: st, Kinds: task.NewRegistry(), Queue: q, Flow: flow, Limiter: task.NewLimiter(nil, 16),
 		Options: task.Options{Retry: task.RetryPolicy{Attempts: 2, Base: time.Millisecond, Max: 5 * time.Millisecond}}})
 	chat := newChatServer(t)
-	r := &rig{engine: eng, chat: chat, integ: &fakeIntegrations{base: chat.URL}, search: &pageIndex{kind: websearch.KindNative}}
+	r := &rig{engine: eng, chat: chat, integ: &fakeIntegrations{base: chat.URL}, search: &pageIndex{kind: websearch.KindNative}, store: st}
 	accounts := account.New(st)
 	r.bill = billing.New(st)
 	r.svc, err = New(Deps{Tasks: eng, Integrations: r.integ, Searchers: r.search, Companies: companies{}, Billing: r.bill, Orgs: accounts})

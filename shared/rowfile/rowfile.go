@@ -158,10 +158,13 @@ func size(n int) string {
 // required; a bad header is an error naming the column, and nothing is read. Then row
 // is called for each record with its line and a getter of its fields by column name
 // ("" for a column the file lacks), and bad for each malformed record (its line and
-// why). Blank lines are skipped.
+// why). Blank lines are skipped. A record's memory is bounded: a line longer than
+// MaxCSVLine stops the reading with an error naming it (the CSV reader would hold it
+// whole), and records share one slice (get is valid during row only).
 func CSV(r io.Reader, columns, required []string, row func(line int, get func(column string) string), bad func(line int, err error)) error {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(&lineLimit{r: r, max: MaxCSVLine, line: 1})
 	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err != nil {
 		return apperr.Invalid("file", "the CSV header row cannot be read: %v", err)
@@ -210,6 +213,31 @@ func CSV(r io.Reader, columns, required []string, row func(line int, get func(co
 			return ""
 		})
 	}
+}
+
+// MaxCSVLine bounds one physical line of an ingested CSV file.
+const MaxCSVLine = 1 << 20
+
+// lineLimit passes r through and fails once a line runs past max bytes.
+type lineLimit struct {
+	r        io.Reader
+	max, run int // run: bytes of the current line so far
+	line     int
+}
+
+func (l *lineLimit) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\n' {
+			l.line++
+			l.run = 0
+			continue
+		}
+		if l.run++; l.run > l.max {
+			return i, fmt.Errorf("line %d is longer than %s: %w", l.line, size(l.max), apperr.ErrInvalid)
+		}
+	}
+	return n, err
 }
 
 func contains(list []string, v string) bool {

@@ -142,3 +142,19 @@ func TestJSONL(t *testing.T) {
 		t.Fatalf("got %q, %v; want %q and the row's error", got, err, want)
 	}
 }
+
+// A record is held whole by the CSV reader: a line past MaxCSVLine (a million commas,
+// say) stops the reading with an error naming its line rather than filling memory.
+func TestCSVLineBounded(t *testing.T) {
+	in := "name,n\nalpha,1\n" + strings.Repeat(",", MaxCSVLine+1) + "\nomega,9\n"
+	var rows []string
+	err := CSV(strings.NewReader(in), []string{"name", "n"}, nil, func(line int, get func(string) string) {
+		rows = append(rows, get("name"))
+	}, func(int, error) {})
+	if err == nil || !strings.Contains(err.Error(), "line 3 is longer than 1 MB") {
+		t.Fatalf("CSV = %v, want the error naming line 3", err)
+	}
+	if fmt.Sprint(rows) != "[alpha]" {
+		t.Errorf("rows before the long line = %q, want [alpha]", rows)
+	}
+}

@@ -85,9 +85,10 @@ func (e *Engine) answer(ctx context.Context, t Task, m Message) (rowDoc, error) 
 		if err != nil {
 			return rowDoc{}, err
 		}
-		res, perr := e.call(ctx, kind.Processor, rec, timeout)
+		cctx, calls := e.withCallLog(ctx, m, attempt)
+		res, perr := e.call(cctx, kind.Processor, rec, timeout)
 		release()
-		if err := e.recordSpend(ctx, m, attempt, res); err != nil {
+		if err := e.recordSpend(ctx, m, attempt, calls.settle(res)); err != nil {
 			return rowDoc{}, err
 		}
 		if ctx.Err() != nil {

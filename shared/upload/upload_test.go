@@ -95,6 +95,24 @@ func plainZip(t *testing.T) []byte {
 	return buf.Bytes()
 }
 
+// nil256 is the header "c" (named c, c2 ... to be distinct) of the 256-column fixture.
+func distinctColumns(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "c%d,", i)
+	}
+	return b.String()
+}
+
+func nil256() []string {
+	h := make([]string, 256)
+	for i := range 255 {
+		h[i] = fmt.Sprintf("c%d", i)
+	}
+	h[255] = "domain"
+	return h
+}
+
 func rowsCSV(n int) []byte {
 	var b strings.Builder
 	b.WriteString("domain\n")
@@ -133,6 +151,8 @@ func TestReadAccepts(t *testing.T) {
 		{name: "trailing empty columns dropped", data: []byte("domain,name,,\nexample.com,Example,,\n"), header: []string{"domain", "name"}, rows: [][]string{{"example.com", "Example"}}, format: FormatCSV, encoding: EncodingUTF8},
 		{name: "exactly the byte limit", data: []byte("domain\nexample.com\n"), limits: Limits{MaxBytes: 19}, header: []string{"domain"}, rows: [][]string{{"example.com"}}, format: FormatCSV, encoding: EncodingUTF8},
 		{name: "exactly 10,000 rows", data: rowsCSV(DefaultMaxRows), limits: Limits{MaxBytes: 1 << 30}, header: []string{"domain"}, format: FormatCSV, encoding: EncodingUTF8},
+		{name: "exactly 256 columns", data: []byte(distinctColumns(255) + "domain\n" + strings.Repeat(",", 255) + "example.com\n"), header: nil256(), rows: [][]string{append(make([]string, 255), "example.com")}, format: FormatCSV, encoding: EncodingUTF8},
+		{name: "exactly the cell limit", data: []byte("domain\na.com\nb.com\nc.com\n"), limits: Limits{MaxCells: 4}, header: []string{"domain"}, rows: [][]string{{"a.com"}, {"b.com"}, {"c.com"}}, format: FormatCSV, encoding: EncodingUTF8},
 		{name: "xlsx first sheet", data: workbook(t, [][]any{{"Domain", "Company Name", "Employees"}, {"example.com", "Société Générale", 120}, {"acme.de", "Müller GmbH", 8}}),
 			header: []string{"Domain", "Company Name", "Employees"}, rows: [][]string{{"example.com", "Société Générale", "120"}, {"acme.de", "Müller GmbH", "8"}}, format: FormatXLSX},
 		{name: "xlsx gaps, ragged and trailing empty rows", data: workbook(t, [][]any{{"domain", "name"}, {"example.com"}, {}, {"acme.de", "Acme"}, {nil, ""}, {}, {""}}),
@@ -186,6 +206,12 @@ func TestReadRefuses(t *testing.T) {
 		{name: "truncated xlsx", data: workbook(t, [][]any{{"domain"}, {"a.com"}})[:200], kind: apperr.ErrInvalid, want: "not an Excel .xlsx workbook"},
 		{name: "legacy xls", data: ole, kind: apperr.ErrInvalid, want: ".xls"},
 		{name: "encrypted xlsx", data: encryptedWorkbook(t), kind: apperr.ErrInvalid, want: "password-protected"},
+		{name: "257 header columns", data: []byte(distinctColumns(256) + "last\nx\n"), kind: apperr.ErrInvalid, want: "the header has more than 256 columns; at most 256"},
+		{name: "a row past column 256", data: []byte("domain\nexample.com" + strings.Repeat(",", 256) + "x\n"), kind: apperr.ErrInvalid, want: "a row has a value in column IW; at most 256 columns"},
+		{name: "cells past the limit", data: rowsCSV(10), limits: Limits{MaxCells: 10}, kind: apperr.ErrInvalid, want: "more than 10 cells"},
+		{name: "xlsx cells past the limit", data: workbook(t, [][]any{{"domain", "name"}, {"a.com", "A"}, {"b.com", "B"}}), limits: Limits{MaxCells: 5}, kind: apperr.ErrInvalid, want: "more than 5 cells (2 columns by 3 rows"},
+		{name: "xlsx row past the column limit", data: workbook(t, [][]any{{"domain"}, {"a.com", "", "", "x"}}), limits: Limits{MaxColumns: 3}, kind: apperr.ErrInvalid, want: "a row has a value in column D; at most 3 columns"},
+		{name: "value under a blank trailing header cell", data: []byte("domain,name,\nexample.com,Example,x\n"), kind: apperr.ErrInvalid, want: "header column 3 is blank"},
 		{name: "binary", data: []byte("%PDF-1.7\n\x00\x01\x02\xff\xfe\x00binary"), kind: apperr.ErrInvalid, want: "neither CSV text nor an Excel .xlsx workbook"},
 	}
 	for _, tc := range tests {

@@ -38,7 +38,7 @@ func TestCRMFlowAgainstEachFake(t *testing.T) {
 	}
 	websites := []string{"https://www." + domains[0] + "/about", domains[1], "http://" + strings.ToUpper(domains[2]), domains[3] + "/", "www." + domains[4], "", "n/a", "nowhere-known.example.org"}
 	fakes := map[string]*crmfake.Server{}
-	vars := map[string]string{"FIRMO_SEED_COMPANIES": "0", "FIRMO_CRM_REDIRECT_BASE_URL": "https://firmo.test"}
+	vars := map[string]string{"FIRMO_SEED_COMPANIES": "0", "FIRMO_CRM_REDIRECT_BASE_URL": "https://firmo.test", "FIRMO_FETCH_ALLOW_HOSTS": "127.0.0.1"}
 	// The contacts are seeded before the fakes are made: their emails come from the store.
 	e := newEnv(t, nil)
 	if _, err := e.app.SeedContacts(ctx, wopts, nil); err != nil {

@@ -163,8 +163,8 @@ func TestICPValidationEndToEnd(t *testing.T) {
 		t.Errorf("unknown domain row %v, want Error cells", ghost)
 	}
 	charged := before - balance(t, e)
-	if want := int64(len(doms)) * billing.Price(account.PlanEnterprise, billing.KindCompany, 1); charged != want {
-		t.Errorf("charged %d credits, want %d (the known domains)", charged, want)
+	if want := billing.Price(account.PlanEnterprise, billing.KindCompany, len(doms)); charged != want {
+		t.Errorf("charged %d credits, want %d (the known domains at the plan's rate, rounded up once)", charged, want)
 	}
 	t.Logf("native-icp over %d demo-world companies: %d fit; scores %v", len(doms), yes, scores)
 

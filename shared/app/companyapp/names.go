@@ -17,6 +17,7 @@ import (
 	"github.com/firmoapi/firmo/shared/httpapi/companyhttp"
 	"github.com/firmoapi/firmo/shared/namematch"
 	"github.com/firmoapi/firmo/shared/namematch/osmatch"
+	"github.com/firmoapi/firmo/shared/upload"
 )
 
 // nameParts is company-name matching: the candidate index, the matcher, bulk match
@@ -58,7 +59,13 @@ func buildNames(c *app.Core, cluster *opensearchapi.Client, companies company.St
 	if !parts.wired {
 		parts.matcher = unwiredMatcher{m}
 	}
-	parts.bulk = namematch.NewBulk(namematch.BulkDeps{Matcher: m, Tasks: c.Tasks, Store: c.Store, Billing: c.Billing})
+	// The same gate as datasetsapp.UploadGate (the same key), so the families that
+	// parse uploads share its slots in a process composing both.
+	uploads, err := app.Shared(c, "upload.Gate", func() (*upload.Gate, error) { return upload.NewGate(0), nil })
+	if err != nil {
+		return parts, err
+	}
+	parts.bulk = namematch.NewBulk(namematch.BulkDeps{Matcher: m, Tasks: c.Tasks, Store: c.Store, Billing: c.Billing, Uploads: uploads})
 	parts.syncer = namematch.NewSyncer(companies, index)
 	if err := c.Tasks.Kinds().Register(parts.bulk.Kind()); err != nil {
 		return parts, fmt.Errorf("register bulk match: %w", err)

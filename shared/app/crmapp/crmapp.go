@@ -7,6 +7,7 @@ package crmapp
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/app/queriesapp"
@@ -16,6 +17,7 @@ import (
 	"github.com/firmoapi/firmo/shared/crm/hubspotcrm"
 	"github.com/firmoapi/firmo/shared/crm/pipedrivecrm"
 	"github.com/firmoapi/firmo/shared/crm/salesforcecrm"
+	"github.com/firmoapi/firmo/shared/fetch"
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/httpapi/crmhttp"
 	"github.com/firmoapi/firmo/shared/secret/kmssecret"
@@ -53,6 +55,9 @@ func Build(ctx context.Context, c *app.Core) (*crm.Service, error) {
 		svc := crm.New(crm.Deps{
 			Store: c.Store, Sealer: sealer, Providers: Providers(c.Config.CRM), RedirectBaseURL: c.Config.CRM.RedirectBaseURL,
 			Lists: queries, People: people{contact.NewStore(c.Store)}, Tasks: c.Tasks, Log: c.Log,
+			// The guarded client: public addresses only; the CRM's host rules on top.
+			HTTP:       fetch.New(fetch.Options{AllowHosts: c.Config.FetchAllowHosts, Timeout: 60 * time.Second}).HTTPClient(),
+			AllowHosts: c.Config.FetchAllowHosts,
 		})
 		// Snapshot tasks are read through the general status route.
 		if err := c.Tasks.Kinds().Register(svc.Kind(task.GenStatusRoute)); err != nil {

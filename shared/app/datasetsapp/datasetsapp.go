@@ -15,6 +15,7 @@ import (
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/httpapi/datasetshttp"
 	"github.com/firmoapi/firmo/shared/segment"
+	"github.com/firmoapi/firmo/shared/upload"
 )
 
 // Services are the family's services.
@@ -23,6 +24,8 @@ type Services struct {
 	Segments *segment.Service
 	// Append computes the append datasets (POST /v1/append).
 	Append datasetshttp.AppendDeps
+	// Uploads bounds the uploads parsed at once.
+	Uploads *upload.Gate
 }
 
 // Build returns the core's datasets services, building them on first use:
@@ -52,13 +55,24 @@ func build(ctx context.Context, c *app.Core) (Services, error) {
 	}
 	// Append reads the company store; growth scores with the pipeline's default
 	// constants (a Deriver without extractor or classifier loads nothing).
-	appendDeps := datasetshttp.AppendDeps{Queries: queries, Billing: c.Billing,
+	uploads, err := UploadGate(c)
+	if err != nil {
+		return Services{}, err
+	}
+	appendDeps := datasetshttp.AppendDeps{Queries: queries, Billing: c.Billing, Uploads: uploads,
 		Datasets: dataset.New(dataset.Deps{Store: company.NewKVStore(c.Store), Scorer: company.NewDeriver(company.DeriverDeps{})})}
-	return Services{Segments: seg, Append: appendDeps}, nil
+	return Services{Segments: seg, Append: appendDeps, Uploads: uploads}, nil
+}
+
+// UploadGate is the core's one upload gate (shared/upload): every family that parses
+// uploads (datasets, company's bulk match) takes its slots from it, so the process
+// parses at most upload.PerCore uploads per core at once.
+func UploadGate(c *app.Core) (*upload.Gate, error) {
+	return app.Shared(c, "upload.Gate", func() (*upload.Gate, error) { return upload.NewGate(0), nil })
 }
 
 func routes(s Services) []httpapi.Route {
-	routes := datasetshttp.SegmentRoutes(s.Segments)
+	routes := datasetshttp.SegmentRoutes(s.Segments, s.Uploads)
 	routes = append(routes, datasetshttp.AppendRoutes(s.Append)...)
 	return routes
 }

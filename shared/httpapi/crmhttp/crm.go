@@ -77,6 +77,12 @@ func (a *api) authorize(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := httpapi.Caller(r)
+	// A connection decides every later suppression list of the organisation, and a new
+	// one replaces the old: making one is an admin's, as removing one is. The callback
+	// completes only a state token minted here, so only by an admin.
+	if p.User.Role != account.RoleAdmin {
+		return &apperr.Error{Kind: apperr.ErrForbidden, Message: "Connecting a CRM needs an admin (an admin's API key or app session); a member's is refused."}
+	}
 	u, err := a.d.Service.Authorize(r.Context(), p.Org.ID, p.User.ID, r.PathValue("provider"))
 	if err != nil {
 		return err

@@ -37,6 +37,8 @@ type AppendDeps struct {
 	Datasets Appender
 	Queries  QueryLists
 	Billing  Biller
+	// Uploads bounds the uploads parsed at once (nil: no bound).
+	Uploads *upload.Gate
 }
 
 // appendParams are the parameters of POST /v1/append, as query parameters or
@@ -81,7 +83,7 @@ func (a *appendAPI) append(w http.ResponseWriter, r *http.Request) error {
 	}
 	req := dataset.Request{Sets: sets}
 	if p.file != nil {
-		if err := appendFileRows(p, &req); err != nil {
+		if err := appendFileRows(r.Context(), a.d.Uploads, p, &req); err != nil {
 			return err
 		}
 	} else if p.domainColumn != "" {
@@ -116,8 +118,8 @@ func (a *appendAPI) append(w http.ResponseWriter, r *http.Request) error {
 }
 
 // appendFileRows reads the uploaded table into the request's rows.
-func appendFileRows(p appendInput, req *dataset.Request) error {
-	t, err := upload.Read(bytes.NewReader(p.file), p.fileName, upload.Limits{})
+func appendFileRows(ctx context.Context, uploads *upload.Gate, p appendInput, req *dataset.Request) error {
+	t, err := uploads.Read(ctx, bytes.NewReader(p.file), p.fileName, upload.Limits{})
 	if err != nil {
 		return err
 	}

@@ -27,16 +27,18 @@ import (
 	"github.com/firmoapi/firmo/shared/httpapi/datasetshttp"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/query"
+	"github.com/firmoapi/firmo/shared/upload"
 )
 
 var now = time.Date(2026, 5, 14, 12, 0, 0, 0, time.UTC)
 
 type rig struct {
-	t        *testing.T
-	srv      *httptest.Server
-	accounts *account.Service
-	queries  *query.Service
-	billing  *billing.Service
+	t         *testing.T
+	srv       *httptest.Server
+	accounts  *account.Service
+	queries   *query.Service
+	billing   *billing.Service
+	companies *company.Service
 }
 
 // newRig serves POST /v1/append over a bolt store holding two companies.
@@ -63,11 +65,11 @@ func newRig(t *testing.T) *rig {
 			t.Fatal(err)
 		}
 	}
-	r := &rig{t: t, accounts: account.New(store), queries: query.New(store), billing: billing.New(store)}
+	r := &rig{t: t, accounts: account.New(store), queries: query.New(store), billing: billing.New(store), companies: companies}
 	s := httpapi.NewServer(httpapi.Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: r.accounts, MaxBody: 1 << 20})
 	s.Add(datasetshttp.AppendRoutes(datasetshttp.AppendDeps{
 		Datasets: dataset.New(dataset.Deps{Store: companies.Store(), Scorer: d, Now: clock}),
-		Queries:  r.queries, Billing: r.billing,
+		Queries:  r.queries, Billing: r.billing, Uploads: upload.NewGate(0),
 	})...)
 	r.srv = httptest.NewServer(s.Handler())
 	t.Cleanup(func() { r.srv.Close(); store.Close() })

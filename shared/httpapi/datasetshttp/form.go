@@ -1,6 +1,8 @@
 package datasetshttp
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -139,8 +141,8 @@ func formError(err error) error {
 // domainValues reads the upload and returns the values of its domain column: the one
 // domain_column names (a header of the file, else a 422 naming domain_column), or the
 // one DetectColumn finds.
-func domainValues(f form, column string) ([]string, error) {
-	t, err := upload.Read(strings.NewReader(string(f.file)), f.fileName, upload.Limits{})
+func domainValues(ctx context.Context, uploads *upload.Gate, f form, column string) ([]string, error) {
+	t, err := uploads.Read(ctx, bytes.NewReader(f.file), f.fileName, upload.Limits{})
 	if err != nil {
 		return nil, err
 	}

@@ -27,13 +27,16 @@ var segmentParams = []string{"domains", "query_id", "domain_column", "max_segmen
 // multipart framing.
 const segmentMaxBody = upload.DefaultMaxBytes + 1<<20
 
-type segmentAPI struct{ seg Segmenter }
+type segmentAPI struct {
+	seg     Segmenter
+	uploads *upload.Gate
+}
 
 // SegmentRoutes are segmentation (family datasets): POST /v1/segment and GET
 // /v1/segment/status/{task_id}. Delivered companies are billed as company records
-// (net-new per 90 days).
-func SegmentRoutes(s Segmenter) []httpapi.Route {
-	a := &segmentAPI{seg: s}
+// (net-new per 90 days). uploads bounds the uploads parsed at once (nil: no bound).
+func SegmentRoutes(s Segmenter, uploads *upload.Gate) []httpapi.Route {
+	a := &segmentAPI{seg: s, uploads: uploads}
 	const fam = httpapi.FamilyDatasets
 	return []httpapi.Route{
 		{Method: "POST", Path: "/v1/segment", Family: fam, Handle: a.submit, MaxBody: segmentMaxBody},
@@ -64,7 +67,7 @@ func (a *segmentAPI) submit(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if f.file != nil {
-		if req.File, err = domainValues(f, column); err != nil {
+		if req.File, err = domainValues(r.Context(), a.uploads, f, column); err != nil {
 			return err
 		}
 		if req.File == nil {
