@@ -36,19 +36,28 @@ const (
 	govMinTop = 0.4  // GOVERNMENT score from which a text is a public body's
 )
 
-// typicalModel is the business model most companies of an industry have; industries
-// with no clear majority have none.
+// typicalModel is the business model most companies of an industry have: a page
+// that says nothing about its customers gets it, weighted by the industry's score.
+// Where an industry's companies split (law firms, accountants, builders serve
+// households and firms alike), the label is the one of the small local firms whose
+// pages say least.
 var typicalModel = map[string]string{
 	"SAAS": "B2B", "SOFTWARE": "B2B", "CLOUD_COMPUTING": "B2B", "IT_SERVICES": "B2B",
 	"CYBERSECURITY": "B2B", "TELECOMMUNICATIONS": "B2C", "ELECTRONICS": "B2B",
-	"BANKING": "B2C", "INSURANCE": "B2C", "REAL_ESTATE": "B2C", "HEALTHCARE": "B2C",
-	"MEDICAL_DEVICES": "B2B", "EDUCATION": "B2C", "RETAIL": "B2C", "ECOMMERCE": "B2C",
-	"CONSUMER_GOODS": "B2C", "HOSPITALITY": "B2C", "TRAVEL": "B2C", "MANUFACTURING": "B2B",
-	"AEROSPACE_DEFENSE": "B2G", "AGRICULTURE": "B2B", "LOGISTICS": "B2B",
-	"MEDIA_ENTERTAINMENT": "B2C", "MARKETING_ADVERTISING": "B2B", "CONSULTING": "B2B",
-	"STAFFING_RECRUITING": "B2B", "GOVERNMENT": "G2C", "CHEMICALS": "B2B",
-	"MINING_METALS": "B2B", "ENVIRONMENTAL_SERVICES": "B2B", "PERSONAL_SERVICES": "B2C",
+	"FINANCIAL_SERVICES": "B2B", "BANKING": "B2C", "INSURANCE": "B2C", "REAL_ESTATE": "B2C",
+	"HEALTHCARE": "B2C", "PHARMACEUTICALS": "B2B", "MEDICAL_DEVICES": "B2B", "EDUCATION": "B2C",
+	"RETAIL": "B2C", "ECOMMERCE": "B2C", "CONSUMER_GOODS": "B2C", "FOOD_BEVERAGE": "B2C",
+	"HOSPITALITY": "B2C", "TRAVEL": "B2C", "MANUFACTURING": "B2B", "AUTOMOTIVE": "B2C",
+	"AEROSPACE_DEFENSE": "B2G", "CONSTRUCTION": "B2C", "ENERGY": "B2C", "AGRICULTURE": "B2B",
+	"LOGISTICS": "B2B", "MEDIA_ENTERTAINMENT": "B2C", "MARKETING_ADVERTISING": "B2B",
+	"LEGAL_SERVICES": "B2C", "CONSULTING": "B2B", "STAFFING_RECRUITING": "B2B", "GOVERNMENT": "G2C",
+	"NON_PROFIT": "B2C", "CHEMICALS": "B2B", "MINING_METALS": "B2B", "ENVIRONMENTAL_SERVICES": "B2B",
+	"PERSONAL_SERVICES": "B2C",
 }
+
+// priorFloor is the least industry score the typical model is weighted with: a page
+// whose industry is uncertain still gets its best guess's customers.
+const priorFloor = 0.5
 
 // cue is one phrase of a label, as folded words.
 type cue struct {
@@ -140,7 +149,7 @@ func matches(words, cue []string) bool {
 func (s *cueSet) businessModel(toks []token, topIndustry string, topScore float64) map[string]float64 {
 	h := s.hits(toks)
 	if m := typicalModel[topIndustry]; m != "" {
-		h[m] += priorHits * topScore
+		h[m] += priorHits * max(topScore, priorFloor)
 	}
 	public := topIndustry == "GOVERNMENT" && topScore >= govMinTop
 	if public {
