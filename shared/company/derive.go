@@ -16,8 +16,10 @@ import (
 // PipelineVersion is bumped whenever Derive changes what it computes, so the
 // reprocessing job re-derives every record made by an older pipeline. Version 2 added
 // the homepage's fetch status, form hosts among the vendors (capped at MaxVendors), the
-// reverse redirect index, and subdomains without wildcard or e-mail names.
-const PipelineVersion = 2
+// reverse redirect index, and subdomains without wildcard or e-mail names. Version 3
+// classifies the homepage's statements (title, description, headings, declared
+// schema.org types) apart from its text and reads the about page too.
+const PipelineVersion = 3
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).

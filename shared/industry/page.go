@@ -29,14 +29,15 @@ type Page struct {
 // pageWeights are the constants of ClassifyPage (see ACCURACY.md for how they were
 // chosen: on the development homepages, never on the evaluation set).
 type pageWeights struct {
-	statement float64 // weight of a feature in the page's statements, per (1 + ln n)
+	title     float64 // weight of a feature of the title (and domain), per (1 + ln n)
+	statement float64 // weight of a feature in the page's other statements, per (1 + ln n)
 	body      float64 // weight of a feature of the running text, per (1 + ln n)
 	pair      float64 // multiplier of adjacent-word features (lexicon phrases)
 	typeBoost float64 // log-odds a declared schema.org type adds to its industry
 	temp      float64 // final scale of the log-odds (calibration)
 }
 
-var defaultPageWeights = pageWeights{statement: 1.5, body: 1, pair: 1.5, typeBoost: 1.5, temp: 1.5}
+var defaultPageWeights = pageWeights{title: 1.5, statement: 1.5, body: 1, pair: 1.5, typeBoost: 1.5, temp: 1.5}
 
 // ClassifyPage classifies a page from its statements and its text.
 func (c *Classifier) ClassifyPage(p Page) Result {
@@ -48,16 +49,21 @@ func (c *Classifier) ClassifyPage(p Page) Result {
 }
 
 func (r *resources) classifyPage(p Page, pw pageWeights) Result {
-	statements := strings.Join(append([]string{p.Title, p.Description, domainWords(p.Domain)}, p.Headings...), "\n")
+	title := p.Title + "\n" + domainWords(p.Domain)
+	statements := strings.Join(append([]string{p.Description}, p.Headings...), "\n")
 	l := normalizeLang(p.Lang)
 	if l == "" {
-		l = guessLang(statements+"\n"+p.Text, r.stops)
+		l = guessLang(title+"\n"+statements+"\n"+p.Text, r.stops)
 	}
 	a := newAnalyzer(l, r.stops)
 	a.cache = r.stems[l]
+	ttoks := a.tokens(title)
 	stoks := a.tokens(statements)
 	btoks := a.tokens(p.Text)
 	w := map[string]float64{}
+	for f, n := range r.model.features(a, ttoks, r.model.feat) {
+		w[f] += pw.title * weight(n)
+	}
 	for f, n := range r.model.features(a, stoks, r.model.feat) {
 		w[f] += pw.statement * weight(n)
 	}
@@ -95,8 +101,8 @@ func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 	if len(top) > 0 {
 		topIndustry, topScore = taxonomy[top[0]].Value, s.prob[top[0]]
 	}
-	toks := append(append([]token(nil), stoks...), btoks...)
-	out.BusinessModel = r.cues.businessModel(toks, topIndustry, topScore)
+	toks := append(append(append([]token(nil), ttoks...), stoks...), btoks...)
+	out.BusinessModel = r.cues.businessModel(toks, topIndustry, bestSub(out.Sub, topIndustry), topScore)
 	out.Keywords = keywords(toks, r.model, maxKeywords)
 	return out
 }
@@ -166,4 +172,15 @@ func domainWords(dom string) string {
 	dom = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(dom)), "www.")
 	label, _, _ := strings.Cut(dom, ".")
 	return strings.NewReplacer("-", " ", "_", " ").Replace(label)
+}
+
+// bestSub is the highest-scored sub-industry of industry in subs ("" when none).
+func bestSub(subs map[string]float64, industry string) string {
+	best := ""
+	for v, conf := range subs {
+		if strings.HasPrefix(v, industry+"/") && (best == "" || conf > subs[best] || conf == subs[best] && v < best) {
+			best = v
+		}
+	}
+	return best
 }
