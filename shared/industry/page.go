@@ -37,7 +37,7 @@ type pageWeights struct {
 	temp      float64 // final scale of the log-odds (calibration)
 }
 
-var defaultPageWeights = pageWeights{title: 1.5, statement: 1.5, body: 1, pair: 1.5, typeBoost: 1.5, temp: 1.5}
+var defaultPageWeights = pageWeights{title: 1.5, statement: 1.5, body: 1, pair: 1.5, typeBoost: 1.5, temp: 1.75}
 
 // ClassifyPage classifies a page from its statements and its text.
 func (c *Classifier) ClassifyPage(p Page) Result {
@@ -49,26 +49,25 @@ func (c *Classifier) ClassifyPage(p Page) Result {
 }
 
 func (r *resources) classifyPage(p Page, pw pageWeights) Result {
-	title := p.Title + "\n" + domainWords(p.Domain)
-	statements := strings.Join(append([]string{p.Description}, p.Headings...), "\n")
+	dom := domainWords(p.Domain)
+	headings := strings.Join(p.Headings, "\n")
 	l := normalizeLang(p.Lang)
 	if l == "" {
-		l = guessLang(title+"\n"+statements+"\n"+p.Text, r.stops)
+		l = guessLang(strings.Join([]string{p.Title, p.Description, headings, p.Text}, "\n"), r.stops)
 	}
 	a := newAnalyzer(l, r.stops)
 	a.cache = r.stems[l]
-	ttoks := a.tokens(title)
-	stoks := a.tokens(statements)
+	ttoks, dtoks := a.tokens(p.Title), a.tokens(dom)
+	stoks, htoks := a.tokens(p.Description), a.tokens(headings)
 	btoks := a.tokens(p.Text)
 	w := map[string]float64{}
-	for f, n := range r.model.features(a, ttoks, r.model.feat) {
-		w[f] += pw.title * weight(n)
-	}
-	for f, n := range r.model.features(a, stoks, r.model.feat) {
-		w[f] += pw.statement * weight(n)
-	}
-	for f, n := range r.model.features(a, btoks, r.model.feat) {
-		w[f] += pw.body * weight(n)
+	for _, part := range []struct {
+		toks []token
+		w    float64
+	}{{ttoks, pw.title}, {dtoks, pw.title}, {stoks, pw.statement}, {htoks, pw.statement}, {btoks, pw.body}} {
+		for f, n := range r.model.features(a, part.toks, r.model.feat) {
+			w[f] += part.w * weight(n)
+		}
 	}
 	for f := range w {
 		if strings.Contains(f, " ") {
@@ -101,9 +100,11 @@ func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 	if len(top) > 0 {
 		topIndustry, topScore = taxonomy[top[0]].Value, s.prob[top[0]]
 	}
-	toks := append(append(append([]token(nil), ttoks...), stoks...), btoks...)
-	out.BusinessModel = r.cues.businessModel(toks, topIndustry, bestSub(out.Sub, topIndustry), topScore)
-	out.Keywords = keywords(toks, r.model, maxKeywords)
+	// Keywords count the words of the page as a reader sees it (title, description,
+	// text); business-model cues are read everywhere.
+	seen := append(append(append([]token(nil), ttoks...), stoks...), btoks...)
+	out.BusinessModel = r.cues.businessModel(append(append(seen, dtoks...), htoks...), topIndustry, bestSub(out.Sub, topIndustry), topScore)
+	out.Keywords = keywords(seen, r.model, maxKeywords)
 	return out
 }
 

@@ -3,7 +3,7 @@ package industry
 import "testing"
 
 func TestSchemaTypesAreTaxonomyValues(t *testing.T) {
-	for k, v := range schemaTypes {
+	for k, v := range schemaTypes() {
 		if v != "" && !Valid(v) && !ValidSub(v) {
 			t.Errorf("schema.org type %q maps to %q, which is no industry or sub-industry", k, v)
 		}
