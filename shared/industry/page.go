@@ -84,11 +84,15 @@ func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 	if s.prob == nil {
 		top = nil
 	}
-	for _, i := range top {
+	likelySub := "" // the top industry's most likely sub-industry, reported or not
+	for k, i := range top {
 		out.Groups[taxonomy[i].Value] = s.prob[i]
 		subs := r.model.subScores(i, s)
 		if b := subBoost[i]; b >= 0 {
 			subs = boostSub(subs, len(taxonomy[i].Subs), b)
+		}
+		if k == 0 && subs != nil {
+			likelySub = taxonomy[i].Subs[topIndexes(subs, 1)[0]].Value
 		}
 		for j, q := range subs {
 			if conf := s.prob[i] * q; conf >= r.model.p.subThreshold {
@@ -103,7 +107,7 @@ func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 	// Keywords count the words of the page as a reader sees it (title, description,
 	// text); business-model cues are read everywhere.
 	seen := append(append(append([]token(nil), ttoks...), stoks...), btoks...)
-	out.BusinessModel = r.cues.businessModel(append(append(seen, dtoks...), htoks...), topIndustry, bestSub(out.Sub, topIndustry), topScore)
+	out.BusinessModel = r.cues.businessModel(append(append(seen, dtoks...), htoks...), topIndustry, likelySub, topScore)
 	out.Keywords = keywords(seen, r.model, maxKeywords)
 	return out
 }
