@@ -25,9 +25,10 @@ import (
 // with the domain alone (no company row, no certificates, no DNS), then compares the
 // derived profiles with the labels. By default it reads the development corpus
 // ../shared/corpora/homepages (relative to the module root) and logs every company it
-// gets wrong; FIRMO_HOMEPAGES=DIR points it at another folder in the same format (the
-// evaluation set, measured once a change is done), for which only the figures are
-// logged. It skips when the folder is absent. BENCHMARKS.md has the figures and the
+// gets wrong; FIRMO_HOMEPAGES=DIR (relative to the repository root, or absolute)
+// points it at another folder in the same format (the evaluation set, measured once a
+// change is done), for which only the figures are logged and the acceptance figures
+// are required. It skips when the folder is absent. BENCHMARKS.md has the figures and the
 // commands.
 func TestHomepages(t *testing.T) {
 	dir, dev := homepagesDir(t)
@@ -77,16 +78,19 @@ func TestHomepages(t *testing.T) {
 // homepagesDir is the folder to grade and whether it is the development corpus.
 func homepagesDir(t *testing.T) (string, bool) {
 	t.Helper()
+	root, err := filepath.Abs("../..") // the module root, from this package's directory
+	if err != nil {
+		t.Fatal(err)
+	}
 	if dir := os.Getenv("FIRMO_HOMEPAGES"); dir != "" {
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(root, dir) // relative to the repository root
+		}
 		if _, err := os.Stat(filepath.Join(dir, "truth.tsv")); err != nil {
 			t.Fatalf("FIRMO_HOMEPAGES=%s: %v", dir, err)
 		}
 		abs, _ := filepath.Abs(dir)
 		return dir, strings.HasSuffix(filepath.ToSlash(abs), "corpora/homepages")
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
 	}
 	dir := filepath.Join(root, "..", "shared", "corpora", "homepages")
 	if _, err := os.Stat(filepath.Join(dir, "truth.tsv")); err != nil {
