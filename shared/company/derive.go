@@ -16,8 +16,10 @@ import (
 // PipelineVersion is bumped whenever Derive changes what it computes, so the
 // reprocessing job re-derives every record made by an older pipeline. Version 2 added
 // the homepage's fetch status, form hosts among the vendors (capped at MaxVendors), the
-// reverse redirect index, and subdomains without wildcard or e-mail names.
-const PipelineVersion = 2
+// reverse redirect index, and subdomains without wildcard or e-mail names. Version 3
+// classifies the homepage's statements (title, description, headings, declared
+// schema.org types) apart from its text and reads the about page too.
+const PipelineVersion = 3
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).
@@ -34,6 +36,26 @@ type Extracted struct {
 // in shared/app).
 type Classifier interface {
 	Classify(text, lang string) Classification
+}
+
+// PageClassifier is a Classifier that can also read a page apart: its own statements
+// (title, description, headings, declared schema.org and Open Graph types, the
+// company's domain) weighed over its running text. shared/industry implements it;
+// the pipeline uses it when its Classifier has it.
+type PageClassifier interface {
+	ClassifyPage(p PageStatements) Classification
+}
+
+// PageStatements is a page read apart for a PageClassifier (the fields of
+// industry.Page).
+type PageStatements struct {
+	Domain      string
+	Title       string
+	Description string
+	Headings    []string
+	Types       []string
+	Text        string
+	Lang        string
 }
 
 // Classification is a Classifier's answer. Sub is non-nil when the text was scored
@@ -105,6 +127,7 @@ func (d *Deriver) Derive(ctx context.Context, in Inputs) (Profile, Scored, Deriv
 	now := d.Now()
 	pages := d.ensureText(in.Domain, in.Pages)
 	home, homeIdx := homepage(in.Domain, pages)
+	about, _ := aboutPage(in.Domain, pages)
 	p := Profile{Domain: in.Domain, UpdateDate: Date(now)}
 
 	d.applyCerts(&p, in.Certs, now)
@@ -134,7 +157,7 @@ func (d *Deriver) Derive(ctx context.Context, in Inputs) (Profile, Scored, Deriv
 		lang := home.Language
 		p.Language = &lang
 	}
-	d.applyIndustry(&p, in.Raw, home)
+	d.applyIndustry(&p, in, home, about, links)
 
 	if b, err := EmployeeBucket(in.Raw.Employees); err == nil && b != "" {
 		p.Employees = &b
@@ -195,20 +218,28 @@ func (d *Deriver) Score(certs []Certificate, now time.Time) Scored {
 	return out
 }
 
-// ensureText extracts the home page when it was stored without text (stored raw by a
-// bulk load, before an extractor was configured, or by an older pipeline). Other pages
-// are left as stored: the profile reads only the home page, and extraction is the
-// costliest step of a derivation.
+// ensureText extracts the home page and the about page when they were stored without
+// text (stored raw by a bulk load, before an extractor was configured, or by an older
+// pipeline). Other pages are left as stored: the profile reads only these two, and
+// extraction is the costliest step of a derivation.
 func (d *Deriver) ensureText(dom string, pages []Page) []Page {
 	if d.extract == nil {
 		return pages
 	}
-	home, i := homepage(dom, pages)
-	if i < 0 || home.Text != "" || home.HTML == "" || home.StatusCode >= 300 {
+	var out []Page
+	for _, pick := range []func(string, []Page) (Page, int){homepage, aboutPage} {
+		pg, i := pick(dom, pages)
+		if i < 0 || pg.Text != "" || pg.HTML == "" || pg.StatusCode >= 300 {
+			continue
+		}
+		if out == nil {
+			out = append([]Page(nil), pages...)
+		}
+		out[i] = d.ExtractPage(pg)
+	}
+	if out == nil {
 		return pages
 	}
-	out := append([]Page(nil), pages...)
-	out[i] = d.ExtractPage(home)
 	return out
 }
 
@@ -226,13 +257,19 @@ func (d *Deriver) ExtractPage(pg Page) Page {
 	return pg
 }
 
-func (d *Deriver) applyIndustry(p *Profile, raw Raw, home Page) {
+func (d *Deriver) applyIndustry(p *Profile, in Inputs, home, about Page, links pageLinks) {
+	raw := in.Raw
 	text := strings.TrimSpace(strings.Join([]string{home.Title, home.Description, home.Text}, "\n"))
 	if text == "" {
 		text = raw.Description
 	}
 	if d.classify != nil && strings.TrimSpace(text) != "" {
-		c := d.classify.Classify(text, home.Language)
+		var c Classification
+		if pc, ok := d.classify.(PageClassifier); ok {
+			c = pc.ClassifyPage(pageStatements(in.Domain, home, about, links, raw.Description))
+		} else {
+			c = d.classify.Classify(text, home.Language)
+		}
 		p.IndustryGroups = roundMap(c.Groups)
 		p.SubIndustry = roundMap(c.Sub)
 		if c.Sub != nil && p.SubIndustry == nil {
@@ -280,6 +317,72 @@ func (d *Deriver) mxProvider(ctx context.Context, dom string) *string {
 		return nil
 	}
 	return &prov
+}
+
+// pageStatements reads the home page apart for a PageClassifier: title, meta
+// description, headings and declared types from the home page; running text from the
+// home page and the about page (what a company does is often said there); the row's
+// description when there is no page text.
+func pageStatements(dom string, home, about Page, links pageLinks, rawDescription string) PageStatements {
+	ps := PageStatements{Domain: dom, Title: home.Title, Description: home.Description, Headings: links.Headings, Types: links.Types, Lang: home.Language}
+	var text []string
+	for _, t := range []string{home.Text, about.Title, about.Description, about.Text} {
+		if t = strings.TrimSpace(t); t != "" {
+			text = append(text, t)
+		}
+	}
+	if len(text) == 0 && ps.Title == "" && ps.Description == "" {
+		text = append(text, rawDescription)
+	}
+	ps.Text = strings.Join(text, "\n")
+	if ps.Lang == "" || ps.Lang == "und" {
+		ps.Lang = about.Language
+	}
+	return ps
+}
+
+// aboutSlugs are the last path segments of "about us" pages in the languages the
+// pipeline reads (and a few neighbours).
+var aboutSlugs = map[string]bool{
+	"about": true, "about-us": true, "aboutus": true, "about-the-company": true, "company": true, "who-we-are": true, "our-story": true,
+	"ueber-uns": true, "uber-uns": true, "über-uns": true, "wir": true, "wir-ueber-uns": true, "unternehmen": true, "das-unternehmen": true, "firma": true,
+	"a-propos": true, "qui-sommes-nous": true, "notre-entreprise": true, "entreprise": true, "societe": true,
+	"quienes-somos": true, "sobre-nosotros": true, "nosotros": true, "empresa": true, "la-empresa": true,
+	"sobre": true, "sobre-nos": true, "quem-somos": true, "a-empresa": true,
+	"chi-siamo": true, "azienda": true, "l-azienda": true, "chi-sono": true,
+	"over-ons": true, "over": true, "wie-zijn-wij": true, "bedrijf": true, "om-oss": true, "om-os": true, "om": true,
+}
+
+// aboutPage picks the company's about page: a page on the domain (or its www host)
+// whose last path segment (without .html) is one of aboutSlugs, the shortest path
+// first. Index -1 when there is none.
+func aboutPage(dom string, pages []Page) (Page, int) {
+	best, bestLen := -1, 0
+	for i, pg := range pages {
+		u, err := url.Parse(pg.URL)
+		if err != nil || pg.StatusCode >= 300 {
+			continue
+		}
+		h := strings.ToLower(u.Hostname())
+		if h != dom && h != "www."+dom {
+			continue
+		}
+		p := strings.Trim(strings.ToLower(u.Path), "/")
+		last := p[strings.LastIndex(p, "/")+1:]
+		for _, ext := range []string{".html", ".htm", ".php"} {
+			last = strings.TrimSuffix(last, ext)
+		}
+		if !aboutSlugs[last] {
+			continue
+		}
+		if best < 0 || len(p) < bestLen {
+			best, bestLen = i, len(p)
+		}
+	}
+	if best < 0 {
+		return Page{}, -1
+	}
+	return pages[best], best
 }
 
 // homepage picks the company's home page among its pages: the root path of the domain

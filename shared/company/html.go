@@ -2,6 +2,7 @@ package company
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/mail"
 	"net/url"
 	"sort"
@@ -20,7 +21,20 @@ type pageLinks struct {
 	Vendors []string // registrable domains of third-party scripts, frames, styles and form actions
 	Refresh string   // target of a <meta http-equiv="refresh">
 	Title   string   // the <title>, for when no extractor read the page
+	// Headings are the texts of the page's h1, h2 and h3 elements, in order.
+	Headings []string
+	// Types are the schema.org and Open Graph types the page declares about itself:
+	// JSON-LD @type values (also inside @graph and nested objects), microdata
+	// itemtype IRIs and og:type.
+	Types []string
 }
+
+// maxHeadings bounds the headings kept, maxHeadingLen each one's length (bytes).
+const (
+	maxHeadings   = 40
+	maxHeadingLen = 200
+	maxTypes      = 20
+)
 
 // maxLinks bounds each list, so a link farm cannot bloat a profile.
 const maxLinks = 20
@@ -52,21 +66,54 @@ func scanLinks(doc []byte, own string) pageLinks {
 		seen[v] = true
 		out.Vendors = append(out.Vendors, v)
 	}
+	addType := func(t string) {
+		t = strings.TrimSpace(t)
+		if t == "" || len(out.Types) >= maxTypes || seen["type "+t] {
+			return
+		}
+		seen["type "+t] = true
+		out.Types = append(out.Types, t)
+	}
+	var heading strings.Builder
+	inHeading := ""
 	z := html.NewTokenizer(bytes.NewReader(doc))
 	for {
 		tt := z.Next()
 		if tt == html.ErrorToken {
 			break
 		}
+		if inHeading != "" {
+			switch tt {
+			case html.TextToken:
+				if heading.Len() < maxHeadingLen {
+					heading.WriteString(" ")
+					heading.Write(z.Text())
+				}
+			case html.EndTagToken:
+				if name, _ := z.TagName(); string(name) == inHeading {
+					if h := strings.Join(strings.Fields(html.UnescapeString(heading.String())), " "); h != "" && len(out.Headings) < maxHeadings {
+						out.Headings = append(out.Headings, h)
+					}
+					heading.Reset()
+					inHeading = ""
+				}
+			}
+		}
 		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
 			continue
 		}
 		name, hasAttr := z.TagName()
-		if string(name) == "title" && out.Title == "" {
-			if z.Next() == html.TextToken {
+		switch string(name) {
+		case "title":
+			if out.Title == "" && z.Next() == html.TextToken {
 				out.Title = strings.Join(strings.Fields(html.UnescapeString(string(z.Text()))), " ")
 			}
 			continue
+		case "h1", "h2", "h3":
+			if tt == html.StartTagToken {
+				inHeading = string(name)
+				heading.Reset()
+			}
 		}
 		if !hasAttr {
 			continue
@@ -93,6 +140,11 @@ func scanLinks(doc []byte, own string) pageLinks {
 			}
 		case "script", "iframe", "img":
 			addVendor(vendorDomain(attrs["src"], own))
+			if string(name) == "script" && strings.EqualFold(strings.TrimSpace(attrs["type"]), "application/ld+json") && z.Next() == html.TextToken {
+				for _, t := range jsonLDTypes(z.Text()) {
+					addType(t)
+				}
+			}
 		case "link":
 			addVendor(vendorDomain(attrs["href"], own))
 		case "form":
@@ -100,6 +152,14 @@ func scanLinks(doc []byte, own string) pageLinks {
 		case "meta":
 			if strings.EqualFold(attrs["http-equiv"], "refresh") {
 				out.Refresh = refreshTarget(attrs["content"])
+			}
+			if strings.EqualFold(attrs["property"], "og:type") {
+				addType(attrs["content"])
+			}
+		}
+		if it := attrs["itemtype"]; it != "" {
+			for _, t := range strings.Fields(it) {
+				addType(t)
 			}
 		}
 	}
@@ -165,4 +225,51 @@ func refreshTarget(content string) string {
 		return ""
 	}
 	return strings.Trim(strings.TrimSpace(rest[4:]), `'"`)
+}
+
+// jsonLDTypes lists the @type values of a JSON-LD block: of its top object or array,
+// of the objects in its @graph, and of nested objects (an Organization's
+// department, a WebPage's about), at most maxTypes. A block that is not JSON gives
+// none.
+func jsonLDTypes(raw []byte) []string {
+	var v any
+	if err := json.Unmarshal(bytes.TrimSpace(raw), &v); err != nil {
+		return nil
+	}
+	var out []string
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		if depth > 6 || len(out) >= maxTypes {
+			return
+		}
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				walk(e, depth+1)
+			}
+		case map[string]any:
+			switch t := x["@type"].(type) {
+			case string:
+				out = append(out, t)
+			case []any:
+				for _, e := range t {
+					if s, ok := e.(string); ok {
+						out = append(out, s)
+					}
+				}
+			}
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				if k != "@type" && k != "@context" {
+					keys = append(keys, k)
+				}
+			}
+			sort.Strings(keys) // a stable order: the same page always gives the same list
+			for _, k := range keys {
+				walk(x[k], depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+	return out
 }

@@ -37,6 +37,26 @@ func BenchmarkClassify(b *testing.B) {
 	}
 }
 
+// BenchmarkClassifyPage measures ClassifyPage on the same homepage read apart (title,
+// description, headings, a declared type), against Classify of its joined text above.
+func BenchmarkClassifyPage(b *testing.B) {
+	c := New()
+	if err := c.Warm(); err != nil {
+		b.Fatal(err)
+	}
+	p := Page{
+		Domain: "nordlicht-software.de", Title: "Nordlicht Software GmbH | Lohnabrechnung und Personalverwaltung",
+		Description: "Software für die Lohnabrechnung im Mittelstand, im Abo, in Deutschland gehostet.",
+		Headings:    []string{"Lohnabrechnung in der Cloud", "Zeiterfassung", "Bewerbermanagement", "Kostenlos testen"},
+		Types:       []string{"WebSite", "Organization", "SoftwareApplication"}, Text: homepage, Lang: "deu",
+	}
+	b.SetBytes(int64(len(p.Text)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		c.ClassifyPage(p)
+	}
+}
+
 // BenchmarkBuild measures what the first Classify of a process pays: parsing the
 // embedded lexicon and labelled rows and training the model.
 func BenchmarkBuild(b *testing.B) {

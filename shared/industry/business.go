@@ -36,19 +36,47 @@ const (
 	govMinTop = 0.4  // GOVERNMENT score from which a text is a public body's
 )
 
-// typicalModel is the business model most companies of an industry have; industries
-// with no clear majority have none.
+// typicalModel is the business model most companies of an industry have: a page
+// that says nothing about its customers gets it, weighted by the industry's score.
+// Where an industry's companies split (law firms, accountants, builders serve
+// households and firms alike), the label is the one of the small local firms whose
+// pages say least.
 var typicalModel = map[string]string{
 	"SAAS": "B2B", "SOFTWARE": "B2B", "CLOUD_COMPUTING": "B2B", "IT_SERVICES": "B2B",
 	"CYBERSECURITY": "B2B", "TELECOMMUNICATIONS": "B2C", "ELECTRONICS": "B2B",
-	"BANKING": "B2C", "INSURANCE": "B2C", "REAL_ESTATE": "B2C", "HEALTHCARE": "B2C",
-	"MEDICAL_DEVICES": "B2B", "EDUCATION": "B2C", "RETAIL": "B2C", "ECOMMERCE": "B2C",
-	"CONSUMER_GOODS": "B2C", "HOSPITALITY": "B2C", "TRAVEL": "B2C", "MANUFACTURING": "B2B",
-	"AEROSPACE_DEFENSE": "B2G", "AGRICULTURE": "B2B", "LOGISTICS": "B2B",
-	"MEDIA_ENTERTAINMENT": "B2C", "MARKETING_ADVERTISING": "B2B", "CONSULTING": "B2B",
-	"STAFFING_RECRUITING": "B2B", "GOVERNMENT": "G2C", "CHEMICALS": "B2B",
-	"MINING_METALS": "B2B", "ENVIRONMENTAL_SERVICES": "B2B", "PERSONAL_SERVICES": "B2C",
+	"FINANCIAL_SERVICES": "B2B", "BANKING": "B2C", "INSURANCE": "B2C", "REAL_ESTATE": "B2C",
+	"HEALTHCARE": "B2C", "PHARMACEUTICALS": "B2B", "MEDICAL_DEVICES": "B2B", "EDUCATION": "B2C",
+	"RETAIL": "B2C", "ECOMMERCE": "B2C", "CONSUMER_GOODS": "B2C", "FOOD_BEVERAGE": "B2C",
+	"HOSPITALITY": "B2C", "TRAVEL": "B2C", "MANUFACTURING": "B2B", "AUTOMOTIVE": "B2C",
+	"AEROSPACE_DEFENSE": "B2G", "CONSTRUCTION": "B2C", "ENERGY": "B2C", "AGRICULTURE": "B2B",
+	"LOGISTICS": "B2B", "MEDIA_ENTERTAINMENT": "B2C", "MARKETING_ADVERTISING": "B2B",
+	"LEGAL_SERVICES": "B2C", "CONSULTING": "B2B", "STAFFING_RECRUITING": "B2B", "GOVERNMENT": "G2C",
+	"NON_PROFIT": "B2C", "CHEMICALS": "B2B", "MINING_METALS": "B2B", "ENVIRONMENTAL_SERVICES": "B2B",
+	"PERSONAL_SERVICES": "B2C",
 }
+
+// typicalSubModel overrides typicalModel where a sub-industry's customers differ
+// from its industry's: wealth managers serve households, payment firms merchants.
+var typicalSubModel = map[string]string{
+	"FINANCIAL_SERVICES/PAYMENTS": "B2B", "FINANCIAL_SERVICES/ASSET_MANAGEMENT": "B2C",
+	"FINANCIAL_SERVICES/ACCOUNTING_TAX": "B2B", "FINANCIAL_SERVICES/FINTECH_LENDING": "B2C",
+	"FINANCIAL_SERVICES/CRYPTO": "B2C", "FINANCIAL_SERVICES/PRIVATE_EQUITY_VC": "B2B",
+	"FINANCIAL_SERVICES/FINANCIAL_ADVISORY": "B2C",
+	"BANKING/COMMERCIAL_BANKING":            "B2B", "BANKING/INVESTMENT_BANKING": "B2B", "INSURANCE/REINSURANCE": "B2B",
+	"REAL_ESTATE/COMMERCIAL_PROPERTY": "B2B", "REAL_ESTATE/COWORKING": "B2B", "REAL_ESTATE/PROPTECH": "B2B",
+	"EDUCATION/CORPORATE_TRAINING": "B2B", "HOSPITALITY/CATERING_EVENTS": "B2B",
+	"CONSTRUCTION/COMMERCIAL_BUILDING": "B2B", "CONSTRUCTION/CIVIL_ENGINEERING": "B2G", "CONSTRUCTION/BUILDING_MATERIALS": "B2B",
+	"ENERGY/OIL_GAS": "B2B", "ENERGY/WIND": "B2B", "ENERGY/HYDROGEN": "B2B",
+	"LOGISTICS/REMOVALS": "B2C", "AUTOMOTIVE/AUTO_PARTS": "B2B", "ELECTRONICS/CONSUMER_ELECTRONICS": "B2C",
+	"FOOD_BEVERAGE/FOOD_PROCESSING": "B2B", "PHARMACEUTICALS/PHARMACIES": "B2C", "PHARMACEUTICALS/NUTRACEUTICALS": "B2C",
+	"MEDICAL_DEVICES/HEARING_VISION": "B2C", "TELECOMMUNICATIONS/NETWORK_INFRASTRUCTURE": "B2B",
+	"TELECOMMUNICATIONS/VOIP_UNIFIED_COMMS": "B2B", "TELECOMMUNICATIONS/SATELLITE": "B2B", "SOFTWARE/MOBILE_APPS": "B2C",
+	"AGRICULTURE/AGTECH": "B2B", "MEDIA_ENTERTAINMENT/EVENTS": "B2C", "STAFFING_RECRUITING/JOB_BOARDS": "B2C",
+}
+
+// priorFloor is the least industry score the typical model is weighted with: a page
+// whose industry is uncertain still gets its best guess's customers.
+const priorFloor = 0.5
 
 // cue is one phrase of a label, as folded words.
 type cue struct {
@@ -136,11 +164,16 @@ func matches(words, cue []string) bool {
 }
 
 // businessModel scores the business-model labels of a text whose top industry (if
-// any) is topIndustry with score topScore.
-func (s *cueSet) businessModel(toks []token, topIndustry string, topScore float64) map[string]float64 {
+// any) is topIndustry with score topScore, and whose best sub-industry of it (if
+// any) is topSub.
+func (s *cueSet) businessModel(toks []token, topIndustry, topSub string, topScore float64) map[string]float64 {
 	h := s.hits(toks)
-	if m := typicalModel[topIndustry]; m != "" {
-		h[m] += priorHits * topScore
+	m := typicalModel[topIndustry]
+	if sm := typicalSubModel[topSub]; sm != "" && strings.HasPrefix(topSub, topIndustry+"/") {
+		m = sm
+	}
+	if m != "" {
+		h[m] += priorHits * max(topScore, priorFloor)
 	}
 	public := topIndustry == "GOVERNMENT" && topScore >= govMinTop
 	if public {

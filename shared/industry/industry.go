@@ -136,7 +136,7 @@ func (r *resources) classify(text, lang string) Result {
 	if len(top) > 0 {
 		topIndustry, topScore = taxonomy[top[0]].Value, s.prob[top[0]]
 	}
-	out.BusinessModel = r.cues.businessModel(toks, topIndustry, topScore)
+	out.BusinessModel = r.cues.businessModel(toks, topIndustry, bestSub(out.Sub, topIndustry), topScore)
 	out.Keywords = keywords(toks, r.model, maxKeywords)
 	return out
 }

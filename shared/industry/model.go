@@ -35,6 +35,10 @@ type params struct {
 	// 0.5 lets confidence grow with the square root of the text's evidence, 1 makes
 	// it depend on the average evidence per word only.
 	evidenceExp float64
+	// equalMass normalises every industry's counts by the mean industry's total
+	// instead of its own, so that an industry whose lexicon lists more terms does not
+	// make each of its words less likely (naive Bayes' penalty on large classes).
+	equalMass bool
 	// subThreshold is the least confidence (industry score times the sub-industry's
 	// share within it) a sub-industry needs to be reported.
 	subThreshold float64
@@ -49,6 +53,7 @@ var defaultParams = params{
 	temperature:  7,
 	subTemp:      5,
 	evidenceExp:  1,
+	equalMass:    true,
 	subThreshold: 0.5,
 }
 
@@ -131,11 +136,21 @@ func train(p params, lex []lexEntry, examples []example, a map[string]*analyzer)
 	C := len(taxonomy)
 	m.logp = make([]float32, len(keys)*C)
 	v := float64(len(keys))
+	mass := append([]float64(nil), top.total...)
+	if p.equalMass {
+		mean := 0.0
+		for _, t := range top.total {
+			mean += t / float64(C)
+		}
+		for c := range mass {
+			mass[c] = mean
+		}
+	}
 	for id, f := range keys {
 		m.feat[f] = int32(id)
 		row := top.byFeat[f]
 		for c := 0; c < C; c++ {
-			m.logp[id*C+c] = float32(math.Log((row[c] + p.alpha) / (top.total[c] + p.alpha*v)))
+			m.logp[id*C+c] = float32(math.Log((row[c] + p.alpha) / (mass[c] + p.alpha*v)))
 		}
 	}
 	for i, sc := range sub {
@@ -233,9 +248,22 @@ func weight(n float64) float64 { return 1 + math.Log(n) }
 // so that the same text always gets bit-identical scores (the demo world's seed
 // must reproduce byte for byte).
 func (m *model) score(a *analyzer, toks []token) scored {
-	var s scored
+	w := map[string]float64{}
 	for f, n := range m.features(a, toks, m.feat) {
-		s.feats = append(s.feats, weighted{m.feat[f], weight(n)})
+		w[f] = weight(n)
+	}
+	return m.scoreWeighted(w, nil)
+}
+
+// scoreWeighted computes the industry posterior of weighted features (each known to
+// the model), with boost added to the scaled log-likelihoods before the softmax (nil:
+// none).
+func (m *model) scoreWeighted(w map[string]float64, boost []float64) scored {
+	var s scored
+	for f, x := range w {
+		if id, ok := m.feat[f]; ok && x > 0 {
+			s.feats = append(s.feats, weighted{id, x})
+		}
 	}
 	sort.Slice(s.feats, func(i, j int) bool { return s.feats[i].id < s.feats[j].id })
 	C := len(taxonomy)
@@ -247,10 +275,21 @@ func (m *model) score(a *analyzer, toks []token) scored {
 			sum[c] += fw.w * float64(row[c])
 		}
 	}
-	if s.evidence == 0 {
+	if s.evidence == 0 && boost == nil {
 		return s
 	}
-	s.prob = softmax(sum, m.p.temperature/math.Pow(s.evidence, m.p.evidenceExp))
+	k := 0.0
+	if s.evidence > 0 {
+		k = m.p.temperature / math.Pow(s.evidence, m.p.evidenceExp)
+	}
+	if boost == nil {
+		s.prob = softmax(sum, k)
+		return s
+	}
+	for c := range sum {
+		sum[c] = sum[c]*k + boost[c]
+	}
+	s.prob = softmax(sum, 1)
 	return s
 }
 

@@ -21,6 +21,10 @@ func (x classifier) Classify(text, lang string) company.Classification {
 	return company.Classification(x.c.Classify(text, lang))
 }
 
+func (x classifier) ClassifyPage(p company.PageStatements) company.Classification {
+	return company.Classification(x.c.ClassifyPage(industry.Page(p)))
+}
+
 // extractor adapts shared/extract to the pipeline's port, as shared/app does.
 type extractor struct{ e *extract.Extractor }
 

@@ -92,6 +92,10 @@ func (t textClassifier) Classify(text, lang string) company.Classification {
 	return company.Classification(t.c.Classify(text, lang))
 }
 
+func (t textClassifier) ClassifyPage(p company.PageStatements) company.Classification {
+	return company.Classification(t.c.ClassifyPage(industry.Page(p)))
+}
+
 // StartReprocessing runs the company reprocessing job (company.Service.Reprocess) now
 // and then every interval until ctx ends or stop is called; stop waits for a run in
 // progress to end its current record. Each run continues the day's pass where the last
