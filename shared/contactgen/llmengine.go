@@ -128,7 +128,7 @@ func (s *Service) llmEngine(ctx context.Context, rec task.Record, prm params) (t
 	}
 	resp, err := client.Complete(ctx, llm.Request{Model: integ.Model, System: extractSystem, Prompt: extractPrompt(prm, dom, m, texts),
 		MaxTokens: extractMaxTokens, JSONSchema: extractSchema(), SchemaName: "contacts"})
-	res.Usage = append(res.Usage, usageOf(integ, resp)) // spend counts even when the call failed
+	res.Usage = appendUsage(res.Usage, integ, resp) // spend counts even when the call failed
 	if err != nil {
 		return res, err
 	}
@@ -245,7 +245,7 @@ func (s *Service) validate(ctx context.Context, integ integration.Integration, c
 	prompt := fmt.Sprintf("Persona: %s\n\nCompany domain: %s\n\nTitles to validate (a JSON array):\n%s\n", prm.ICP, dom, list)
 	resp, err := client.Complete(ctx, llm.Request{Model: integ.Model, System: validateSystem, Prompt: prompt,
 		MaxTokens: validateBaseTokens + validateTokensPerTitle*len(titles), JSONSchema: validateSchema(titles), SchemaName: "title_validation"})
-	res.Usage = append(res.Usage, usageOf(integ, resp))
+	res.Usage = appendUsage(res.Usage, integ, resp)
 	var verdicts map[string]verdict
 	why := ""
 	switch {
@@ -302,6 +302,15 @@ func callFailure(err error) string {
 
 // titleKey compares titles the way a model may echo them: case and spacing aside.
 func titleKey(t string) string { return strings.ToLower(strings.Join(strings.Fields(t), " ")) }
+
+// appendUsage adds a call's cost_metadata entry, unless the call was replayed from an
+// earlier run of the record (llm.Response.Replayed), which counted it when it was made.
+func appendUsage(us []task.Usage, integ integration.Integration, resp llm.Response) []task.Usage {
+	if resp.Replayed {
+		return us
+	}
+	return append(us, usageOf(integ, resp))
+}
 
 // usageOf is one call's cost_metadata entry (tokens only when the server reported them).
 func usageOf(integ integration.Integration, resp llm.Response) task.Usage {
