@@ -346,25 +346,37 @@ func split(records []Input) []chunkDoc {
 // task, or one whose kind the request's route does not read (Kind.StatusRoutes), is
 // not found.
 func (e *Engine) Status(ctx context.Context, r Ref) (View, error) {
+	v, _, err := e.status(ctx, r)
+	return v.View, err
+}
+
+// fullView is a status answer with every row, the rows themselves and the number of
+// records (after duplicates were merged).
+type fullView struct {
+	View
+	records int
+}
+
+func (e *Engine) status(ctx context.Context, r Ref) (fullView, []rowDoc, error) {
 	t, _, err := e.store.getMeta(ctx, r)
 	if errors.Is(err, apperr.ErrNotFound) {
-		return View{}, notFound(r)
+		return fullView{}, nil, notFound(r)
 	}
 	if err != nil {
-		return View{}, err
+		return fullView{}, nil, err
 	}
 	if !e.readsKind(billing.RouteOf(ctx), t.Kind) {
-		return View{}, notFound(r)
+		return fullView{}, nil, notFound(r)
 	}
 	rows, err := e.store.rows(ctx, r)
 	if err != nil {
-		return View{}, err
+		return fullView{}, nil, err
 	}
 	spends, err := e.store.spends(ctx, r)
 	if err != nil {
-		return View{}, err
+		return fullView{}, nil, err
 	}
-	return view(t, rows, spends), nil
+	return fullView{View: view(t, rows, spends), records: t.Total}, rows, nil
 }
 
 // readsKind reports whether a request on route may read tasks of kind. A kind this
