@@ -89,6 +89,28 @@ func TestTaskWorkflow(t *testing.T) {
 				t.Errorf("checks %d gave_up %v, want 3 checks and give_up passed to finalize", j.Checks, j.GaveUp)
 			}
 		}},
+		{"long-1", sfntypes.ExecutionStatusSucceeded, func(t *testing.T, j journal, out *sfn.DescribeExecutionOutput) {
+			// checks_per_execution 2: the first execution checks twice and continues as
+			// long-1-c2, which continues as long-1-c4 and long-1-c6; the last one finalizes.
+			if j.Checks != 7 || j.Final != task.StatusCompleted || j.LastCheck == nil || j.LastCheck.Checks != 6 {
+				t.Fatalf("checks %d final %q last check %+v, want 7 checks threaded across executions and a completed task", j.Checks, j.Final, j.LastCheck)
+			}
+			if n := strings.Count(strings.Join(j.Calls, ","), "prepare"); n != 1 {
+				t.Errorf("prepare ran %d times, want once: a continued execution resumes the loop", n)
+			}
+			last := await(t, c, strings.Replace(aws.ToString(out.ExecutionArn), ":long-1", ":long-1-c6", 1), 30*time.Second)
+			var final task.FinalizeOutput
+			json.Unmarshal([]byte(aws.ToString(last.Output)), &final)
+			if last.Status != sfntypes.ExecutionStatusSucceeded || final.Status != task.StatusCompleted {
+				t.Errorf("last execution %s output %s, want the FinalizeOutput of a completed task", last.Status, aws.ToString(last.Output))
+			}
+			for _, name := range []string{"long-1-c2", "long-1-c4"} {
+				e := await(t, c, strings.Replace(aws.ToString(out.ExecutionArn), ":long-1", ":"+name, 1), 30*time.Second)
+				if e.Status != sfntypes.ExecutionStatusSucceeded || !strings.Contains(aws.ToString(e.Input), `"checks_per_execution":2`) {
+					t.Errorf("%s: %s input %s", name, e.Status, aws.ToString(e.Input))
+				}
+			}
+		}},
 		{"broken-1", sfntypes.ExecutionStatusFailed, func(t *testing.T, j journal, out *sfn.DescribeExecutionOutput) {
 			checks := 0
 			for _, c := range j.Calls {
@@ -109,12 +131,19 @@ func TestTaskWorkflow(t *testing.T) {
 	} {
 		t.Run(tc.id, func(t *testing.T) {
 			t.Parallel()
-			input := fmt.Sprintf(`{"org_id":"org-a","task_id":%q,"poll_seconds":1}`, tc.id)
+			perExec := 100
+			if strings.HasPrefix(tc.id, "long-") {
+				perExec = 2
+			}
+			input := fmt.Sprintf(`{"org_id":"org-a","task_id":%q,"poll_seconds":1,"checks_per_execution":%d}`, tc.id, perExec)
 			start, err := c.StartExecution(context.Background(), &sfn.StartExecutionInput{StateMachineArn: sm.StateMachineArn, Name: aws.String(tc.id), Input: aws.String(input)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			out := await(t, c, aws.ToString(start.ExecutionArn), 30*time.Second)
+			if strings.HasPrefix(tc.id, "long-") { // the journal is complete once the last execution ends
+				awaitStarted(t, c, strings.Replace(aws.ToString(start.ExecutionArn), ":long-1", ":long-1-c6", 1), 60*time.Second)
+			}
 			if out.Status != tc.wantStatus {
 				t.Fatalf("status %s (%s: %s), want %s", out.Status, aws.ToString(out.Error), aws.ToString(out.Cause), tc.wantStatus)
 			}
@@ -144,6 +173,23 @@ func await(t *testing.T, c *sfn.Client, arn string, timeout time.Duration) *sfn.
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%s still running after %s", arn, timeout)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// awaitStarted waits for an execution that another one starts (ContinueAsNew) to exist
+// and then to end.
+func awaitStarted(t *testing.T, c *sfn.Client, arn string, timeout time.Duration) *sfn.DescribeExecutionOutput {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		_, err := c.DescribeExecution(context.Background(), &sfn.DescribeExecutionInput{ExecutionArn: aws.String(arn)})
+		if err == nil {
+			return await(t, c, arn, time.Until(deadline))
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s was never started: %v", arn, err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

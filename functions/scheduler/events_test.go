@@ -26,7 +26,7 @@ import (
 // completes every company, the second finds the day's pass done.
 func TestScheduleEvent(t *testing.T) {
 	ctx := context.Background()
-	raw, err := os.ReadFile("../../events/eventbridge-schedule.json")
+	raw, err := os.ReadFile("../../events/scheduler-schedule.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestScheduleEvent(t *testing.T) {
 	dec.DisallowUnknownFields()
 	var ev events.EventBridgeEvent
 	if err := dec.Decode(&ev); err != nil || ev.DetailType != "Scheduled Event" || ev.Source != "aws.events" {
-		t.Fatalf("events/eventbridge-schedule.json is not a scheduled event: %+v, %v", ev, err)
+		t.Fatalf("events/scheduler-schedule.json is not a scheduled event: %+v, %v", ev, err)
 	}
 	cfg, err := config.Load(func(k string) string { return map[string]string{"FIRMO_DATA_DIR": t.TempDir()}[k] })
 	if err != nil {

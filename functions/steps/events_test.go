@@ -68,7 +68,7 @@ func TestStepEvents(t *testing.T) {
 	}
 
 	t.Run("prepare a missing task is a permanent error", func(t *testing.T) {
-		_, err := core.HandleStep(ctx, readStep(t, "stepfunctions-prepare.json", ""))
+		_, err := core.HandleStep(ctx, readStep(t, "steps-prepare.json", ""))
 		var perm *app.PermanentError
 		if !errors.As(err, &perm) {
 			t.Fatalf("err = %v (%T), want *app.PermanentError (the ASL catches it into MarkFailed)", err, err)
@@ -76,7 +76,7 @@ func TestStepEvents(t *testing.T) {
 	})
 
 	t.Run("prepare says how many chunks", func(t *testing.T) {
-		out, err := core.HandleStep(ctx, readStep(t, "stepfunctions-prepare.json", sub.TaskID))
+		out, err := core.HandleStep(ctx, readStep(t, "steps-prepare.json", sub.TaskID))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func TestStepEvents(t *testing.T) {
 	})
 
 	t.Run("check counts nothing done yet", func(t *testing.T) {
-		out, err := core.HandleStep(ctx, readStep(t, "stepfunctions-check.json", sub.TaskID))
+		out, err := core.HandleStep(ctx, readStep(t, "steps-check.json", sub.TaskID))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestStepEvents(t *testing.T) {
 	})
 
 	t.Run("fail ends the task failed with the workflow's error", func(t *testing.T) {
-		out, err := core.HandleStep(ctx, readStep(t, "stepfunctions-fail.json", sub.TaskID))
+		out, err := core.HandleStep(ctx, readStep(t, "steps-fail.json", sub.TaskID))
 		if err != nil {
 			t.Fatal(err)
 		}

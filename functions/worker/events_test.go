@@ -82,7 +82,7 @@ func TestSQSEvents(t *testing.T) {
 	core := newWorker(t)
 
 	t.Run("records of a task that no longer exists are dropped", func(t *testing.T) {
-		resp, err := core.HandleSQS(ctx, readSQS(t, "sqs-task-records.json"))
+		resp, err := core.HandleSQS(ctx, readSQS(t, "worker-task-records.json"))
 		if err != nil || len(resp.BatchItemFailures) != 0 {
 			t.Fatalf("failures %v, err %v; want none (nothing to answer)", failed(resp), err)
 		}
@@ -93,7 +93,7 @@ func TestSQSEvents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev := readSQS(t, "sqs-task-records.json")
+		ev := readSQS(t, "worker-task-records.json")
 		for i := range ev.Records {
 			ev.Records[i].Body = strings.ReplaceAll(ev.Records[i].Body, eventTask, sub.TaskID)
 		}
@@ -132,7 +132,7 @@ func TestSQSEvents(t *testing.T) {
 	})
 
 	t.Run("an unreadable message is left for the dead-letter queue", func(t *testing.T) {
-		ev := readSQS(t, "sqs-unreadable.json")
+		ev := readSQS(t, "worker-unreadable.json")
 		resp, err := core.HandleSQS(ctx, ev)
 		if err != nil {
 			t.Fatal(err)

@@ -13,8 +13,11 @@
 // StopExecution, ListExecutions, GetExecutionHistory. State lives in memory.
 //
 // Task resources: arn:aws:lambda:REGION:ACCOUNT:function:NAME (payload = state input,
-// result = function output) and arn:aws:states:::lambda:invoke (Parameters
-// FunctionName and Payload; result {ExecutedVersion, Payload, StatusCode}). Errors
+// result = function output), arn:aws:states:::lambda:invoke (Parameters
+// FunctionName and Payload; result {ExecutedVersion, Payload, StatusCode}) and
+// arn:aws:states:::states:startExecution (Parameters StateMachineArn, Name and Input,
+// an object or a string; result {ExecutionArn, StartDate}; a name taken by another
+// input or an ended execution fails with StepFunctions.ExecutionAlreadyExistsException). Errors
 // carry the names Step Functions gives them: a function error is its errorType, with
 // the error document as Cause; Lambda service failures are Lambda.ServiceException,
 // Lambda.TooManyRequestsException, Lambda.ResourceNotFoundException, and so on.
@@ -78,6 +81,7 @@ function taskError(name, cause, { catchable = true } = {}) {
 
 const LAMBDA_ARN = /^arn:aws[a-z-]*:lambda:[^:]+:[^:]+:function:[^:]+(:[^:]+)?$/;
 const LAMBDA_INVOKE = 'arn:aws:states:::lambda:invoke';
+const START_EXECUTION = 'arn:aws:states:::states:startExecution';
 
 // walkStates visits every state, those in Parallel branches and Map processors too.
 function walkStates(def, visit) {
@@ -108,8 +112,8 @@ function compile(name, definitionText) {
   walkStates(def, (stateName, state) => {
     if (state.Type === 'Task') {
       const r = state.Resource;
-      if (!LAMBDA_ARN.test(r) && r !== LAMBDA_INVOKE) {
-        throw new ApiError('InvalidDefinition', `state ${stateName}: resource ${r} is not supported by this stand-in (Lambda only)`);
+      if (!LAMBDA_ARN.test(r) && r !== LAMBDA_INVOKE && r !== START_EXECUTION) {
+        throw new ApiError('InvalidDefinition', `state ${stateName}: resource ${r} is not supported by this stand-in (Lambda and states:startExecution only)`);
       }
       if (tasks[stateName] && tasks[stateName].resource !== r) {
         throw new ApiError('InvalidDefinition', `two Task states named ${stateName} with different resources`);
@@ -126,6 +130,7 @@ function compile(name, definitionText) {
 // ---------------------------------------------------------------- Lambda
 
 async function invokeTask(resource, input) {
+  if (resource === START_EXECUTION) return startFromTask(input || {});
   if (resource === LAMBDA_INVOKE) {
     if (!input || typeof input.FunctionName !== 'string') {
       throw taskError('States.Runtime', 'lambda:invoke needs Parameters.FunctionName', { catchable: false });
@@ -173,6 +178,20 @@ async function invokeLambda(fn, payload) {
     return JSON.parse(text);
   } catch {
     throw taskError('States.Runtime', `the function returned output that is not JSON: ${text.slice(0, 200)}`, { catchable: false });
+  }
+}
+
+// startFromTask is the states:startExecution service integration: the same start as
+// the StartExecution operation, its API errors named as Step Functions names them for
+// a Task state (StepFunctions.<Code>Exception).
+function startFromTask(p) {
+  const input = p.Input === undefined ? '{}' : typeof p.Input === 'string' ? p.Input : JSON.stringify(p.Input);
+  try {
+    const out = ops.StartExecution({ stateMachineArn: p.StateMachineArn, name: p.Name, input });
+    return { ExecutionArn: out.executionArn, StartDate: out.startDate };
+  } catch (e) {
+    if (e instanceof ApiError) throw taskError(`StepFunctions.${e.code}Exception`, e.message);
+    throw e;
   }
 }
 

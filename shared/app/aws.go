@@ -59,15 +59,20 @@ func AWSBackend(ctx context.Context, cfg config.Config) (Backend, error) {
 }
 
 // lambdaTaskOptions bound a record's work well within the worker's 300 s timeout
-// (template.yaml): three attempts of at most 75 s with at most 10 s between them is
-// about 245 s. Further retries are SQS redeliveries (visibility timeout 1,800 s, six
-// times the function timeout as AWS advises), then the DLQ; a record whose messages
+// (template.yaml) less the 20 s HandleSQS keeps before the deadline: three attempts of
+// at most 85 s each, whatever a kind's own timeout (research 4 minutes, contact
+// generation 5), with at most 10 s between them is 275 s; a retry that no longer fits
+// gives the record back to the queue at once (task.ErrNoTimeLeft). Further retries are
+// SQS redeliveries (visibility timeout 1,800 s, six times the function timeout as AWS
+// advises), then the DLQ; a redelivered record replays the model calls an earlier run
+// finished (kept in the task store) rather than calling again. A record whose messages
 // are lost or dead-lettered is enqueued again by the workflow's progress check after
 // StallAfter (15 minutes by default) and answered with an error cell in the end.
 func lambdaTaskOptions() task.Options {
 	return task.Options{
-		RecordTimeout: 75 * time.Second,
-		Retry:         task.RetryPolicy{Attempts: 3, Base: time.Second, Max: 10 * time.Second},
+		RecordTimeout:    75 * time.Second,
+		MaxRecordTimeout: 85 * time.Second,
+		Retry:            task.RetryPolicy{Attempts: 3, Base: time.Second, Max: 10 * time.Second},
 	}
 }
 

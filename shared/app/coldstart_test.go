@@ -42,7 +42,7 @@ func BenchmarkLambdaColdStart(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	healthz, err := os.ReadFile("../../events/healthz.json")
+	healthz, err := os.ReadFile("../../events/account-healthz.json")
 	if err != nil {
 		b.Fatal(err)
 	}

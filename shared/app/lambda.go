@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
@@ -24,26 +24,53 @@ import (
 // FunctionResponseTypes: [ReportBatchItemFailures]); the others are deleted. A body
 // that is not a task message is reported too, so it ends in the DLQ, where the alarm
 // shows it, rather than vanish.
+//
+// The records run under the invocation's deadline less a margin (sqsMargin): a record
+// still running then is cut short (what it finished is kept: its row if written, the
+// answers of its finished model calls, its spend) and given back in
+// BatchItemFailures, and the handler returns before Lambda's own timeout, so the
+// other records' outcomes stand and the given-back ones are redelivered after the
+// queue's visibility timeout instead of the whole batch after a timed-out invocation.
 func (c *Core) HandleSQS(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
-	failed := make([]bool, len(ev.Records))
-	var wg sync.WaitGroup
+	work, stop, cancel := sqsDeadlines(ctx)
+	defer cancel()
+	type outcome struct {
+		i      int
+		failed bool
+	}
+	done := make(chan outcome, len(ev.Records)) // buffered: a record reporting late never blocks
 	for i, rec := range ev.Records {
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
 			var m task.Message
 			if err := json.Unmarshal([]byte(rec.Body), &m); err != nil || m.TaskID == "" || m.OrgID == "" {
 				c.Log.Error("task message unreadable; left for the DLQ", "message_id", rec.MessageId, "err", err)
-				failed[i] = true
+				done <- outcome{i, true}
 				return
 			}
-			if err := c.Tasks.Handle(ctx, m); err != nil {
+			if err := c.Tasks.Handle(work, m); err != nil {
 				c.Log.Warn("task record not handled; left for redelivery", "message_id", rec.MessageId, "task", m.Ref.String(), "key", m.Key, "err", err)
-				failed[i] = true
+				done <- outcome{i, true}
+				return
 			}
+			done <- outcome{i, false}
 		}()
 	}
-	wg.Wait()
+	failed := make([]bool, len(ev.Records))
+	for i := range failed {
+		failed[i] = true // given back unless it reports in time
+	}
+	timer := time.NewTimer(time.Until(stop))
+	defer timer.Stop()
+wait:
+	for range ev.Records {
+		select {
+		case o := <-done:
+			failed[o.i] = o.failed
+		case <-timer.C:
+			c.Log.Warn("worker deadline: records still running are given back")
+			break wait
+		}
+	}
 	resp := events.SQSEventResponse{BatchItemFailures: []events.SQSBatchItemFailure{}}
 	for i, f := range failed {
 		if f {
@@ -51,6 +78,23 @@ func (c *Core) HandleSQS(ctx context.Context, ev events.SQSEvent) (events.SQSEve
 		}
 	}
 	return resp, nil
+}
+
+// sqsMargin is the time HandleSQS keeps before the invocation's deadline: a tenth of
+// the time left, at most 20 s. Records are cut short at the deadline less the margin
+// (work); the handler stops waiting for them at the deadline less half of it (stop),
+// leaving the rest for writing what the cut-short records spent and for returning.
+const sqsMargin = 20 * time.Second
+
+func sqsDeadlines(ctx context.Context) (work context.Context, stop time.Time, cancel context.CancelFunc) {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		work, cancel = context.WithCancel(ctx)
+		return work, time.Now().Add(100 * 365 * 24 * time.Hour), cancel
+	}
+	margin := min(sqsMargin, time.Until(dl)/10)
+	work, cancel = context.WithDeadline(ctx, dl.Add(-margin))
+	return work, dl.Add(-margin / 2), cancel
 }
 
 // TransientError is a step failure worth retrying soon (DynamoDB throttled, SQS

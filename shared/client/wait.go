@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"strconv"
 	"time"
 )
 
@@ -134,7 +136,7 @@ func (c *Client) Wait(ctx context.Context, statusPath string, opts WaitOptions) 
 			opts.OnPoll(st)
 		}
 		if st.Finished() {
-			return st, nil
+			return c.restOfPages(ctx, statusPath, st)
 		}
 		if last != nil && st.Progress == last.Progress && st.Done == last.Done {
 			interval = min(interval*3/2, maxInterval)
@@ -144,4 +146,73 @@ func (c *Client) Wait(ctx context.Context, statusPath string, opts WaitOptions) 
 			return last, fmt.Errorf("%w: %s is %s at %.0f%%: %v", ErrNotFinished, statusPath, last.Status, last.Progress, err)
 		}
 	}
+}
+
+// restOfPages completes an ended task's answer whose results are paged (its page has a
+// next_offset): it reads the following pages and folds their results into Body (an
+// object's keys merged, an array's items appended), so callers see every result;
+// Body's page then covers them all. Credits add up.
+func (c *Client) restOfPages(ctx context.Context, statusPath string, st *TaskStatus) (*TaskStatus, error) {
+	var body map[string]json.RawMessage
+	if json.Unmarshal(st.Body, &body) != nil {
+		return st, nil
+	}
+	type page struct {
+		Offset     int  `json:"offset"`
+		Limit      int  `json:"limit"`
+		Returned   int  `json:"returned"`
+		NextOffset *int `json:"next_offset"`
+	}
+	var pg page
+	if json.Unmarshal(body["page"], &pg) != nil || pg.NextOffset == nil {
+		return st, nil
+	}
+	var asMap map[string]json.RawMessage
+	var asList []json.RawMessage
+	isMap := json.Unmarshal(body["results"], &asMap) == nil
+	if !isMap && json.Unmarshal(body["results"], &asList) != nil {
+		return st, nil
+	}
+	for pg.NextOffset != nil {
+		resp, err := c.Do(ctx, Call{Method: "GET", Path: statusPath, Query: url.Values{"offset": {strconv.Itoa(*pg.NextOffset)}, "limit": {strconv.Itoa(pg.Limit)}}})
+		if err != nil {
+			return st, err
+		}
+		st.Credits += resp.Credits
+		var next struct {
+			Results json.RawMessage `json:"results"`
+			Page    page            `json:"page"`
+		}
+		if err := json.Unmarshal(resp.Body, &next); err != nil {
+			return st, fmt.Errorf("client: %s: decode results page: %w", statusPath, err)
+		}
+		if isMap {
+			var m map[string]json.RawMessage
+			json.Unmarshal(next.Results, &m)
+			for k, v := range m {
+				asMap[k] = v
+			}
+		} else {
+			var l []json.RawMessage
+			json.Unmarshal(next.Results, &l)
+			asList = append(asList, l...)
+		}
+		pg.NextOffset = next.Page.NextOffset
+	}
+	var all []byte
+	if isMap {
+		all, _ = json.Marshal(asMap)
+		pg.Returned = len(asMap)
+	} else {
+		all, _ = json.Marshal(asList)
+		pg.Returned = len(asList)
+	}
+	body["results"] = all
+	body["page"], _ = json.Marshal(page{Offset: pg.Offset, Limit: pg.Limit, Returned: pg.Returned})
+	b, err := json.Marshal(body)
+	if err != nil {
+		return st, err
+	}
+	st.Body = b
+	return st, nil
 }

@@ -75,8 +75,12 @@ type CRM struct {
 type CRMProvider struct {
 	ClientID     string // FIRMO_CRM_<PROVIDER>_CLIENT_ID
 	ClientSecret string // FIRMO_CRM_<PROVIDER>_CLIENT_SECRET; never logged
-	AuthURL      string // FIRMO_CRM_<PROVIDER>_AUTH_URL: the authorize URL; empty: the real one
-	TokenURL     string // FIRMO_CRM_<PROVIDER>_TOKEN_URL: the token URL; empty: the real one
+	// ClientSecretARN is FIRMO_CRM_<PROVIDER>_CLIENT_SECRET_ARN: on AWS, the Secrets
+	// Manager secret whose SecretString is the client secret, read once at init
+	// (shared/app/crmapp), so no secret sits in the function's environment.
+	ClientSecretARN string
+	AuthURL         string // FIRMO_CRM_<PROVIDER>_AUTH_URL: the authorize URL; empty: the real one
+	TokenURL        string // FIRMO_CRM_<PROVIDER>_TOKEN_URL: the token URL; empty: the real one
 	// APIURL is FIRMO_CRM_<PROVIDER>_API_URL: the API base; empty: the real host
 	// (HubSpot) or the one the token response names (Salesforce, Pipedrive).
 	APIURL string
@@ -523,10 +527,25 @@ func (l *loader) embedder() Embedder {
 // crmProvider reads FIRMO_CRM_<provider>_*.
 func (l *loader) crmProvider(provider string) CRMProvider {
 	p := "FIRMO_CRM_" + provider + "_"
-	return CRMProvider{
+	c := CRMProvider{
 		ClientID: l.str(p+"CLIENT_ID", ""), ClientSecret: l.str(p+"CLIENT_SECRET", ""),
-		AuthURL: l.url(p + "AUTH_URL"), TokenURL: l.url(p + "TOKEN_URL"), APIURL: strings.TrimRight(l.url(p+"API_URL"), "/"),
+		ClientSecretARN: l.secretARN(p + "CLIENT_SECRET_ARN"),
+		AuthURL:         l.url(p + "AUTH_URL"), TokenURL: l.url(p + "TOKEN_URL"), APIURL: strings.TrimRight(l.url(p+"API_URL"), "/"),
 	}
+	if c.ClientSecret != "" && c.ClientSecretARN != "" {
+		l.fail(p+"CLIENT_SECRET_ARN", "is set with %sCLIENT_SECRET; set one of them", p)
+	}
+	return c
+}
+
+// secretARN reads a Secrets Manager secret ARN (an ARN, not a name: template.yaml
+// grants secretsmanager:GetSecretValue on exactly it).
+func (l *loader) secretARN(name string) string {
+	a := l.str(name, "")
+	if a != "" && (!strings.HasPrefix(a, "arn:") || !strings.Contains(a, ":secretsmanager:") || !strings.Contains(a, ":secret:")) {
+		l.fail(name, "is %q; want a Secrets Manager secret ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>)", a)
+	}
+	return a
 }
 
 func (l *loader) url(name string) string {

@@ -126,10 +126,10 @@ func (s *Service) llmEngine(ctx context.Context, rec task.Record, prm params) (t
 	for i, p := range m.pages {
 		texts[i] = pageText(p, m.country())
 	}
-	task.CallStarted(ctx, integ.Provider, integ.Model) // counted in cost_metadata even if the process dies mid-call
-	resp, err := client.Complete(ctx, llm.Request{Model: integ.Model, System: extractSystem, Prompt: extractPrompt(prm, dom, m, texts),
+	// Counted in cost_metadata as it starts, even if the process dies mid-call (not when replayed).
+	resp, err := client.Complete(task.CountCalls(ctx, integ.Provider, integ.Model), llm.Request{Model: integ.Model, System: extractSystem, Prompt: extractPrompt(prm, dom, m, texts),
 		MaxTokens: extractMaxTokens, JSONSchema: extractSchema(), SchemaName: "contacts"})
-	res.Usage = append(res.Usage, usageOf(integ, resp)) // spend counts even when the call failed
+	res.Usage = appendUsage(res.Usage, integ, resp) // spend counts even when the call failed
 	if err != nil {
 		return res, err
 	}
@@ -244,10 +244,9 @@ func (s *Service) validate(ctx context.Context, integ integration.Integration, c
 	}
 	list, _ := json.Marshal(titles)
 	prompt := fmt.Sprintf("Persona: %s\n\nCompany domain: %s\n\nTitles to validate (a JSON array):\n%s\n", prm.ICP, dom, list)
-	task.CallStarted(ctx, integ.Provider, integ.Model)
-	resp, err := client.Complete(ctx, llm.Request{Model: integ.Model, System: validateSystem, Prompt: prompt,
+	resp, err := client.Complete(task.CountCalls(ctx, integ.Provider, integ.Model), llm.Request{Model: integ.Model, System: validateSystem, Prompt: prompt,
 		MaxTokens: validateBaseTokens + validateTokensPerTitle*len(titles), JSONSchema: validateSchema(titles), SchemaName: "title_validation"})
-	res.Usage = append(res.Usage, usageOf(integ, resp))
+	res.Usage = appendUsage(res.Usage, integ, resp)
 	var verdicts map[string]verdict
 	why := ""
 	switch {
@@ -304,6 +303,15 @@ func callFailure(err error) string {
 
 // titleKey compares titles the way a model may echo them: case and spacing aside.
 func titleKey(t string) string { return strings.ToLower(strings.Join(strings.Fields(t), " ")) }
+
+// appendUsage adds a call's cost_metadata entry, unless the call was replayed from an
+// earlier run of the record (llm.Response.Replayed), which counted it when it was made.
+func appendUsage(us []task.Usage, integ integration.Integration, resp llm.Response) []task.Usage {
+	if resp.Replayed {
+		return us
+	}
+	return append(us, usageOf(integ, resp))
+}
 
 // usageOf is one call's cost_metadata entry (tokens only when the server reported them).
 func usageOf(integ integration.Integration, resp llm.Response) task.Usage {

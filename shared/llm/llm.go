@@ -37,6 +37,10 @@ type Response struct {
 	UsageReported    bool    // false when the server sent no usage block
 	SearchCalls      int     // searches run by the model's built-in tool
 	CostUSD          float64 // from the price table; 0 for unknown models
+	// Replayed marks an answer kept from the same call made earlier in a redone unit
+	// of work (Replayable): no call was made now, so tokens and cost are zero and the
+	// caller counts no spend for it (the first run counted it).
+	Replayed bool `json:"-"`
 }
 
 // Client completes prompts.
@@ -69,6 +73,8 @@ type Judgment struct {
 	// most likely level).
 	Confidence float64
 	CostUSD    float64
+	// Replayed: as Response.Replayed; CostUSD is zero then.
+	Replayed bool `json:"-"`
 }
 
 // Judge answers typed questions.

@@ -262,6 +262,8 @@ type BulkStatus struct {
 	TotalRows int               `json:"total_rows"`
 	Results   []json.RawMessage `json:"results"`
 	Error     *task.TaskError   `json:"error,omitempty"`
+	// Page says which rows Results holds (Paged); absent before results are delivered.
+	Page *task.PageInfo `json:"page,omitempty"`
 	// Credits is what delivering the results charged now (X-Credits-Charged): non-zero
 	// only on the answer that billed them.
 	Credits int64 `json:"-"`
@@ -454,4 +456,17 @@ func failedRow(header, cells []string, matchError string) json.RawMessage {
 	}
 	b.WriteByte('}')
 	return b.Bytes()
+}
+
+// Paged keeps one page of the results (task.Slice: offset and limit over the results
+// in order, cut at task.PageBytes); the rest of the answer is unchanged. Billing is
+// done on the whole results before (Status), never per page.
+func (s BulkStatus) Paged(p task.Page) BulkStatus {
+	if len(s.Results) == 0 && s.Status != task.StatusCompleted {
+		return s
+	}
+	from, to, next := task.Slice(len(s.Results), p, func(i int) int { return len(s.Results[i]) + 1 })
+	s.Results = s.Results[from:to]
+	s.Page = task.Info(p, to-from, next)
+	return s
 }

@@ -105,18 +105,19 @@ func (s *Service) generate(ctx context.Context, org string, prm params, system, 
 		}
 	}
 	// Counted in cost_metadata as it starts: a call in flight when the process dies
-	// was still made on the customer's keys.
-	task.CallStarted(ctx, integ.Provider, integ.Model)
-	resp, err := client.Complete(ctx, req)
+	// was still made on the customer's keys (a replayed answer is not counted again).
+	resp, err := client.Complete(task.CountCalls(ctx, integ.Provider, integ.Model), req)
 	if err != nil {
 		return s.llmFailure(ctx, err)
 	}
-	u := task.Usage{Provider: integ.Provider, Model: integ.Model, Calls: 1, SearchCalls: resp.SearchCalls, CostUSD: resp.CostUSD}
-	if resp.UsageReported {
-		pt, ct := int64(resp.PromptTokens), int64(resp.CompletionTokens)
-		u.PromptTokens, u.CompletionTokens = &pt, &ct
+	if !resp.Replayed { // a replayed answer was counted by the run that made the call
+		u := task.Usage{Provider: integ.Provider, Model: integ.Model, Calls: 1, SearchCalls: resp.SearchCalls, CostUSD: resp.CostUSD}
+		if resp.UsageReported {
+			pt, ct := int64(resp.PromptTokens), int64(resp.CompletionTokens)
+			u.PromptTokens, u.CompletionTokens = &pt, &ct
+		}
+		res.Usage = append(res.Usage, u)
 	}
-	res.Usage = append(res.Usage, u)
 	text := strings.TrimSpace(resp.Text)
 	if len(prm.Fields) == 1 {
 		row[prm.Fields[0].Label] = text

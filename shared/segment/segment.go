@@ -312,6 +312,8 @@ type Status struct {
 	Error            *task.TaskError   `json:"error,omitempty"`
 	// Credits is what delivering the results charged now (X-Credits-Charged).
 	Credits int64 `json:"-"`
+	// Page says which results Results holds (Paged); absent before results are delivered.
+	Page *task.PageInfo `json:"page,omitempty"`
 }
 
 // summary is the record's result: what the clustering found, where its assignments are.
@@ -506,4 +508,17 @@ func (s *Service) billOnce(ctx context.Context, org account.Org, ref task.Ref, v
 		return 0, fmt.Errorf("mark segmentation task %s billed: %w", ref.TaskID, err)
 	}
 	return ch.Credits, nil
+}
+
+// Paged keeps one page of the results (task.Slice: offset and limit over the results
+// in order, cut at task.PageBytes); the rest of the answer is unchanged. Billing is
+// done on the whole results before (Status), never per page.
+func (s Status) Paged(p task.Page) Status {
+	if len(s.Results) == 0 && s.Status != task.StatusCompleted {
+		return s
+	}
+	from, to, next := task.Slice(len(s.Results), p, func(i int) int { return len(s.Results[i]) + 1 })
+	s.Results = s.Results[from:to]
+	s.Page = task.Info(p, to-from, next)
+	return s
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/google/uuid"
+
+	"github.com/firmoapi/firmo/shared/memo"
 )
 
 // A model call on the customer's keys is counted in cost_metadata when it starts, not
@@ -29,6 +31,13 @@ type callLog struct {
 func (e *Engine) withCallLog(ctx context.Context, m Message, attempt int) (context.Context, *callLog) {
 	l := &callLog{e: e, m: m, attempt: attempt, counted: map[string]int{}}
 	return context.WithValue(ctx, callsKey{}, l), l
+}
+
+// CountCalls returns ctx for a model call through a replayable client (llm.Replayable):
+// the call is counted as it starts (CallStarted) when it is really made, and not when its
+// answer is replayed from an earlier run of the record, which counted it then.
+func CountCalls(ctx context.Context, provider, model string) context.Context {
+	return memo.OnCall(ctx, func() { CallStarted(ctx, provider, model) })
 }
 
 // CallStarted counts one call of provider's model in the task record ctx runs for (a

@@ -73,7 +73,14 @@ type RetryPolicy struct {
 // Options tune the engine. Zero values take the defaults noted.
 type Options struct {
 	RecordTimeout time.Duration // one attempt of one record; default 5 minutes
-	Retry         RetryPolicy   // default 4 attempts, 500 ms base, 30 s cap
+	// MaxRecordTimeout caps every kind's attempt timeout (Kind.Timeout included), so
+	// that a record's attempts fit the worker's own timeout; 0 caps nothing.
+	MaxRecordTimeout time.Duration
+	// MinAttempt is the least time a retry must have before the deadline of the
+	// context the record runs in (capped by the attempt timeout); with less the record
+	// is given back (ErrNoTimeLeft). Default 10 s.
+	MinAttempt time.Duration
+	Retry      RetryPolicy // default 4 attempts, 500 ms base, 30 s cap
 	// StallAfter is how long CheckProgress waits without any record finishing before it
 	// enqueues the unfinished records again (a lost message, a dead-lettered one).
 	StallAfter time.Duration // default 15 minutes
@@ -87,6 +94,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.RecordTimeout <= 0 {
 		o.RecordTimeout = 5 * time.Minute
+	}
+	if o.MinAttempt <= 0 {
+		o.MinAttempt = 10 * time.Second
 	}
 	if o.Retry.Attempts <= 0 {
 		o.Retry.Attempts = 4
@@ -336,25 +346,37 @@ func split(records []Input) []chunkDoc {
 // task, or one whose kind the request's route does not read (Kind.StatusRoutes), is
 // not found.
 func (e *Engine) Status(ctx context.Context, r Ref) (View, error) {
+	v, _, err := e.status(ctx, r)
+	return v.View, err
+}
+
+// fullView is a status answer with every row, the rows themselves and the number of
+// records (after duplicates were merged).
+type fullView struct {
+	View
+	records int
+}
+
+func (e *Engine) status(ctx context.Context, r Ref) (fullView, []rowDoc, error) {
 	t, _, err := e.store.getMeta(ctx, r)
 	if errors.Is(err, apperr.ErrNotFound) {
-		return View{}, notFound(r)
+		return fullView{}, nil, notFound(r)
 	}
 	if err != nil {
-		return View{}, err
+		return fullView{}, nil, err
 	}
 	if !e.readsKind(billing.RouteOf(ctx), t.Kind) {
-		return View{}, notFound(r)
+		return fullView{}, nil, notFound(r)
 	}
 	rows, err := e.store.rows(ctx, r)
 	if err != nil {
-		return View{}, err
+		return fullView{}, nil, err
 	}
 	spends, err := e.store.spends(ctx, r)
 	if err != nil {
-		return View{}, err
+		return fullView{}, nil, err
 	}
-	return view(t, rows, spends), nil
+	return fullView{View: view(t, rows, spends), records: t.Total}, rows, nil
 }
 
 // readsKind reports whether a request on route may read tasks of kind. A kind this

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/memo"
 )
 
 // Handle processes one queued record. It returns nil when the message may be deleted
@@ -74,10 +75,7 @@ func (e *Engine) answer(ctx context.Context, t Task, m Message) (rowDoc, error) 
 		return rowDoc{}, err
 	}
 	rec := Record{Ref: m.Ref, Key: m.Key, Index: m.Index, Input: m.Input, Params: params}
-	timeout := kind.Timeout
-	if timeout <= 0 {
-		timeout = e.opts.RecordTimeout
-	}
+	timeout := e.attemptTimeout(kind)
 	provider := kind.Processor.Provider()
 	for attempt := 1; ; attempt++ {
 		rec.Attempt = attempt
@@ -85,7 +83,11 @@ func (e *Engine) answer(ctx context.Context, t Task, m Message) (rowDoc, error) 
 		if err != nil {
 			return rowDoc{}, err
 		}
-		cctx, calls := e.withCallLog(ctx, m, attempt)
+		// Each run of an attempt keeps the answers of its finished paid calls in the task
+		// store (memo, SK "call#"): a run redone after the record was given back, or a
+		// retry, replays them instead of calling again on the customer's key.
+		actx := memo.With(ctx, memo.NewScope(e.store.calls(m.Ref, m.Key)))
+		cctx, calls := e.withCallLog(actx, m, attempt)
 		res, perr := e.call(cctx, kind.Processor, rec, timeout)
 		release()
 		if err := e.recordSpend(ctx, m, attempt, calls.settle(res)); err != nil {
@@ -101,10 +103,43 @@ func (e *Engine) answer(ctx context.Context, t Task, m Message) (rowDoc, error) 
 			e.opts.Log.Debug("record failed", "task", m.Ref.String(), "key", m.Key, "attempts", attempt, "err", perr)
 			return e.errorRow(t, m, attempt, reason(perr)), nil
 		}
-		if err := sleep(ctx, e.backoff(attempt, perr)); err != nil {
+		delay := e.backoff(attempt, perr)
+		if !e.fits(ctx, delay, timeout) {
+			return rowDoc{}, fmt.Errorf("record %q of %s after attempt %d: %w", m.Key, m.Ref, attempt, ErrNoTimeLeft)
+		}
+		if err := sleep(ctx, delay); err != nil {
 			return rowDoc{}, err
 		}
 	}
+}
+
+// ErrNoTimeLeft is Handle's answer when a retry of a record would not fit before its
+// context's deadline (the worker's invocation ends): the record is given back to the
+// queue at once, and its redelivery starts with a full deadline.
+var ErrNoTimeLeft = errors.New("not enough time left before the deadline for another attempt")
+
+// attemptTimeout is the limit of one attempt of kind: its own Timeout or
+// Options.RecordTimeout, at most Options.MaxRecordTimeout. An attempt also ends with
+// the context it runs in (the worker's deadline less its margin).
+func (e *Engine) attemptTimeout(k Kind) time.Duration {
+	t := k.Timeout
+	if t <= 0 {
+		t = e.opts.RecordTimeout
+	}
+	if m := e.opts.MaxRecordTimeout; m > 0 && t > m {
+		t = m
+	}
+	return t
+}
+
+// fits reports whether a retry after delay still has room before ctx's deadline: the
+// whole attempt timeout, or at least Options.MinAttempt of it.
+func (e *Engine) fits(ctx context.Context, delay, timeout time.Duration) bool {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return true
+	}
+	return time.Until(dl)-delay >= min(timeout, e.opts.MinAttempt)
 }
 
 // spendWrite bounds the write of an attempt's spend, which runs even when the record's

@@ -10,6 +10,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/memo"
 )
 
 // Storage layout on the kv.Store port. It uses only what DynamoDB offers without
@@ -44,6 +45,7 @@ const (
 	skRowPrefix   = "row#"
 	skDonePrefix  = "done#"
 	skSpendPrefix = "spend#"
+	skCallPrefix  = "call#"
 	pkActive      = "tasks#active"
 	doneGroup     = 100
 	queryPage     = 1000
@@ -355,6 +357,38 @@ func (s store) discard(ctx context.Context, r Ref) error {
 	errs = append(errs, s.kv.Delete(ctx, activeKey(r), kv.Cond{}))
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("discard task %s: %w", r, err)
+	}
+	return nil
+}
+
+// calls is the memo.Store of one record's finished paid calls (SK "call#").
+type calls struct {
+	kv  kv.Store
+	ref Ref
+	key string
+}
+
+var _ memo.Store = calls{}
+
+func (s store) calls(r Ref, key string) calls { return calls{kv: s.kv, ref: r, key: key} }
+
+func (c calls) sk(call string) string { return skCallPrefix + c.key + "#" + call }
+
+func (c calls) Load(ctx context.Context, call string) ([]byte, bool, error) {
+	it, err := c.kv.Get(ctx, kv.Key{PK: taskPK(c.ref), SK: c.sk(call)})
+	switch {
+	case err == nil:
+		return it.Data, true, nil
+	case errors.Is(err, apperr.ErrNotFound):
+		return nil, false, nil
+	}
+	return nil, false, fmt.Errorf("get kept call of %q in %s: %w", c.key, c.ref, err)
+}
+
+func (c calls) Save(ctx context.Context, call string, val []byte) error {
+	_, err := c.kv.Put(ctx, kv.Key{PK: taskPK(c.ref), SK: c.sk(call)}, val, kv.Cond{IfAbsent: true})
+	if err != nil && !errors.Is(err, apperr.ErrConflict) {
+		return fmt.Errorf("keep call of %q in %s: %w", c.key, c.ref, err)
 	}
 	return nil
 }

@@ -152,6 +152,8 @@ type View struct {
 	CostMetadata    map[string]any             `json:"cost_metadata"`
 	TitleValidation string                     `json:"title_validation,omitempty"`
 	Error           *TaskError                 `json:"error,omitempty"`
+	// Page says which records' rows the answer holds (StatusPage); nil from Status.
+	Page *PageInfo `json:"page,omitempty"`
 }
 
 // Submitted is the answer to a submission (spec: task_id, column_name, status,

@@ -2,11 +2,17 @@ package allapp_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
@@ -28,10 +34,16 @@ type lambdaStack struct {
 // e2eFunctions are the functions the acceptance run starts: emulator name -> template
 // logical id.
 var e2eFunctions = map[string]string{
-	"integrations": "IntegrationsFunction",
+	"account":      "AccountFunction",
 	"generation":   "GenerationFunction",
+	"integrations": "IntegrationsFunction",
+	"queries":      "QueriesFunction",
+	"crm":          "CrmFunction",
 	"email":        "EmailFunction",
+	"contacts":     "ContactsFunction",
 	"company":      "CompanyFunction",
+	"datasets":     "DatasetsFunction",
+	"scheduler":    "SchedulerFunction",
 	"worker":       "WorkerFunction",
 	"steps":        "StepsFunction",
 }
@@ -69,6 +81,11 @@ func startLambdaStack(t *testing.T, extra map[string]string) *lambdaStack {
 			refs[id], refs[id+".Arn"], refs[id+".Name"] = aws.ToString(sm.StateMachineArn), aws.ToString(sm.StateMachineArn), "firmo-task"
 		case "AWS::KMS::Key":
 			refs[id], refs[id+".Arn"], refs[id+".KeyId"] = kms.KeyARN, kms.KeyARN, kms.KeyARN
+		case "AWS::OpenSearchService::Domain":
+			// No OpenSearch runs here: the stack's domain is an address where nothing
+			// listens, so name matching and contact search fail as a domain that is down
+			// does (rows answer with an error cell, searches 503).
+			refs[id+".DomainEndpoint"], refs[id+".Arn"] = "127.0.0.1:9", "arn:aws:es:"+testkit.StandinRegion+":"+testkit.StandinAccount+":domain/firmo"
 		case "AWS::SQS::Queue":
 			if strings.Contains(strings.ToLower(id), "dead") || strings.Contains(strings.ToLower(id), "dlq") {
 				refs[id], refs[id+".Arn"], refs[id+".QueueName"] = q.DLQURL, q.DLQARN, "firmo-tasks-dlq"
@@ -110,7 +127,7 @@ func startLambdaStack(t *testing.T, extra map[string]string) *lambdaStack {
 // over SMTP as a job; a bulk match completed.
 func TestEndToEndOnAWS(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts every AWS stand-in and six Lambda binaries")
+		t.Skip("starts every AWS stand-in and the twelve Lambda binaries")
 	}
 	llmSrv := newOpenAICompatible(t)
 	pf := testkit.StartPostfix(t, testkit.PostfixConfig{Mailboxes: []string{"jane.doe@strict.example.com"}})
@@ -123,6 +140,8 @@ func TestEndToEndOnAWS(t *testing.T) {
 		"FIRMO_FETCH_ALLOW_HOSTS": strings.TrimPrefix(llmSrv.URL, "http://") + ",127.0.0.1:" + fmt.Sprint(pf.Port),
 		"FIRMO_DNS_RESOLVER":      dns.Addr, "FIRMO_SMTP_PORT": fmt.Sprint(pf.Port),
 	})
+
+	t.Run("every sample event drives its function", func(t *testing.T) { sampleEvents(t, s) })
 
 	t.Run("batch research with a KMS-sealed key", func(t *testing.T) {
 		code, created := callFunction(t, s.lam, "integrations", jsonRequest("POST", "/v1/llm-providers/config", s.key,
@@ -170,4 +189,79 @@ func TestEndToEndOnAWS(t *testing.T) {
 			t.Fatalf("bulk match task = %v, want completed", done)
 		}
 	})
+}
+
+// sampleStatus is what each API Gateway sample event of events/ answers on the stack
+// (the demo key of the files replaced by the stack's). The contacts count asks a
+// search index that is down here (503) or answers (200).
+var sampleStatus = map[string][]int{
+	"account-get.json": {200}, "account-get-bearer.json": {200}, "account-get-nokey.json": {401},
+	"account-keys-post.json": {201}, "account-keys-list.json": {200}, "account-healthz.json": {200},
+	"account-openapi.json": {200}, "account-unknown-route.json": {404}, "account-wrong-method.json": {405},
+	"generation-models.json": {200}, "generation-status-unknown.json": {404},
+	"integrations-llm-providers.json": {200}, "queries-saved.json": {200}, "crm-connections.json": {200},
+	"email-job-unknown.json": {404}, "contacts-count.json": {200, 503}, "company-score.json": {200, 404},
+	"datasets-segment-status-unknown.json": {404},
+}
+
+// sampleEvents feeds every file of events/ to the function its name starts with
+// (events/<function>-*.json), through the function's real binary under the Lambda
+// emulator: an HTTP event must get its expected status in a well-formed answer, an SQS
+// batch a batch response, a step or a schedule an answer or a named error (never a
+// crash). Every function has at least one sample.
+func sampleEvents(t *testing.T, s *lambdaStack) {
+	dir := filepath.Join(repoRoot(t), "events")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := map[string]bool{}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		fn, _, _ := strings.Cut(e.Name(), "-")
+		if _, ok := e2eFunctions[fn]; !ok {
+			t.Errorf("events/%s: its name names no function (events/<function>-<what>.json)", e.Name())
+			continue
+		}
+		covered[fn] = true
+		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload := []byte(strings.ReplaceAll(string(raw), "evt-demo-key-0123456789abcdef", s.key))
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		out, err := s.lam.Invoke(ctx, fn, payload)
+		cancel()
+		var fe *testkit.FunctionError
+		if errors.As(err, &fe) && !strings.HasPrefix(fe.Type, "Runtime.") && fn != "account" && !strings.Contains(string(raw), `"routeKey"`) {
+			continue // a step or a schedule refusing its input by a named error (PermanentError, ...)
+		}
+		if err != nil {
+			t.Errorf("events/%s on %s: %v", e.Name(), fn, err)
+			continue
+		}
+		switch {
+		case strings.Contains(string(raw), `"routeKey"`):
+			var resp events.APIGatewayV2HTTPResponse
+			if err := json.Unmarshal(out, &resp); err != nil || resp.StatusCode == 0 {
+				t.Errorf("events/%s on %s: not an HTTP API response: %.200s", e.Name(), fn, out)
+				continue
+			}
+			if want := sampleStatus[e.Name()]; !slices.Contains(want, resp.StatusCode) {
+				t.Errorf("events/%s on %s: status %d, want one of %v (add the file to sampleStatus): %.300s", e.Name(), fn, resp.StatusCode, want, resp.Body)
+			}
+		case fn == "worker":
+			var resp events.SQSEventResponse
+			if err := json.Unmarshal(out, &resp); err != nil || !strings.Contains(string(out), "batchItemFailures") {
+				t.Errorf("events/%s on worker: not an SQS batch response: %.200s", e.Name(), out)
+			}
+		}
+	}
+	for fn := range e2eFunctions {
+		if !covered[fn] {
+			t.Errorf("no sample event for %s in events/ (events/%s-<what>.json)", fn, fn)
+		}
+	}
 }

@@ -24,12 +24,13 @@ import (
 	"github.com/firmoapi/firmo/shared/world"
 )
 
-// segmentStatus polls GET /v1/segment/status until the task has ended.
+// segmentStatus polls GET /v1/segment/status until the task has ended, asking for every
+// result in one page (limit 10,000, the most a segmentation has).
 func segmentStatus(t *testing.T, e *env, k map[string]string, taskID string) answer {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
-		a := e.do(t, "GET", "/v1/segment/status/"+taskID, k, "")
+		a := e.do(t, "GET", "/v1/segment/status/"+taskID+"?limit=10000", k, "")
 		if a.status != http.StatusOK {
 			t.Fatalf("segment status: %d %s", a.status, a.raw)
 		}

@@ -45,15 +45,18 @@ var iamAdapters = []struct {
 	{"github.com/firmoapi/firmo/shared/kv/dynamokv", dynamokv.IAMActions, dynamokv.SetupActions, "FIRMO_TABLE", "", []string{"ItemsTable"}},
 	{"github.com/firmoapi/firmo/shared/task/sqsqueue", sqsqueue.IAMActions, nil, "FIRMO_QUEUE_URL", "", []string{"TaskQueue"}},
 	{"github.com/firmoapi/firmo/shared/task/sfnflow", sfnflow.IAMActions, nil, "FIRMO_STATE_MACHINE_ARN", "", []string{"TaskStateMachine"}},
-	{"github.com/firmoapi/firmo/shared/osclient", osclient.IAMActions, osclient.SetupActions, "FIRMO_OPENSEARCH_URL", "HasOpenSearch", []string{"OpenSearchDomainName"}},
-	{"github.com/firmoapi/firmo/shared/contactsearch/osindex", osindex.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "HasOpenSearch", []string{"OpenSearchDomainName"}},
-	{"github.com/firmoapi/firmo/shared/contactsearch/ossearch", ossearch.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "HasOpenSearch", []string{"OpenSearchDomainName"}},
-	{"github.com/firmoapi/firmo/shared/company/oscontactfields", oscontactfields.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "HasOpenSearch", []string{"OpenSearchDomainName"}},
+	{"github.com/firmoapi/firmo/shared/osclient", osclient.IAMActions, osclient.SetupActions, "FIRMO_OPENSEARCH_URL", "", []string{"SearchDomain", "OpenSearchDomainName"}},
+	{"github.com/firmoapi/firmo/shared/contactsearch/osindex", osindex.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "", []string{"SearchDomain", "OpenSearchDomainName"}},
+	{"github.com/firmoapi/firmo/shared/contactsearch/ossearch", ossearch.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "", []string{"SearchDomain", "OpenSearchDomainName"}},
+	{"github.com/firmoapi/firmo/shared/company/oscontactfields", oscontactfields.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "", []string{"SearchDomain", "OpenSearchDomainName"}},
 	{"github.com/firmoapi/firmo/shared/secret", secret.IAMActions, nil, "FIRMO_KMS_KEY_ID", "", []string{"SecretsKey"}},
 	// kmssecret's kmsClient makes the KMS client on first use and forwards the
 	// Envelope's calls to it: the same actions as shared/secret, on the same key.
 	{"github.com/firmoapi/firmo/shared/secret/kmssecret", secret.IAMActions, nil, "FIRMO_KMS_KEY_ID", "", []string{"SecretsKey"}},
 	{"github.com/firmoapi/firmo/shared/secret/smsecret", smsecret.IAMActions, nil, "FIRMO_EMBED_API_KEY_SECRET_ARN", "HasEmbedApiKey", []string{"EmbedApiKeySecretArn"}},
+	{"github.com/firmoapi/firmo/shared/secret/smsecret", smsecret.IAMActions, nil, "FIRMO_CRM_HUBSPOT_CLIENT_SECRET_ARN", "HasHubSpotClientSecret", []string{"CrmHubSpotClientSecretArn"}},
+	{"github.com/firmoapi/firmo/shared/secret/smsecret", smsecret.IAMActions, nil, "FIRMO_CRM_SALESFORCE_CLIENT_SECRET_ARN", "HasSalesforceClientSecret", []string{"CrmSalesforceClientSecretArn"}},
+	{"github.com/firmoapi/firmo/shared/secret/smsecret", smsecret.IAMActions, nil, "FIRMO_CRM_PIPEDRIVE_CLIENT_SECRET_ARN", "HasPipedriveClientSecret", []string{"CrmPipedriveClientSecretArn"}},
 }
 
 // grant is one action a role should have (from the code) or has (from the template),
@@ -198,7 +201,10 @@ func roleGrants(t *testing.T, fn function) map[grant][]string {
 			}
 			var resources []string
 			res := mapGet(s, "Resource")
-			if res != nil && res.Kind == yaml.SequenceNode {
+			if res != nil && res.Tag == "!If" && len(res.Content) == 3 {
+				// a condition choosing the resource: each branch must be scoped
+				resources = append(resources, nodeText(res.Content[1]), nodeText(res.Content[2]))
+			} else if res != nil && res.Kind == yaml.SequenceNode {
 				for _, r := range res.Content {
 					resources = append(resources, nodeText(r))
 				}
@@ -232,13 +238,20 @@ func eventSourceMappings(t *testing.T, tpl *template) map[string][]string {
 			continue
 		}
 		p := mapGet(res, "Properties")
-		fn, queue := refName(mapGet(p, "FunctionName")), getAttName(mapGet(p, "EventSourceArn"))
+		fn, queue := aliasedFunction(mapGet(p, "FunctionName")), getAttName(mapGet(p, "EventSourceArn"))
 		if tpl.resourceType(fn) != "AWS::Serverless::Function" || tpl.resourceType(queue) != "AWS::SQS::Queue" {
 			t.Fatalf("%s: FunctionName %q and EventSourceArn %q must name a function and a queue of the template", id, fn, queue)
 		}
 		out[fn] = append(out[fn], queue)
 	}
 	return out
+}
+
+// aliasedFunction is the function a FunctionName names: !Ref <Function>, or !Ref
+// <Function>Aliaslive, the alias SAM makes for AutoPublishAlias: live (the mapping then
+// calls the version the deployment shifted to).
+func aliasedFunction(n *yaml.Node) string {
+	return strings.TrimSuffix(refName(n), "Aliaslive")
 }
 
 func sortedGrants[V any](m map[grant]V) []grant {

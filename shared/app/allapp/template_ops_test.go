@@ -1,6 +1,8 @@
 package allapp_test
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -8,8 +10,11 @@ import (
 )
 
 // TestTemplateOperations checks what operating the stack needs: every function logs to
-// a log group of its own with the LogRetentionDays retention, has an Errors and a
-// Throttles alarm, and is traced; the API's 5xx, the task queue's oldest record and
+// a log group of its own with the LogRetentionDays retention, has an Errors, a Throttles
+// and a Duration alarm, is traced, deploys gradually through the alias live with its
+// Errors alarm for rollback, and sets GOMEMLIMIT from its memory; the API logs every
+// request and throttles its stage; the state machine logs its executions; the table's
+// throttled reads and writes raise alarms; the API's 5xx, the task queue's oldest record and
 // every other alarm notify the AlarmTopic; reserved concurrency is never reserved by
 // default (a fresh account cannot spare any); the table, the queues and the key survive
 // the stack.
@@ -42,6 +47,38 @@ func TestTemplateOperations(t *testing.T) {
 		if n := tpl.effective(fn, "ReservedConcurrentExecutions"); n != nil {
 			tpl.checkOptionalReservation(t, fn.id, n)
 		}
+		// Work about to be cut off by the timeout, and gradual deployments rolled back by
+		// the function's own Errors alarm.
+		if !alarms.has("AWS/Lambda", "Duration", "FunctionName", fn.id) {
+			t.Errorf("%s: no alarm on its Duration (AWS/Lambda, FunctionName !Ref %s)", fn.id, fn.id)
+		}
+		if got := scalar(tpl.effective(fn, "AutoPublishAlias")); got != "live" {
+			t.Errorf("%s: AutoPublishAlias = %q, want live (gradual deployments shift an alias)", fn.id, got)
+		}
+		dp := nodeText(mapGet(tpl.effective(fn, "DeploymentPreference"), "Alarms"))
+		if !strings.Contains(dp, fn.id+"ErrorsAlarm") {
+			t.Errorf("%s: DeploymentPreference.Alarms %q, want its Errors alarm (a failing canary rolls back)", fn.id, strings.TrimSpace(dp))
+		}
+		if !strings.Contains(nodeText(mapGet(tpl.globals, "DeploymentPreference")), "Canary") {
+			t.Errorf("Globals: DeploymentPreference.Type should shift prod traffic gradually (a Canary or Linear type)")
+		}
+		// GOMEMLIMIT: 90 % of the function's memory, in MiB.
+		mem, _ := strconv.Atoi(scalar(tpl.effective(fn, "MemorySize")))
+		if got, want := scalar(tpl.envVar(fn, "GOMEMLIMIT")), fmt.Sprintf("%dMiB", mem*9/10); mem == 0 || got != want {
+			t.Errorf("%s: GOMEMLIMIT = %q, want %s (90 %% of MemorySize %d)", fn.id, got, want, mem)
+		}
+	}
+	api := mapGet(mapGet(tpl.resources, "HttpApi"), "Properties")
+	if logs := mapGet(api, "AccessLogSettings"); tpl.resourceType(getAttName(mapGet(logs, "DestinationArn"))) != "AWS::Logs::LogGroup" || scalar(mapGet(logs, "Format")) == "" {
+		t.Error("HttpApi: AccessLogSettings must send a Format to a log group of the template")
+	}
+	if rs := mapGet(api, "DefaultRouteSettings"); refName(mapGet(rs, "ThrottlingRateLimit")) == "" || refName(mapGet(rs, "ThrottlingBurstLimit")) == "" {
+		t.Error("HttpApi: DefaultRouteSettings needs ThrottlingRateLimit and ThrottlingBurstLimit from parameters (stage throttling)")
+	}
+	for _, metric := range []string{"ReadThrottleEvents", "WriteThrottleEvents"} {
+		if !alarms.has("AWS/DynamoDB", metric, "TableName", "ItemsTable") {
+			t.Errorf("no alarm on the table's %s (AWS/DynamoDB, TableName !Ref ItemsTable)", metric)
+		}
 	}
 	if !alarms.has("AWS/ApiGateway", "5xx", "ApiId", "HttpApi") {
 		t.Error("no alarm on the HTTP API's 5xx (AWS/ApiGateway, ApiId !Ref HttpApi)")
@@ -57,6 +94,11 @@ func TestTemplateOperations(t *testing.T) {
 		case "AWS::Serverless::StateMachine":
 			if scalar(mapGet(mapGet(p, "Tracing"), "Enabled")) != "true" {
 				t.Errorf("%s: Tracing.Enabled is not true", id)
+			}
+			logging := mapGet(p, "Logging")
+			dest := nodeText(mapGet(logging, "Destinations"))
+			if scalar(mapGet(logging, "Level")) == "" || scalar(mapGet(logging, "Level")) == "OFF" || !strings.Contains(dest, "LogGroupArn") {
+				t.Errorf("%s: Logging must send execution logs (Level ERROR or ALL) to a log group", id)
 			}
 		case "AWS::DynamoDB::Table", "AWS::SQS::Queue", "AWS::KMS::Key":
 			for _, policy := range []string{"DeletionPolicy", "UpdateReplacePolicy"} {
@@ -131,4 +173,39 @@ func (tpl *template) alarms(t *testing.T) alarmSet {
 
 func (s alarmSet) has(namespace, metric, dimension, target string) bool {
 	return s[alarm{namespace, metric, dimension, target}]
+}
+
+// TestTemplateKeepsSecretsOutOfTheEnvironment: no environment variable of any function
+// holds a secret (a client secret, an API key, a password or a token): secrets are
+// given as Secrets Manager ARNs and read at init, and no parameter takes a secret's value.
+func TestTemplateKeepsSecretsOutOfTheEnvironment(t *testing.T) {
+	tpl := loadTemplate(t)
+	secretish := func(name string) bool {
+		n := strings.ToUpper(name)
+		if strings.HasSuffix(n, "_ARN") || strings.HasSuffix(n, "_KEY_ID") {
+			return false
+		}
+		for _, w := range []string{"SECRET", "PASSWORD", "TOKEN", "API_KEY"} {
+			if strings.Contains(n, w) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, fn := range tpl.functions() {
+		vars := pairs(mapGet(mapGet(tpl.globals, "Environment"), "Variables"))
+		for k, v := range pairs(mapGet(mapGet(fn.props, "Environment"), "Variables")) {
+			vars[k] = v
+		}
+		for k := range vars {
+			if secretish(k) {
+				t.Errorf("%s: environment variable %s holds a secret; pass a Secrets Manager ARN (%s_ARN) read at init", fn.id, k, k)
+			}
+		}
+	}
+	for name, p := range pairs(mapGet(tpl.root, "Parameters")) {
+		if scalar(mapGet(p, "NoEcho")) == "true" {
+			t.Errorf("parameter %s takes a secret's value (NoEcho); take its Secrets Manager ARN instead", name)
+		}
+	}
 }

@@ -421,7 +421,7 @@ func TestTemplateTaskQueue(t *testing.T) {
 	var queueID string
 	for id, res := range pairs(tpl.resources) {
 		p := mapGet(res, "Properties")
-		if scalar(mapGet(res, "Type")) != "AWS::Lambda::EventSourceMapping" || refName(mapGet(p, "FunctionName")) != "WorkerFunction" {
+		if scalar(mapGet(res, "Type")) != "AWS::Lambda::EventSourceMapping" || aliasedFunction(mapGet(p, "FunctionName")) != "WorkerFunction" {
 			continue
 		}
 		queueID = getAttName(mapGet(p, "EventSourceArn"))
@@ -468,10 +468,13 @@ func getAttName(n *yaml.Node) string {
 	return id
 }
 
-// TestTemplateOpenSearchAndEmbedder checks the optional OpenSearch domain and the
-// embedder settings: the functions that search names or contacts get FIRMO_OPENSEARCH_URL
-// from the OpenSearchEndpoint parameter (sigv4) together with es:ESHttp* on the domain
-// under the HasOpenSearch condition, and no other function gets either (the actions
+// TestTemplateOpenSearchAndEmbedder checks the network, the OpenSearch domain and the
+// embedder settings: the stack makes a VPC with two private subnets routed through a
+// NAT gateway unless VpcId names one, and an OpenSearch domain in it across two zones
+// unless OpenSearchEndpoint names one; the functions that speak SMTP or OpenSearch run
+// in the private subnets; the functions that search names or contacts get
+// FIRMO_OPENSEARCH_URL (the stack's domain or OpenSearchEndpoint, sigv4) together with
+// es:ESHttp* on that domain, and no other function gets either (the actions
 // themselves: TestTemplateGrantsWhatTheCodeCalls); every function gets the same embedder
 // settings; the API key is never in the template or an environment: the contacts
 // function gets the secret's ARN, nothing else does; and every FIRMO_ variable the
@@ -482,11 +485,47 @@ func TestTemplateOpenSearchAndEmbedder(t *testing.T) {
 	if p := mapGet(params, "OpenSearchEndpoint"); p == nil || mapGet(p, "Default") == nil || scalar(mapGet(p, "Default")) != "" {
 		t.Fatal("template.yaml needs a parameter OpenSearchEndpoint with an empty default")
 	}
-	cond := mapGet(mapGet(tpl.root, "Conditions"), "HasOpenSearch")
-	if cond == nil || !strings.Contains(nodeText(cond), "OpenSearchEndpoint") {
-		t.Fatal("template.yaml needs a condition HasOpenSearch on OpenSearchEndpoint")
-	}
 	needs := map[string]bool{"CompanyFunction": true, "ContactsFunction": true, "SchedulerFunction": true, "WorkerFunction": true}
+	cond := mapGet(mapGet(tpl.root, "Conditions"), "CreateOpenSearch")
+	if cond == nil || !strings.Contains(nodeText(cond), "OpenSearchEndpoint") {
+		t.Fatal("template.yaml needs a condition CreateOpenSearch on OpenSearchEndpoint (empty: the stack makes the domain)")
+	}
+	if tpl.resourceType("SearchDomain") != "AWS::OpenSearchService::Domain" {
+		t.Fatal("template.yaml needs the OpenSearch domain SearchDomain")
+	}
+	domain := mapGet(mapGet(tpl.resources, "SearchDomain"), "Properties")
+	cluster := mapGet(domain, "ClusterConfig")
+	if scalar(mapGet(cluster, "ZoneAwarenessEnabled")) != "true" || scalar(mapGet(mapGet(cluster, "ZoneAwarenessConfig"), "AvailabilityZoneCount")) != "2" || scalar(mapGet(cluster, "InstanceCount")) != "2" {
+		t.Errorf("SearchDomain: want two data nodes across two zones: %s", nodeText(cluster))
+	}
+	if vpc := nodeText(mapGet(domain, "VPCOptions")); !strings.Contains(vpc, "PrivateSubnetA") || !strings.Contains(vpc, "PrivateSubnetIds") || !strings.Contains(vpc, "SearchSecurityGroup") {
+		t.Errorf("SearchDomain: not in the VPC's private subnets: %s", vpc)
+	}
+	for _, id := range []string{"Vpc", "PrivateSubnetA", "PrivateSubnetB", "NatGateway", "NatElasticIp", "PrivateDefaultRoute"} {
+		if tpl.resourceType(id) == "" || scalar(mapGet(mapGet(tpl.resources, id), "Condition")) != "CreateVpc" {
+			t.Errorf("%s: want it made under the condition CreateVpc (no VpcId given)", id)
+		}
+	}
+	if !strings.Contains(nodeText(mapGet(mapGet(mapGet(tpl.resources, "PrivateDefaultRoute"), "Properties"), "NatGatewayId")), "NatGateway") {
+		t.Error("PrivateDefaultRoute: the private subnets' default route must go through the NAT gateway")
+	}
+	// The functions that speak OpenSearch (needs) or SMTP (email, worker) run in the VPC.
+	inVPC := map[string]bool{"EmailFunction": true}
+	for id := range needs {
+		inVPC[id] = true
+	}
+	for _, fn := range tpl.functions() {
+		vc := mapGet(fn.props, "VpcConfig")
+		if !inVPC[fn.id] {
+			if vc != nil {
+				t.Errorf("%s: has a VpcConfig, which only the functions speaking SMTP or OpenSearch need", fn.id)
+			}
+			continue
+		}
+		if text := nodeText(vc); !strings.Contains(text, "FunctionSecurityGroup") || !strings.Contains(text, "PrivateSubnetA") || !strings.Contains(text, "PrivateSubnetB") || !strings.Contains(text, "PrivateSubnetIds") {
+			t.Errorf("%s: VpcConfig %s; want the private subnets (the stack's or PrivateSubnetIds) and FunctionSecurityGroup", fn.id, strings.TrimSpace(text))
+		}
+	}
 	for _, fn := range tpl.functions() {
 		url, auth := tpl.envVar(fn, "FIRMO_OPENSEARCH_URL"), tpl.envVar(fn, "FIRMO_OPENSEARCH_AUTH")
 		policy := openSearchPolicy(fn)
@@ -496,15 +535,15 @@ func TestTemplateOpenSearchAndEmbedder(t *testing.T) {
 			}
 			continue
 		}
-		if refName(url) != "OpenSearchEndpoint" || scalar(auth) != "sigv4" {
-			t.Errorf("%s: FIRMO_OPENSEARCH_URL %q, FIRMO_OPENSEARCH_AUTH %q; want !Ref OpenSearchEndpoint and sigv4", fn.id, nodeText(url), scalar(auth))
+		if text := nodeText(url); url == nil || url.Tag != "!If" || !strings.Contains(text, "CreateOpenSearch") || !strings.Contains(text, "SearchDomain.DomainEndpoint") || !strings.Contains(text, "!Ref OpenSearchEndpoint") || scalar(auth) != "sigv4" {
+			t.Errorf("%s: FIRMO_OPENSEARCH_URL %q, FIRMO_OPENSEARCH_AUTH %q; want !If [CreateOpenSearch, the stack's domain, !Ref OpenSearchEndpoint] and sigv4", fn.id, text, scalar(auth))
 		}
 		if policy == nil {
-			t.Errorf("%s: no !If [HasOpenSearch, ...] policy", fn.id)
+			t.Errorf("%s: no OpenSearch policy", fn.id)
 			continue
 		}
 		text := nodeText(policy)
-		for _, want := range []string{"es:ESHttp", "domain/${OpenSearchDomainName}/*", "AWS::NoValue"} {
+		for _, want := range []string{"es:ESHttp", "CreateOpenSearch", "SearchDomain.Arn", "domain/${OpenSearchDomainName}/*"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s: OpenSearch policy lacks %s: %s", fn.id, want, text)
 			}
@@ -567,15 +606,21 @@ func TestTemplateOpenSearchAndEmbedder(t *testing.T) {
 	}
 }
 
-// openSearchPolicy is a function's !If [HasOpenSearch, ...] policy entry, or nil.
+// openSearchPolicy is a function's policy entry whose statement grants es: actions, or nil.
 func openSearchPolicy(fn function) *yaml.Node {
 	pol := mapGet(fn.props, "Policies")
 	if pol == nil || pol.Kind != yaml.SequenceNode {
 		return nil
 	}
 	for _, p := range pol.Content {
-		if p.Tag == "!If" && p.Kind == yaml.SequenceNode && len(p.Content) == 3 && scalar(p.Content[0]) == "HasOpenSearch" {
-			return p
+		sts := mapGet(p, "Statement")
+		if sts == nil {
+			continue
+		}
+		for _, st := range sts.Content {
+			if strings.Contains(nodeText(mapGet(st, "Action")), "es:ESHttp") {
+				return st
+			}
 		}
 	}
 	return nil

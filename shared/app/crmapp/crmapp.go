@@ -9,6 +9,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/app/queriesapp"
 	"github.com/firmoapi/firmo/shared/config"
@@ -21,6 +25,7 @@ import (
 	"github.com/firmoapi/firmo/shared/httpapi"
 	"github.com/firmoapi/firmo/shared/httpapi/crmhttp"
 	"github.com/firmoapi/firmo/shared/secret/kmssecret"
+	"github.com/firmoapi/firmo/shared/secret/smsecret"
 	"github.com/firmoapi/firmo/shared/task"
 )
 
@@ -52,8 +57,12 @@ func Build(ctx context.Context, c *app.Core) (*crm.Service, error) {
 		if err != nil {
 			return nil, err
 		}
+		cfg, err := withClientSecrets(ctx, c.Config.CRM, c.Config.AWS.Region, c.AWS)
+		if err != nil {
+			return nil, err
+		}
 		svc := crm.New(crm.Deps{
-			Store: c.Store, Sealer: sealer, Providers: Providers(c.Config.CRM), RedirectBaseURL: c.Config.CRM.RedirectBaseURL,
+			Store: c.Store, Sealer: sealer, Providers: Providers(cfg), RedirectBaseURL: c.Config.CRM.RedirectBaseURL,
 			Lists: queries, People: people{contact.NewStore(c.Store)}, Tasks: c.Tasks, Log: c.Log,
 			// The guarded client: public addresses only; the CRM's host rules on top.
 			HTTP:       fetch.New(fetch.Options{AllowHosts: c.Config.FetchAllowHosts, Timeout: 60 * time.Second}).HTTPClient(),
@@ -98,4 +107,30 @@ func (p people) PersonaByEmail(ctx context.Context, email string) (int64, error)
 		return 0, err
 	}
 	return r.PersonaID, nil
+}
+
+// withClientSecrets returns the CRM settings with each client secret that
+// FIRMO_CRM_<PROVIDER>_CLIENT_SECRET_ARN names read from Secrets Manager (on AWS:
+// template.yaml passes the ARN, never the secret). They are read once, when the family
+// is built at init, into the providers' settings and nowhere else. awsCfg is the AWS
+// composition's SDK configuration; locally (nil) the default chain is loaded.
+func withClientSecrets(ctx context.Context, cfg config.CRM, region string, awsCfg *aws.Config) (config.CRM, error) {
+	for _, p := range []*config.CRMProvider{&cfg.HubSpot, &cfg.Salesforce, &cfg.Pipedrive} {
+		if p.ClientSecretARN == "" {
+			continue
+		}
+		if awsCfg == nil {
+			loaded, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(region))
+			if err != nil {
+				return cfg, fmt.Errorf("CRM client secret: load AWS configuration: %w", err)
+			}
+			awsCfg = &loaded
+		}
+		v, err := smsecret.String(ctx, secretsmanager.NewFromConfig(*awsCfg), p.ClientSecretARN)
+		if err != nil {
+			return cfg, fmt.Errorf("CRM client secret %s: %w", p.ClientSecretARN, err)
+		}
+		p.ClientSecret = v
+	}
+	return cfg, nil
 }

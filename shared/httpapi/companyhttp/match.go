@@ -254,7 +254,7 @@ func multipartError(err error) error {
 }
 
 func (a *matchAPI) status(w http.ResponseWriter, r *http.Request) error {
-	ref, err := httpapi.TaskRef(r)
+	ref, p, err := httpapi.TaskRefPage(r)
 	if err != nil {
 		return err
 	}
@@ -263,6 +263,6 @@ func (a *matchAPI) status(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	httpapi.SetCreditsCharged(w, st.Credits)
-	httpapi.WriteJSON(w, http.StatusOK, st)
+	httpapi.WriteJSON(w, http.StatusOK, st.Paged(p))
 	return nil
 }

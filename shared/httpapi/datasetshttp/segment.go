@@ -89,7 +89,7 @@ func (a *segmentAPI) submit(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *segmentAPI) status(w http.ResponseWriter, r *http.Request) error {
-	ref, err := httpapi.TaskRef(r)
+	ref, p, err := httpapi.TaskRefPage(r)
 	if err != nil {
 		return err
 	}
@@ -98,6 +98,6 @@ func (a *segmentAPI) status(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	httpapi.SetCreditsCharged(w, st.Credits)
-	httpapi.WriteJSON(w, http.StatusOK, st)
+	httpapi.WriteJSON(w, http.StatusOK, st.Paged(p))
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 
 // TaskService is what the generation family needs. task.Engine implements it.
 type TaskService interface {
-	Status(ctx context.Context, r task.Ref) (task.View, error)
+	StatusPage(ctx context.Context, r task.Ref, p task.Page) (task.View, error)
 	Cancel(ctx context.Context, r task.Ref) (task.Cancellation, error)
 }
 
@@ -32,11 +32,11 @@ func GenerationRoutes(tasks TaskService) []httpapi.Route {
 }
 
 func (g *genAPI) status(w http.ResponseWriter, r *http.Request) error {
-	ref, err := httpapi.TaskRef(r)
+	ref, p, err := httpapi.TaskRefPage(r)
 	if err != nil {
 		return err
 	}
-	v, err := g.tasks.Status(r.Context(), ref)
+	v, err := g.tasks.StatusPage(r.Context(), ref, p)
 	if err != nil {
 		return err
 	}

@@ -30,8 +30,17 @@ type Connector struct {
 
 var _ integration.Connector = Connector{}
 
-// Client builds a generative client.
+// Client builds a generative client. It is llm.Replayable: inside a task record's run
+// a completion finished by an earlier run of the record is not sent again.
 func (a Connector) Client(c integration.Conn) (llm.Client, error) {
+	cl, err := a.client(c)
+	if err != nil {
+		return nil, err
+	}
+	return llm.Replayable(cl, c.Provider+" "+c.BaseURL), nil
+}
+
+func (a Connector) client(c integration.Conn) (llm.Client, error) {
 	switch c.Provider {
 	case integration.ProviderOpenAI:
 		return openaillm.New(openaillm.Options{Provider: "openai", APIKey: c.APIKey, BaseURL: first(c.BaseURL, a.OpenAIBaseURL), HTTPClient: a.HTTP}), nil
@@ -54,7 +63,7 @@ func (a Connector) Judge(c integration.Conn) (llm.Judge, error) {
 	if base == "" {
 		return nil, apperr.BadRequest("typed_endpoint_missing", "The typed-judgment integration has no base_url and no typed endpoint is configured (FIRMO_TYPED_BASE_URL).")
 	}
-	return typedllm.New(typedllm.Options{APIKey: c.APIKey, BaseURL: base, Model: c.Model, HTTPClient: a.HTTP}), nil
+	return llm.ReplayableJudge(typedllm.New(typedllm.Options{APIKey: c.APIKey, BaseURL: base, Model: c.Model, HTTPClient: a.HTTP}), "typed "+base+" "+c.Model), nil
 }
 
 // modelLister is the optional capability of the adapters whose vendor lists its models.
@@ -109,9 +118,11 @@ func testError(err error) error {
 	return apperr.BadRequest("connection_failed", "The connection test failed: %s", err)
 }
 
-func first(a, b string) string {
-	if a != "" {
-		return a
+func first(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
 	}
-	return b
+	return ""
 }

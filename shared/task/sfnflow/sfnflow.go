@@ -26,7 +26,18 @@ type Input struct {
 	task.Ref
 	// PollSeconds is the wait between progress checks; the ASL's Wait state reads it.
 	PollSeconds int `json:"poll_seconds"`
+	// ChecksPerExecution is how many progress checks one execution makes before it
+	// continues as a new execution (ContinueAsNew), keeping each history under Step
+	// Functions' 25,000 events.
+	ChecksPerExecution int `json:"checks_per_execution"`
 }
+
+// ChecksPerExecution is Input.ChecksPerExecution: a check loop costs 11 history
+// events (Wait, Task, Pass and Choice states), so 1,500 checks are about 16,500
+// events, leaving room for some 2,800 retried Task attempts (3 events each) and the
+// start's own states before the 25,000 limit. At the default 5 s poll one execution
+// checks for about two hours.
+const ChecksPerExecution = 1500
 
 // Workflow starts task executions of one state machine.
 type Workflow struct {
@@ -57,7 +68,7 @@ func (w *Workflow) Start(ctx context.Context, r task.Ref) error {
 	if r.TaskID == "" || r.OrgID == "" {
 		return fmt.Errorf("start task workflow %s: org and task id are required: %w", r, apperr.ErrInternal)
 	}
-	in, err := json.Marshal(Input{Ref: r, PollSeconds: w.poll})
+	in, err := json.Marshal(Input{Ref: r, PollSeconds: w.poll, ChecksPerExecution: ChecksPerExecution})
 	if err != nil {
 		return err
 	}

@@ -51,8 +51,8 @@ func TestStart(t *testing.T) {
 		out := describe(t, r.TaskID)
 		var got map[string]any
 		json.Unmarshal([]byte(aws.ToString(out.Input)), &got)
-		want := map[string]any{"org_id": "org-a", "task_id": r.TaskID, "poll_seconds": float64(300)}
-		if len(got) != len(want) || got["org_id"] != want["org_id"] || got["task_id"] != want["task_id"] || got["poll_seconds"] != want["poll_seconds"] {
+		want := map[string]any{"org_id": "org-a", "task_id": r.TaskID, "poll_seconds": float64(300), "checks_per_execution": float64(sfnflow.ChecksPerExecution)}
+		if len(got) != len(want) || got["org_id"] != want["org_id"] || got["task_id"] != want["task_id"] || got["poll_seconds"] != want["poll_seconds"] || got["checks_per_execution"] != want["checks_per_execution"] {
 			t.Errorf("input %v, want %v", got, want)
 		}
 		list, err := c.ListExecutions(ctx, &sfn.ListExecutionsInput{StateMachineArn: aws.String(machine)})

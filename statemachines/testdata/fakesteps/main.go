@@ -7,7 +7,7 @@
 // The task id chooses the trouble: "transient-*" fails Prepare once with a
 // TransientError; "crash-*" exits the process in the first EnqueueChunk of chunk 1;
 // "broken-*" fails every CheckProgress with a PermanentError; "stuck-*" never ends
-// until CheckProgress has run 3 times and then gives up.
+// until CheckProgress has run 3 times and then gives up; "long-*" needs 7 checks.
 package main
 
 import (
@@ -113,6 +113,10 @@ func step(j *journal, name, id string, raw json.RawMessage, failure *stepFailure
 		out.DoneRecords = min(30, out.Checks*15)
 		out.LastDone = out.DoneRecords
 		out.Done = out.Checks >= 2
+		if strings.HasPrefix(id, "long-") {
+			out.DoneRecords = min(30, out.Checks*4)
+			out.LastDone, out.Done = out.DoneRecords, out.Checks >= 7
+		}
 		if strings.HasPrefix(id, "stuck-") {
 			out.DoneRecords, out.LastDone, out.Done = 0, 0, out.Checks >= 3
 			out.GiveUp = out.Done
