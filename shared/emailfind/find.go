@@ -44,6 +44,9 @@ type Result struct {
 	Provider   *string `json:"provider"`
 	Attempts   int     `json:"attempts"`
 	DurationMS int64   `json:"duration_ms"`
+	// Detail says why, in one sentence, for every status but found: the DNS answer or
+	// SMTP reply that decided (always set when Status is error).
+	Detail string `json:"detail,omitempty"`
 }
 
 // Found is the verified address.
@@ -167,7 +170,7 @@ func (f *Finder) Find(ctx context.Context, req Request, round Round) (res Result
 	}
 	cands, err := emailpattern.Candidates(p, depth)
 	if err != nil {
-		res.Status = string(smtpverify.Error)
+		res.Status, res.Detail = string(smtpverify.Error), "no address can be built from this name: "+err.Error()
 		return res
 	}
 	locals := make([]string, len(cands))
@@ -178,6 +181,12 @@ func (f *Finder) Find(ctx context.Context, req Request, round Round) (res Result
 	res.Status = string(out.Status)
 	res.IsCatchAll = out.CatchAll
 	res.Attempts = out.Attempts
+	if out.Status != smtpverify.Found {
+		res.Detail = out.Detail
+		if res.Detail == "" && out.Status == smtpverify.Error {
+			res.Detail = "the verification failed without a reply that says why"
+		}
+	}
 	if out.Provider != "" {
 		prov := out.Provider
 		res.Provider = &prov

@@ -28,7 +28,9 @@ func (a *App) SeedWorld(ctx context.Context, opts world.Options, load company.Lo
 	if a.Composer.Pipeline().WorldZone != nil {
 		a.Composer.Pipeline().WorldZone.Set(w.Zone())
 	}
-	a.mail.set(w)
+	if err := a.mail.set(w); err != nil {
+		return world.SeedReport{}, err
+	}
 	// A bulk load allocates a lot of short-lived garbage; collecting less often saves a
 	// fifth of the time for a bounded, temporary amount of memory.
 	defer debug.SetGCPercent(debug.SetGCPercent(200))
@@ -89,6 +91,5 @@ func (a *App) loadWorldZone(ctx context.Context) error {
 	}
 	w := world.New(opts)
 	zone.Set(w.Zone())
-	a.mail.set(w)
-	return nil
+	return a.mail.set(w)
 }
