@@ -20,7 +20,8 @@ import (
 // FIRMO_SMTP_PORT: here an in-process DNS server and a private Postfix, admitted by
 // FIRMO_FETCH_ALLOW_HOSTS as a real deployment's mail hosts never need to be). The
 // README's email example (Michael Weber at hansen.de) gives what the README shows, and
-// an error result carries its reason.
+// an error result carries its reason. The default round spells ü both ways (Sarah
+// Müller is s.mueller@hansen.de).
 func TestServeVerifiesTheWorldAndTheRealMail(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts firmo serve with a private Postfix")
@@ -49,6 +50,8 @@ func TestServeVerifiesTheWorldAndTheRealMail(t *testing.T) {
 		req, status, email, detail string
 	}{
 		{`{"first_name":"Michael","last_name":"Weber","domain":"hansen.de"}`, "found", "m.weber@hansen.de", ""},
+		// On hansen.de's team page; ü spelt ue, found by the default round.
+		{`{"first_name":"Sarah","last_name":"Müller","domain":"hansen.de"}`, "found", "s.mueller@hansen.de", ""},
 		{`{"first_name":"Jane","last_name":"Doe","domain":"firmo-outside.com"}`, "found", "jane.doe@firmo-outside.com", ""},
 		{`{"first_name":"John","last_name":"Roe","domain":"firmo-outside.com"}`, "not_found", "", "rejected"},
 		{`{"first_name":"Jane","last_name":"Doe","domain":"firmo-broken.com"}`, "error", "", "SERVFAIL"},

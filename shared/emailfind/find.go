@@ -17,8 +17,7 @@ const (
 	// and retries greylisting within VerifyBudget.
 	RoundVerify Round = "verify"
 	// RoundEscalate is for a second pass over people the verify round did not settle:
-	// every pattern with every spelling of the names (Escalate depth, German ü -> ue
-	// included), two fresh catch-all probes (ignoring the cached verdict; the domain is
+	// every pattern with every spelling of the names (Escalate depth), two fresh catch-all probes (ignoring the cached verdict; the domain is
 	// catch-all only when both random recipients are accepted, which unmasks hosts that
 	// accept the first unknown recipient of a session), and twice the budget for
 	// greylisting retries.
@@ -111,14 +110,15 @@ func NewFinder(d FinderDeps) *Finder {
 // maxPatternWait bounds the wait for a company pattern (a quarter of the budget at most).
 const maxPatternWait = 10 * time.Second
 
-// companyPattern returns the company's pattern, or "" when none is known or the source
+// companyPattern returns the company's pattern and how its addresses spell letters
+// with two spellings, or "" when none is known or the source
 // does not answer within wait. The source may be slow (the contact store is read on its
 // first use, as after a restart): that costs the company tier, never the SMTP budget,
 // which would otherwise be spent before the conversation starts and answer a false
 // timeout without any attempt. A failing source likewise costs only the company tier.
-func (f *Finder) companyPattern(ctx context.Context, domain string, wait time.Duration) emailpattern.Template {
+func (f *Finder) companyPattern(ctx context.Context, domain string, wait time.Duration) (emailpattern.Template, emailpattern.Spelling) {
 	if f.patterns == nil {
-		return ""
+		return "", emailpattern.SpellingUnknown
 	}
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
@@ -136,12 +136,12 @@ func (f *Finder) companyPattern(ctx context.Context, domain string, wait time.Du
 	case a := <-ch:
 		if a.err == nil && a.ok {
 			if t, err := emailpattern.ParseTemplate("company_pattern", a.p.Template); err == nil {
-				return t
+				return t, a.p.Spelling
 			}
 		}
 	case <-ctx.Done():
 	}
-	return ""
+	return "", emailpattern.SpellingUnknown
 }
 
 // Budget is the time one find of the round may take.
@@ -160,7 +160,9 @@ func (f *Finder) Find(ctx context.Context, req Request, round Round) (res Result
 			p.Known = t
 		}
 	}
-	p.Company = f.companyPattern(ctx, req.Domain, min(f.Budget(round)/4, maxPatternWait))
+	// The company's pattern, and how its addresses spell ü (u or ue): both spellings are
+	// candidates, the one its addresses show first.
+	p.Company, p.Spelling = f.companyPattern(ctx, req.Domain, min(f.Budget(round)/4, maxPatternWait))
 	// The budget is the SMTP conversation's: it starts once the candidates are known.
 	ctx, cancel := context.WithTimeout(ctx, f.Budget(round))
 	defer cancel()
