@@ -64,9 +64,12 @@ type MailRoute struct {
 
 const worldMailKey = "emailapp.WorldMail"
 
+// worldMailSlot holds the core's world mail (a pointer, so a core without one holds nil).
+type worldMailSlot struct{ w WorldMail }
+
 // RouteWorldMail sets the core's world mail (before the email family is composed).
 func RouteWorldMail(c *app.Core, w WorldMail) {
-	app.Shared(c, worldMailKey, func() (WorldMail, error) { return w, nil })
+	app.Shared(c, worldMailKey, func() (*worldMailSlot, error) { return &worldMailSlot{w}, nil })
 }
 
 // Checker verifies addresses over SMTP (smtpverify.Verifier's method).
@@ -88,11 +91,11 @@ func Verifier(c *app.Core) Checker {
 		cfg := c.Config
 		set := smtpverify.Settings{Resolver: cfg.DNSResolver, Port: cfg.SMTP.Port, HELO: cfg.SMTP.HELO, From: cfg.SMTP.From, AllowHosts: cfg.FetchAllowHosts}
 		real := smtpverify.New(set)
-		world, _ := app.Shared(c, worldMailKey, func() (WorldMail, error) { return nil, nil })
-		if world == nil {
+		slot, _ := app.Shared(c, worldMailKey, func() (*worldMailSlot, error) { return nil, nil })
+		if slot == nil {
 			return real, nil
 		}
-		return &twoWorlds{real: real, world: world, set: set}, nil
+		return &twoWorlds{real: real, world: slot.w, set: set}, nil
 	})
 	return v
 }
