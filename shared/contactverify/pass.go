@@ -6,7 +6,7 @@
 // A Pass lists the contacts with an address and checks those whose address has no
 // fresh verdict yet, at most MaxPerRun per run, domain by domain: the addresses of one
 // domain are asked in one conversation (up to 50 RCPTs after one catch-all probe,
-// smtpverify.Options.Each), a few domains at a time. A verdict is kept per
+// smtpverify.Options.Each), 16 domains at a time. A verdict is kept per
 // address (kv partition "emailcheck") for Recheck, so a run after a restart, or the next
 // scheduled one, resumes where the last stopped and checks nothing twice; a contact
 // whose flag disagrees with a kept verdict (re-ingested, re-seeded) gets the verdict
@@ -41,7 +41,7 @@ type Checker interface {
 
 // Defaults of Deps.
 const (
-	DefaultConcurrency = 4
+	DefaultConcurrency = 16 // domains at once; the verifier still limits the sessions per MX host
 	DefaultMaxPerRun   = 20_000
 	DefaultRecheck     = 30 * 24 * time.Hour
 	DefaultBudget      = time.Minute

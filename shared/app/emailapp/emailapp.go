@@ -100,6 +100,9 @@ func Verifier(c *app.Core) Checker {
 	return v
 }
 
+// worldPerHost is how many sessions the world's verifier holds at once per MX host name.
+const worldPerHost = 16
+
 // twoWorlds verifies a domain of the world through the world's mail and every other
 // domain through the real one.
 type twoWorlds struct {
@@ -129,7 +132,9 @@ func (t *twoWorlds) worldVerifier(r *MailRoute) *smtpverify.Verifier {
 	set := t.set
 	set.Resolver, set.Port, set.GreylistWait = r.Resolver, r.Port, r.GreylistWait
 	set.AllowHosts = append(slices.Clip(set.AllowHosts), r.AllowHosts...)
-	set.HostInterval = -1 // the world's servers are the process's own
+	// The world's servers are the process's own: no gap between sessions, and more of
+	// them at once than a real mail host is asked for (its domains share a few MX names).
+	set.HostInterval, set.PerHost = -1, worldPerHost
 	t.route, t.wv = r, smtpverify.New(set)
 	return t.wv
 }
