@@ -162,9 +162,11 @@ func seedOnFirstStart(ctx context.Context, env Env, a *allapp.App, cfg config.Co
 	}
 	fmt.Fprintf(env.Stderr, "First start: seeding a demo world of %d companies in the background (firmo seed makes others); GET /readyz answers 200 when it is loaded.\n", opts.Companies)
 	start := time.Now()
-	// Text-derived fields (description, language, keywords, industries) are filled in by
-	// the reprocessing job, which starts once the world is loaded.
-	rep, err := seedWorld(ctx, env, a, opts, company.LoadOptions{DeferText: true})
+	// Every company is derived in full while it is seeded (description, language,
+	// keywords, industries, business model, score), by world.Seed's workers on every
+	// core: readiness means the answers are those of the settled world (README "The
+	// demo world"), so nothing is left to a job that runs after ready.
+	rep, err := seedWorld(ctx, env, a, opts, company.LoadOptions{})
 	if err != nil {
 		return fmt.Errorf("seed the demo world: %w", err)
 	}
@@ -176,7 +178,7 @@ func seedOnFirstStart(ctx context.Context, env Env, a *allapp.App, cfg config.Co
 	if err := os.Remove(marker); err != nil {
 		return fmt.Errorf("seed the demo world: %w", err)
 	}
-	fmt.Fprintf(env.Stderr, "Seeded %d companies in %s and %d contacts in %s; descriptions, languages and industries are derived in the background.\n",
+	fmt.Fprintf(env.Stderr, "Seeded and derived %d companies in %s and %d contacts in %s.\n",
 		rep.Companies, companiesTook.Round(100*time.Millisecond), nc, (time.Since(start) - companiesTook).Round(100*time.Millisecond))
 	return nil
 }

@@ -88,7 +88,7 @@ func TestFirstStartIsSearchableBeforeTheGraph(t *testing.T) {
 
 	waitFor(t, "the graph", func() bool { return strings.Contains(stderr.String(), "contact search graph built") }, stderr.String)
 	log := stderr.String()
-	ready, graph := strings.Index(log, "Ready: contact search loaded"), strings.Index(log, "contact search graph built")
+	ready, graph := strings.Index(log, "Ready: the demo world"), strings.Index(log, "contact search graph built")
 	if ready < 0 || graph < ready {
 		t.Fatalf("ready at %d, graph built at %d in the log: the graph must come after ready\n%s", ready, graph, log)
 	}

@@ -212,16 +212,21 @@ type background struct {
 	stops  []func()
 }
 
-// startBackground seeds the demo world when seedNow (errors go to errc), starts the
-// name-index sync, and loads contact search: searchable (ready) as soon as its contacts
-// are embedded, by exact scans, while its HNSW graph is built after ready (or loaded
-// when persisted by an earlier start). The company reprocessing job and the email
-// checks start after that, so none of them competes with the start for the CPU.
+// startBackground seeds the demo world when seedNow (errors go to errc, every company
+// derived in full as it is stored), brings the name index up to date, learns the email
+// pattern book and loads contact search, all before ready: at the first 200 from
+// /readyz every read answers what it will answer once the start has settled (README
+// "The demo world"). Contact search is searchable by exact scans from then on while its
+// HNSW graph is built after ready (or loaded when persisted by an earlier start). The
+// verification pass of the stored contacts' addresses starts at ready, beside the
+// graph; the company reprocessing job after the graph, so neither competes with the
+// start for the CPU.
 func startBackground(ctx context.Context, env Env, a *allapp.App, cfg config.Config, log *slog.Logger, ready *readiness, seedNow bool, errc chan<- error) *background {
 	ctx, cancel := context.WithCancel(ctx)
 	bg := &background{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(bg.done)
+		start := time.Now()
 		if seedNow {
 			if err := seedOnFirstStart(ctx, env, a, cfg); err != nil {
 				if ctx.Err() == nil {
@@ -231,22 +236,7 @@ func startBackground(ctx context.Context, env Env, a *allapp.App, cfg config.Con
 			}
 			ready.set(indexingPhase())
 		}
-		bg.mu.Lock()
-		// The company-name index follows the company store: synced now (rebuilt when
-		// missing; picks up companies seeded or ingested while stopped) and every
-		// reprocessing interval.
-		bg.stops = append(bg.stops, a.StartNameSync(ctx, cfg.ReprocessEvery, log))
-		bg.mu.Unlock()
-		start := time.Now()
-		// The email pattern book, which the first search would otherwise wait for (half
-		// a second of CPU for the demo world), learns on the other core meanwhile:
-		// loading contact search runs mostly on one.
-		patterns := make(chan error, 1)
-		go func() { patterns <- patternsapp.Book(a.Core).Refresh(ctx) }()
-		graph, err := a.ContactSearch.Prepare(ctx)
-		if perr := <-patterns; perr != nil && ctx.Err() == nil {
-			log.Warn("email pattern book", "err", perr)
-		}
+		graph, err := loadBeforeReady(ctx, a, log)
 		if err != nil {
 			if ctx.Err() == nil {
 				log.Error("contact search index", "err", err)
@@ -255,36 +245,77 @@ func startBackground(ctx context.Context, env Env, a *allapp.App, cfg config.Con
 			log.Info("contact search loaded", "took", time.Since(start).Round(time.Millisecond).String())
 		}
 		if seedNow && ctx.Err() == nil {
-			fmt.Fprintf(env.Stderr, "Ready: contact search loaded in %s (GET /readyz answers 200).\n", time.Since(start).Round(100*time.Millisecond))
+			fmt.Fprintf(env.Stderr, "Ready: the demo world is seeded and derived, names indexed and contact search loaded in %s (GET /readyz answers 200).\n", time.Since(start).Round(100*time.Millisecond))
 		}
 		ready.set(nil)
-		if err == nil && ctx.Err() == nil {
+		if ctx.Err() != nil {
+			return
+		}
+		bg.mu.Lock()
+		// The company-name index follows the company store every reprocessing interval
+		// (its first pass ran before ready); email_validated comes from a real SMTP
+		// verification of the stored contacts' addresses, resumed where the last run
+		// stopped, then on the reprocessing schedule. Neither changes any other answer.
+		bg.stops = append(bg.stops, a.StartNameSync(ctx, cfg.ReprocessEvery, log), a.StartEmailChecks(ctx, cfg.ReprocessEvery, log))
+		bg.mu.Unlock()
+		if err == nil {
 			// Searches scan every vector exactly until the graph is in (milliseconds for
 			// the demo world); building it took 8 to 11 of the 49 to 56 CPU seconds a
 			// first start spent before ready when ready waited for it (README "The demo
-			// world").
-			start = time.Now()
+			// world"). The graph changes no answer of the demo world's size.
+			gstart := time.Now()
 			if err := graph(ctx); err != nil {
 				if ctx.Err() == nil {
 					log.Error("contact search graph", "err", err)
 				}
 			} else {
-				log.Info("contact search graph built", "took", time.Since(start).Round(time.Millisecond).String())
+				log.Info("contact search graph built", "took", time.Since(gstart).Round(time.Millisecond).String())
 			}
 		}
 		if ctx.Err() == nil {
-			// After ready and the graph, never before: rescoring and stale-field
-			// refreshing (on a first start, the text-derived fields of every company,
-			// which took 6 s of CPU alongside the index build before), then on a timer;
-			// and email_validated from a real SMTP verification of the stored contacts'
-			// addresses (the demo world's mail), resumed where the last run stopped,
-			// then on the reprocessing schedule.
+			// After ready and the graph: rescoring and stale-field refreshing on a timer.
+			// On a first start every company was derived while seeded, so its first pass
+			// changes nothing.
 			bg.mu.Lock()
-			bg.stops = append(bg.stops, a.StartReprocessing(ctx, cfg.ReprocessEvery, log), a.StartEmailChecks(ctx, cfg.ReprocessEvery, log))
+			bg.stops = append(bg.stops, a.StartReprocessing(ctx, cfg.ReprocessEvery, log))
 			bg.mu.Unlock()
 		}
 	}()
 	return bg
+}
+
+// loadBeforeReady is what stands between a loaded store and ready: the company-name
+// index synced with the store (rebuilt when missing; picks up companies seeded or
+// ingested while stopped), the email pattern book learned (contact search's
+// email_pattern answers from it) and contact search loaded (Prepare: its contacts
+// with their companies' current fields, embedded). The three run at once: loading
+// contact search runs mostly on one core. It returns Prepare's graph builder.
+func loadBeforeReady(ctx context.Context, a *allapp.App, log *slog.Logger) (graph func(context.Context) error, err error) {
+	side := make(chan struct{}, 2)
+	go func() {
+		defer func() { side <- struct{}{} }()
+		start := time.Now()
+		rep, err := a.SyncNames(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Error("company-name index sync", "err", err)
+		case rep.Indexed > 0 || rep.Deleted > 0:
+			log.Info("company-name index sync", "companies", rep.Companies, "indexed", rep.Indexed, "deleted", rep.Deleted, "took", time.Since(start).Round(time.Millisecond).String())
+		}
+	}()
+	go func() {
+		defer func() { side <- struct{}{} }()
+		if err := patternsapp.Book(a.Core).Refresh(ctx); err != nil && ctx.Err() == nil {
+			log.Warn("email pattern book", "err", err)
+		}
+	}()
+	graph, err = a.ContactSearch.Prepare(ctx)
+	<-side
+	<-side
+	if graph == nil {
+		graph = func(context.Context) error { return nil }
+	}
+	return graph, err
 }
 
 // stop ends the start-up work and the jobs it started, before the store closes.

@@ -56,6 +56,7 @@ type EmailResult struct {
 	Provider   *string    `json:"provider"`
 	Attempts   int        `json:"attempts"`
 	DurationMS int        `json:"duration_ms"`
+	Detail     string     `json:"detail,omitempty"` // why, for every status but found
 }
 
 // ErrorInfo is the error of a failed task or job.

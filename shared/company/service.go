@@ -235,8 +235,8 @@ func (s *Service) PutPage(ctx context.Context, dom string, p Page) error {
 type LoadOptions struct {
 	// DeferText derives everything but what needs the home page's text (description,
 	// language, keywords, industries, business model) and leaves the record flagged
-	// dirty, so the reprocessing job completes it: a first start serves at once and
-	// fills those fields in the background.
+	// dirty, so the reprocessing job completes it. `firmo serve` no longer uses it: its
+	// answers at ready must be complete (README "The demo world").
 	DeferText bool
 }
 

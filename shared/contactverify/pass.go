@@ -4,7 +4,9 @@
 // sent), never from what an ingest file claims.
 //
 // A Pass lists the contacts with an address and checks those whose address has no
-// fresh verdict yet, a few at a time, at most MaxPerRun per run. A verdict is kept per
+// fresh verdict yet, at most MaxPerRun per run, domain by domain: the addresses of one
+// domain are asked in one conversation (up to 50 RCPTs after one catch-all probe,
+// smtpverify.Options.Each), 16 domains at a time. A verdict is kept per
 // address (kv partition "emailcheck") for Recheck, so a run after a restart, or the next
 // scheduled one, resumes where the last stopped and checks nothing twice; a contact
 // whose flag disagrees with a kept verdict (re-ingested, re-seeded) gets the verdict
@@ -39,7 +41,7 @@ type Checker interface {
 
 // Defaults of Deps.
 const (
-	DefaultConcurrency = 4
+	DefaultConcurrency = 16 // domains at once; the verifier still limits the sessions per MX host
 	DefaultMaxPerRun   = 20_000
 	DefaultRecheck     = 30 * 24 * time.Hour
 	DefaultBudget      = time.Minute
@@ -54,9 +56,9 @@ type Deps struct {
 	Store    kv.Store       // where verdicts are kept; required
 	Checker  Checker        // required
 	Log      *slog.Logger   // nil discards
-	// Concurrency is how many addresses are checked at once; MaxPerRun bounds the
-	// conversations of one run; Recheck is how long a verdict is kept; Budget bounds
-	// one address's check, greylisting retries included. Zero: the defaults.
+	// Concurrency is how many domains are checked at once; MaxPerRun bounds the
+	// addresses checked in one run; Recheck is how long a verdict is kept; Budget bounds
+	// one domain's check, greylisting retries included. Zero: the defaults.
 	Concurrency int
 	MaxPerRun   int
 	Recheck     time.Duration
@@ -135,42 +137,52 @@ func (p *Pass) Run(ctx context.Context) (Report, error) {
 	}
 	rep := Report{Contacts: len(todo)}
 	var mu sync.Mutex
-	jobs := make(chan work)
+	count := func(checked bool, v verdict, ok, changed bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case checked:
+			rep.Checked++
+		case ok:
+			rep.Reused++
+		}
+		if checked && v.Validated {
+			rep.Validated++
+		}
+		if !ok {
+			rep.Pending++
+		}
+		if changed {
+			rep.Updated++
+		}
+	}
+	jobs := make(chan []work)
 	var wg sync.WaitGroup
 	for range p.d.Concurrency {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for w := range jobs {
-				checked, v, ok := p.settle(ctx, w)
-				changed := false
-				if ok && v.Validated != w.validated {
-					if err := p.setFlag(ctx, w.id, w.email, v.Validated); err != nil {
-						p.d.Log.Warn("set email_validated", "persona_id", w.id, "err", err)
-					} else {
-						changed = true
+			for group := range jobs {
+				for i, r := range p.settle(ctx, group) {
+					w := group[i]
+					changed := false
+					if r.ok && r.v.Validated != w.validated {
+						if err := p.setFlag(ctx, w.id, w.email, r.v.Validated); err != nil {
+							p.d.Log.Warn("set email_validated", "persona_id", w.id, "err", err)
+						} else {
+							changed = true
+						}
 					}
+					count(r.checked, r.v, r.ok, changed)
 				}
-				mu.Lock()
-				switch {
-				case checked:
-					rep.Checked++
-				case ok:
-					rep.Reused++
-				}
-				if checked && v.Validated {
-					rep.Validated++
-				}
-				if !ok {
-					rep.Pending++
-				}
-				if changed {
-					rep.Updated++
-				}
-				mu.Unlock()
 			}
 		}()
 	}
+	// The addresses to check are asked domain by domain, up to groupSize in one
+	// conversation (one MX lookup, one catch-all probe, a RCPT per address), instead of
+	// one conversation per address.
+	var groups [][]work
+	byDomain := map[string]int{} // domain -> index of its open group
 	checks := 0
 	for _, w := range todo {
 		if ctx.Err() != nil {
@@ -182,21 +194,29 @@ func (p *Pass) Run(ctx context.Context) (Report, error) {
 			continue
 		}
 		if fresh {
+			changed := false
 			if v.Validated != w.validated {
-				if err := p.setFlag(ctx, w.id, w.email, v.Validated); err == nil {
-					rep.Updated++
-				}
+				changed = p.setFlag(ctx, w.id, w.email, v.Validated) == nil
 			}
-			rep.Reused++
+			count(false, v, true, changed)
 			continue
 		}
 		if checks >= p.d.MaxPerRun {
-			rep.Pending++
+			count(false, verdict{}, false, false)
 			continue
 		}
 		checks++
+		gi, ok := byDomain[w.domain]
+		if !ok || len(groups[gi]) >= groupSize {
+			gi = len(groups)
+			groups = append(groups, nil)
+			byDomain[w.domain] = gi
+		}
+		groups[gi] = append(groups[gi], w)
+	}
+	for _, g := range groups {
 		select {
-		case jobs <- w:
+		case jobs <- g:
 		case <-ctx.Done():
 		}
 	}
@@ -204,6 +224,9 @@ func (p *Pass) Run(ctx context.Context) (Report, error) {
 	wg.Wait()
 	return rep, ctx.Err()
 }
+
+// groupSize bounds the addresses of one domain asked in one conversation.
+const groupSize = 50
 
 // kept returns the kept verdict of an address and whether it is still fresh.
 func (p *Pass) kept(ctx context.Context, email string) (verdict, bool, error) {
@@ -221,26 +244,45 @@ func (p *Pass) kept(ctx context.Context, email string) (verdict, bool, error) {
 	return v, p.now().Sub(v.CheckedAt) < p.d.Recheck, nil
 }
 
-// settle checks one address over SMTP and keeps the verdict; ok is false when the
-// conversation gave none.
-func (p *Pass) settle(ctx context.Context, w work) (checked bool, v verdict, ok bool) {
+// settled is what a check said about one address; ok is false when it gave no verdict.
+type settled struct {
+	checked, ok bool
+	v           verdict
+}
+
+// settle checks the addresses of one domain over SMTP in one conversation (retried for
+// greylisting within the budget) and keeps each verdict.
+func (p *Pass) settle(ctx context.Context, group []work) []settled {
+	out := make([]settled, len(group))
+	locals := make([]string, len(group))
+	for i, w := range group {
+		locals[i] = w.local
+	}
 	cctx, cancel := context.WithTimeout(ctx, p.d.Budget)
-	out := p.d.Checker.Check(cctx, w.domain, []string{w.local}, smtpverify.Options{Probes: 1})
+	res := p.d.Checker.Check(cctx, group[0].domain, locals, smtpverify.Options{Probes: 1, Each: true})
 	cancel()
 	if ctx.Err() != nil {
-		return false, verdict{}, false
+		return out
 	}
-	switch out.Status {
-	case smtpverify.Found, smtpverify.NotFound, smtpverify.Undeliverable, smtpverify.CatchAll:
-	default: // greylisted, timeout, rate_limited, error: no verdict on the address
-		return true, verdict{}, false
+	for i, w := range group {
+		st := res.Status
+		if i < len(res.Each) {
+			st = res.Each[i]
+		}
+		out[i].checked = true
+		switch st {
+		case smtpverify.Found, smtpverify.NotFound, smtpverify.Undeliverable, smtpverify.CatchAll:
+		default: // greylisted, timeout, rate_limited, error: no verdict on the address
+			continue
+		}
+		v := verdict{Status: string(st), Validated: st == smtpverify.Found, CheckedAt: p.now()}
+		data, _ := json.Marshal(v)
+		if _, err := p.d.Store.Put(ctx, kv.Key{PK: checkPartition, SK: w.email}, data, kv.Cond{}); err != nil {
+			p.d.Log.Warn("keep an email verdict", "err", err)
+		}
+		out[i] = settled{checked: true, ok: true, v: v}
 	}
-	v = verdict{Status: string(out.Status), Validated: out.Status == smtpverify.Found, CheckedAt: p.now()}
-	data, _ := json.Marshal(v)
-	if _, err := p.d.Store.Put(ctx, kv.Key{PK: checkPartition, SK: w.email}, data, kv.Cond{}); err != nil {
-		p.d.Log.Warn("keep an email verdict", "err", err)
-	}
-	return true, v, true
+	return out
 }
 
 // setFlag sets a contact's email_validated, unless its address changed meanwhile.

@@ -17,8 +17,7 @@ const (
 	// and retries greylisting within VerifyBudget.
 	RoundVerify Round = "verify"
 	// RoundEscalate is for a second pass over people the verify round did not settle:
-	// every pattern with every spelling of the names (Escalate depth, German ü -> ue
-	// included), two fresh catch-all probes (ignoring the cached verdict; the domain is
+	// every pattern with every spelling of the names (Escalate depth), two fresh catch-all probes (ignoring the cached verdict; the domain is
 	// catch-all only when both random recipients are accepted, which unmasks hosts that
 	// accept the first unknown recipient of a session), and twice the budget for
 	// greylisting retries.
@@ -44,6 +43,9 @@ type Result struct {
 	Provider   *string `json:"provider"`
 	Attempts   int     `json:"attempts"`
 	DurationMS int64   `json:"duration_ms"`
+	// Detail says why, in one sentence, for every status but found: the DNS answer or
+	// SMTP reply that decided (always set when Status is error).
+	Detail string `json:"detail,omitempty"`
 }
 
 // Found is the verified address.
@@ -108,14 +110,15 @@ func NewFinder(d FinderDeps) *Finder {
 // maxPatternWait bounds the wait for a company pattern (a quarter of the budget at most).
 const maxPatternWait = 10 * time.Second
 
-// companyPattern returns the company's pattern, or "" when none is known or the source
+// companyPattern returns the company's pattern and how its addresses spell letters
+// with two spellings, or "" when none is known or the source
 // does not answer within wait. The source may be slow (the contact store is read on its
 // first use, as after a restart): that costs the company tier, never the SMTP budget,
 // which would otherwise be spent before the conversation starts and answer a false
 // timeout without any attempt. A failing source likewise costs only the company tier.
-func (f *Finder) companyPattern(ctx context.Context, domain string, wait time.Duration) emailpattern.Template {
+func (f *Finder) companyPattern(ctx context.Context, domain string, wait time.Duration) (emailpattern.Template, emailpattern.Spelling) {
 	if f.patterns == nil {
-		return ""
+		return "", emailpattern.SpellingUnknown
 	}
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
@@ -133,12 +136,12 @@ func (f *Finder) companyPattern(ctx context.Context, domain string, wait time.Du
 	case a := <-ch:
 		if a.err == nil && a.ok {
 			if t, err := emailpattern.ParseTemplate("company_pattern", a.p.Template); err == nil {
-				return t
+				return t, a.p.Spelling
 			}
 		}
 	case <-ctx.Done():
 	}
-	return ""
+	return "", emailpattern.SpellingUnknown
 }
 
 // Budget is the time one find of the round may take.
@@ -157,7 +160,9 @@ func (f *Finder) Find(ctx context.Context, req Request, round Round) (res Result
 			p.Known = t
 		}
 	}
-	p.Company = f.companyPattern(ctx, req.Domain, min(f.Budget(round)/4, maxPatternWait))
+	// The company's pattern, and how its addresses spell ü (u or ue): both spellings are
+	// candidates, the one its addresses show first.
+	p.Company, p.Spelling = f.companyPattern(ctx, req.Domain, min(f.Budget(round)/4, maxPatternWait))
 	// The budget is the SMTP conversation's: it starts once the candidates are known.
 	ctx, cancel := context.WithTimeout(ctx, f.Budget(round))
 	defer cancel()
@@ -167,7 +172,7 @@ func (f *Finder) Find(ctx context.Context, req Request, round Round) (res Result
 	}
 	cands, err := emailpattern.Candidates(p, depth)
 	if err != nil {
-		res.Status = string(smtpverify.Error)
+		res.Status, res.Detail = string(smtpverify.Error), "no address can be built from this name: "+err.Error()
 		return res
 	}
 	locals := make([]string, len(cands))
@@ -178,6 +183,12 @@ func (f *Finder) Find(ctx context.Context, req Request, round Round) (res Result
 	res.Status = string(out.Status)
 	res.IsCatchAll = out.CatchAll
 	res.Attempts = out.Attempts
+	if out.Status != smtpverify.Found {
+		res.Detail = out.Detail
+		if res.Detail == "" && out.Status == smtpverify.Error {
+			res.Detail = "the verification failed without a reply that says why"
+		}
+	}
 	if out.Provider != "" {
 		prov := out.Provider
 		res.Provider = &prov

@@ -142,8 +142,36 @@ func TestFindRounds(t *testing.T) {
 	if esc.opt.Probes != 2 || !esc.opt.FreshProbe {
 		t.Errorf("escalate options = %+v, want two fresh probes", esc.opt)
 	}
-	if len(esc.locals) <= len(verify.locals) || !slices.Contains(esc.locals, "juergen.mueller") || slices.Contains(verify.locals, "juergen.mueller") {
-		t.Errorf("escalate candidates %d (%v) must extend verify's %d with the ue spelling", len(esc.locals), esc.locals, len(verify.locals))
+	if len(esc.locals) <= len(verify.locals) || !slices.Contains(esc.locals, "juergen.mueller") {
+		t.Errorf("escalate candidates %d (%v) must be more than verify's %d, the ue spelling among them", len(esc.locals), esc.locals, len(verify.locals))
+	}
+	// The default round spells ü both ways, folded first when the domain shows neither.
+	folded, translit := slices.Index(verify.locals, "jurgen.muller"), slices.Index(verify.locals, "juergen.mueller")
+	if folded < 0 || translit < 0 || folded > translit {
+		t.Errorf("verify candidates %v: want jurgen.muller, then juergen.mueller", verify.locals)
+	}
+}
+
+// The default round finds an address spelt with ue for ü (s.mueller for a Müller), and
+// asks first the spelling the company's known addresses show.
+func TestFindTransliterated(t *testing.T) {
+	fc := &fakeChecker{mailboxes: map[string][]string{"hansen.de": {"s.mueller"}, "weber.de": {"s.mueller"}}}
+	patterns := fixedPatterns{
+		"hansen.de": {Template: "{f}.{last}", Domain: "hansen.de"},
+		"weber.de":  {Template: "{f}.{last}", Domain: "weber.de", Spelling: emailpattern.SpellingTransliterated},
+	}
+	f := NewFinder(FinderDeps{Checker: fc, Patterns: patterns, VerifyBudget: time.Second})
+	for _, c := range []struct {
+		domain string
+		first  string // the candidate asked first
+	}{{"hansen.de", "s.muller"}, {"weber.de", "s.mueller"}} {
+		got := f.Find(context.Background(), Request{FirstName: "Sabine", LastName: "Müller", Domain: c.domain}, RoundVerify)
+		if got.Status != "found" || got.Result == nil || got.Result.Email != "s.mueller@"+c.domain || got.Result.Tier != emailpattern.TierCompany {
+			t.Errorf("%s: %+v %+v; want found s.mueller@%s by the company pattern", c.domain, got, got.Result, c.domain)
+		}
+		if call := fc.lastCall(); call.locals[0] != c.first {
+			t.Errorf("%s: asked %v first; want %s", c.domain, call.locals, c.first)
+		}
 	}
 }
 

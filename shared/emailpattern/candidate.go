@@ -28,18 +28,22 @@ type Person struct {
 	First, Last, Domain string
 	Known               Template // the caller's known_pattern, or ""
 	Company             Template // the company's inferred pattern, or ""
+	// Spelling is how the domain's known addresses write letters with two ASCII
+	// spellings (ü: u or ue); SpellingTransliterated puts "mueller" before "muller".
+	Spelling Spelling
 }
 
 // Depth selects how many candidates to generate.
 type Depth int
 
 const (
-	// Verify is the default round: the known and company patterns, then the most common
-	// patterns with the main spelling of each name, then the other spellings of
-	// multi-part names for the two most common patterns.
+	// Verify is the default round: the known and company patterns with every spelling
+	// of both names, then the most common patterns with the main spelling of each name,
+	// then the other spellings for the two most common patterns. A name with letters
+	// that have two ASCII spellings (ü, ö, ä, ø, å) is spelt both ways, folded (u) and
+	// transliterated (ue), in the order Person.Spelling gives.
 	Verify Depth = iota
-	// Escalate tries every pattern of CommonTemplates with every spelling of both names,
-	// including the German ü -> ue spelling.
+	// Escalate tries every pattern of CommonTemplates with every spelling of both names.
 	Escalate
 )
 
@@ -50,9 +54,9 @@ const maxCandidates = 60
 // the known pattern, the company pattern, then common patterns. An error (422 naming
 // first_name or last_name) means a name has no letters usable in an address.
 func Candidates(p Person, depth Depth) ([]Candidate, error) {
-	german := depth == Escalate
-	firsts := forms(p.First, german, false)
-	lasts := forms(p.Last, german, true)
+	translitFirst := p.Spelling == SpellingTransliterated
+	firsts := forms(p.First, true, translitFirst, false)
+	lasts := forms(p.Last, true, translitFirst, true)
 	if len(firsts) == 0 {
 		return nil, apperr.Invalid("first_name", "%q has no Latin letters or digits to build an address from", p.First)
 	}

@@ -1,6 +1,7 @@
 // Package emailpattern is the address logic of email finding, without any network:
 // local-part templates ("{first}.{last}", "{f}{last}", CommonTemplates), names folded to
-// ASCII (é -> e, ü -> u, ß -> ss, ø -> o) and multi-part names spelt several ways
+// ASCII (é -> e, ü -> u, ß -> ss, ø -> o; ü, ö, ä, ø and å also transliterated, ü ->
+// ue, in the order a domain's addresses show: Spelling) and multi-part names spelt several ways
 // ("Mary-Jane" as maryjane, mary and mary-jane; "van der Berg" as vanderberg, berg and
 // van-der-berg; "García Márquez" as garciamarquez, garcia and marquez), the candidate
 // addresses of a person in tiers (Candidates), and a company's pattern learned from the

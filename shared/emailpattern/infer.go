@@ -12,12 +12,13 @@ type Known struct {
 
 // Pattern is a company's inferred address pattern.
 type Pattern struct {
-	Template   string  // the local-part template, e.g. "{first}.{last}"
-	Domain     string  // the domain most of the matching addresses use
-	Confidence float64 // 0-1: matches / (usable contacts + 1), so one example gives 0.5
-	Guess      string  // the address the pattern gives a hypothetical Jane Doe
-	Matches    int     // contacts whose address the pattern reproduces
-	Samples    int     // contacts with a usable name and address
+	Template   string   // the local-part template, e.g. "{first}.{last}"
+	Domain     string   // the domain most of the matching addresses use
+	Confidence float64  // 0-1: matches / (usable contacts + 1), so one example gives 0.5
+	Guess      string   // the address the pattern gives a hypothetical Jane Doe
+	Matches    int      // contacts whose address the pattern reproduces
+	Samples    int      // contacts with a usable name and address
+	Spelling   Spelling // how the addresses write letters with two spellings (ü: u or ue)
 }
 
 // Address is the template with the domain, the form contact generation returns as
@@ -44,8 +45,8 @@ func InferPattern(contacts []Known) (Pattern, bool) {
 		if !ok {
 			continue
 		}
-		firsts := forms(c.First, true, false)
-		lasts := forms(c.Last, true, true)
+		firsts := forms(c.First, true, false, false)
+		lasts := forms(c.Last, true, false, true)
 		if len(firsts) == 0 || len(lasts) == 0 {
 			continue
 		}

@@ -44,6 +44,9 @@ type Learned struct {
 	// share of people who follow their company's pattern, both learned from every
 	// domain the learner holds.
 	Confidence float64
+	// Spelling is how most of the domain's addresses write letters with two ASCII
+	// spellings (ü: u or ue); SpellingUnknown when none shows it.
+	Spelling Spelling
 }
 
 // Address is the template with the domain: email_pattern ("{first}.{last}@acme.com").
@@ -52,7 +55,7 @@ func (l Learned) Address() string { return l.Template + "@" + l.Domain }
 // Pattern is the learned pattern in the finder's and contact search's form.
 func (l Learned) Pattern() Pattern {
 	return Pattern{Template: l.Template, Domain: l.Domain, Confidence: l.Confidence, Guess: l.Guess,
-		Matches: l.Evidence.Fit, Samples: l.Evidence.Fit + l.Evidence.Contradict}
+		Matches: l.Evidence.Fit, Samples: l.Evidence.Fit + l.Evidence.Contradict, Spelling: l.Spelling}
 }
 
 // maxExamples bounds Evidence.Examples (fitting ones first).
@@ -69,7 +72,8 @@ type Model struct {
 // obs is an observation with the templates its address matches.
 type obs struct {
 	email, source, domain string
-	match                 uint64 // bit i: CommonTemplates[i] builds the local part
+	match                 uint64   // bit i: CommonTemplates[i] builds the local part
+	spelling              Spelling // how the local part writes letters with two spellings
 }
 
 // matchMask returns the templates building local from some spelling of the names, as
@@ -97,11 +101,12 @@ func observe(o Observation) (obs, bool) {
 		return obs{}, false
 	}
 	first, last, _ := strings.Cut(strings.TrimSpace(o.Name), " ")
-	firsts, lasts := forms(first, true, false), forms(last, true, true)
+	firsts, lasts := forms(first, true, false, false), forms(last, true, false, true)
 	if len(firsts) == 0 || len(lasts) == 0 {
 		return obs{}, false
 	}
-	return obs{email: local + "@" + domain, source: o.Source, domain: domain, match: matchMask(local, firsts, lasts)}, true
+	return obs{email: local + "@" + domain, source: o.Source, domain: domain, match: matchMask(local, firsts, lasts),
+		spelling: spellingOf(o.Name, local)}, true
 }
 
 // bestIndex is the template with the most votes, the more common on a tie; -1 if none.
@@ -279,10 +284,32 @@ func LearnAll(observations []Observation) (map[string]Learned, Model) {
 	sort.Strings(domains)
 	for _, d := range domains {
 		if l, ok := m.learn(d, byDomain[d]); ok {
+			l.Spelling = majoritySpelling(byDomain[d])
 			out[d] = l
 		}
 	}
 	return out, m
+}
+
+// majoritySpelling is how most of a domain's addresses whose names have letters with
+// two spellings write them; SpellingUnknown when none shows it or on a tie.
+func majoritySpelling(os []obs) Spelling {
+	var folded, translit int
+	for _, o := range os {
+		switch o.spelling {
+		case SpellingFolded:
+			folded++
+		case SpellingTransliterated:
+			translit++
+		}
+	}
+	switch {
+	case translit > folded:
+		return SpellingTransliterated
+	case folded > translit:
+		return SpellingFolded
+	}
+	return SpellingUnknown
 }
 
 // Follows reports whether email's local part is t applied to some spelling of name

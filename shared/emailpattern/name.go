@@ -26,12 +26,46 @@ var foldSpecial = map[rune]string{
 	'ĸ': "k",
 }
 
-// germanFold is the alternative German spelling (ü -> ue), tried by the escalate round
-// because German companies use both "muller" and "mueller".
-var germanFold = map[rune]string{
+// translit is the transliterated spelling of letters that folding reduces to their
+// base letter (ü -> ue where folding gives u, ø -> oe where it gives o, å -> aa): mail
+// systems use both, "s.muller" at one company and "s.mueller" at the next, so both are
+// candidates (Candidates), the domain's known addresses deciding which comes first
+// (Spelling).
+var translit = map[rune]string{
 	'ä': "ae", 'Ä': "ae",
 	'ö': "oe", 'Ö': "oe",
 	'ü': "ue", 'Ü': "ue",
+	'ø': "oe", 'Ø': "oe",
+	'å': "aa", 'Å': "aa",
+}
+
+// Spelling is how a domain's addresses write letters with two ASCII spellings (see
+// translit), learned from its known addresses (Learned.Spelling).
+type Spelling int
+
+const (
+	SpellingUnknown        Spelling = iota // no address shows it: folded first
+	SpellingFolded                         // "muller"
+	SpellingTransliterated                 // "mueller"
+)
+
+// spellingOf reports how local writes name ("First Last"): SpellingUnknown when the
+// name has no letter with two spellings or local shows neither.
+func spellingOf(name, local string) Spelling {
+	vote := SpellingUnknown
+	for _, part := range strings.Fields(name) {
+		f, t := fold(part, nil), fold(part, translit)
+		if f == t || f == "" {
+			continue
+		}
+		switch {
+		case strings.Contains(local, t):
+			return SpellingTransliterated
+		case strings.Contains(local, f):
+			vote = SpellingFolded
+		}
+	}
+	return vote
 }
 
 // Fold lowercases s and reduces it to ASCII letters and digits as used in e-mail local
@@ -76,9 +110,10 @@ var particles = map[string]bool{
 // ("mary-jane").
 type nameForms []string
 
-// forms returns the spellings of a name, with the German ü -> ue spelling added when
-// german is set. An empty result means the name has no usable letters.
-func forms(raw string, german bool, isLast bool) nameForms {
+// forms returns the spellings of a name; with both, the transliterated spelling of its
+// letters that have two (translit) is added after the folded one, or before it when
+// translitFirst. An empty result means the name has no usable letters.
+func forms(raw string, both, translitFirst bool, isLast bool) nameForms {
 	var out nameForms
 	add := func(s string) {
 		if s == "" {
@@ -92,8 +127,11 @@ func forms(raw string, german bool, isLast bool) nameForms {
 		out = append(out, s)
 	}
 	folds := []map[rune]string{nil}
-	if german {
-		folds = append(folds, germanFold)
+	switch {
+	case both && translitFirst:
+		folds = []map[rune]string{translit, nil}
+	case both:
+		folds = append(folds, translit)
 	}
 	for _, extra := range folds {
 		parts := splitName(raw, extra)

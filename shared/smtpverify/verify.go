@@ -159,6 +159,10 @@ type Options struct {
 	Probes int
 	// FreshProbe ignores the cached catch-all verdict of the domain.
 	FreshProbe bool
+	// Each asks every local part instead of stopping at the first accepted one (the
+	// verification of known addresses, one session per domain): Outcome.Each then says
+	// what the host answered for each.
+	Each bool
 }
 
 // Outcome is the result of one check.
@@ -172,22 +176,35 @@ type Outcome struct {
 	Attempts int    // SMTP sessions tried, greylisting retries included; 0 when DNS decided
 	TLS      bool   // a session ran over STARTTLS
 	Detail   string // one sentence saying why, for logs
+	// Each is the answer for every local part, in order, with Options.Each: Found
+	// (accepted) or NotFound (rejected) when the domain is not catch-all; CatchAll for
+	// all when it is; otherwise (the check ended without asking them: DNS, the host
+	// refused the session, greylisting outlasted the budget) every entry is Status.
+	Each []Status
 }
 
 // Check verifies the local parts of one domain in order and stops at the first
-// accepted one. The context's deadline is the budget: greylisting retries are made
+// accepted one (with opt.Each it asks them all). The context's deadline is the budget: greylisting retries are made
 // only while it leaves time for them.
-func (v *Verifier) Check(ctx context.Context, domain string, locals []string, opt Options) Outcome {
+func (v *Verifier) Check(ctx context.Context, domain string, locals []string, opt Options) (out Outcome) {
 	domain = strings.ToLower(strings.TrimSuffix(domain, "."))
-	out := Outcome{Accepted: -1}
+	out = Outcome{Accepted: -1}
 	mxs, err := v.dns.MX(ctx, domain)
 	if err != nil {
 		out.Status, out.Detail = dnsVerdict(err)
+		if opt.Each {
+			out.Each = make([]Status, len(locals))
+			for i := range out.Each {
+				out.Each[i] = out.Status
+			}
+		}
 		return out
 	}
 	out.Provider = DetectProvider(mxs)
 	out.MXHost = mxs[0].Host
 	st := newCheckState(domain, locals, max(opt.Probes, 1))
+	st.each = opt.Each
+	defer func() { out.Each = st.eachStatus(out, opt.Each) }()
 	if !opt.FreshProbe {
 		if catchAll, ok := v.cache.get(domain); ok {
 			if catchAll {
@@ -266,9 +283,31 @@ type rcpt struct {
 // triplet is the same.
 type checkState struct {
 	tls    bool // a session used STARTTLS
+	each   bool // ask every candidate (Options.Each)
 	domain string
 	probes []rcpt
 	cands  []rcpt
+}
+
+// eachStatus is Outcome.Each: nil unless each.
+func (s *checkState) eachStatus(out Outcome, each bool) []Status {
+	if !each {
+		return nil
+	}
+	all := make([]Status, len(s.cands))
+	for i, c := range s.cands {
+		switch {
+		case out.Status == CatchAll:
+			all[i] = CatchAll
+		case out.Status != Found && out.Status != NotFound:
+			all[i] = out.Status
+		case c.answer == yes:
+			all[i] = Found
+		default:
+			all[i] = NotFound
+		}
+	}
+	return all
 }
 
 func newCheckState(domain string, locals []string, probes int) *checkState {
@@ -315,6 +354,16 @@ func (s *checkState) accepted() int {
 	return -1
 }
 
+// settled reports whether every candidate has a final answer.
+func (s *checkState) settled() bool {
+	for _, c := range s.cands {
+		if c.answer != yes && c.answer != no {
+			return false
+		}
+	}
+	return true
+}
+
 // decide turns the answers gathered after a session without a fatal verdict into a
 // final verdict, or returns the session's verdict (a temporary failure) when answers
 // are still deferred.
@@ -325,7 +374,7 @@ func (s *checkState) decide(session verdict) verdict {
 	if s.catchAll() {
 		return verdict{status: CatchAll, code: s.probes[0].reply.code, host: session.host, detail: "the domain accepts any recipient: a random address was accepted"}
 	}
-	if i := s.accepted(); i >= 0 {
+	if i := s.accepted(); i >= 0 && (!s.each || s.settled()) {
 		return verdict{status: Found, code: s.cands[i].reply.code, host: session.host, detail: "accepted: " + s.cands[i].reply.String()}
 	}
 	last := reply{}
@@ -475,7 +524,7 @@ func (v *Verifier) session(ctx context.Context, mxs []MX, st *checkState) verdic
 		}
 	}
 	for i := range st.cands {
-		if st.accepted() >= 0 {
+		if st.accepted() >= 0 && !st.each {
 			break // one accepted address is enough; only the probe may be open
 		}
 		if cd := &st.cands[i]; cd.answer == pending || cd.answer == deferred {

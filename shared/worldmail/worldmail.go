@@ -140,6 +140,31 @@ func (s *Server) AllowHosts() []string {
 	return out
 }
 
+// Owns reports whether the world being served holds domain or a parent of it (a
+// subdomain's mail is the world's too); false before Set. The verifier of the local
+// composition sends exactly these domains here and every other one to the real DNS.
+func (s *Server) Owns(domain string) bool {
+	st := s.cur.Load()
+	if st == nil {
+		return false
+	}
+	name := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(domain), "."))
+	for name != "" {
+		if _, ok := st.zone[name]; ok {
+			return true
+		}
+		if _, ok := st.w.Lookup(name); ok {
+			return true
+		}
+		dot := strings.IndexByte(name, '.')
+		if dot < 0 {
+			break
+		}
+		name = name[dot+1:]
+	}
+	return false
+}
+
 // Recipients counts the RCPT commands answered, for tests.
 func (s *Server) Recipients() int64 { return s.rcpts.Load() }
 

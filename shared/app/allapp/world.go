@@ -22,13 +22,16 @@ const DefaultWorldSeed = 1
 // embedded store the load runs with fsync off and syncs once at the end: a seed is
 // repeatable, so a crash mid-way loses nothing that rerunning it does not restore.
 // onCompany is called after each company. load.DeferText leaves the text-derived
-// fields to the reprocessing job (firmo serve's first start).
+// fields to the reprocessing job (benchmarks compare it; `firmo serve` derives every
+// company in full, so that it is complete when ready).
 func (a *App) SeedWorld(ctx context.Context, opts world.Options, load company.LoadOptions, onCompany func()) (world.SeedReport, error) {
 	w := world.New(opts)
 	if a.Composer.Pipeline().WorldZone != nil {
 		a.Composer.Pipeline().WorldZone.Set(w.Zone())
 	}
-	a.mail.set(w)
+	if err := a.mail.set(w); err != nil {
+		return world.SeedReport{}, err
+	}
 	// A bulk load allocates a lot of short-lived garbage; collecting less often saves a
 	// fifth of the time for a bounded, temporary amount of memory.
 	defer debug.SetGCPercent(debug.SetGCPercent(200))
@@ -89,6 +92,5 @@ func (a *App) loadWorldZone(ctx context.Context) error {
 	}
 	w := world.New(opts)
 	zone.Set(w.Zone())
-	a.mail.set(w)
-	return nil
+	return a.mail.set(w)
 }

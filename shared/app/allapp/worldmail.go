@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/firmoapi/firmo/shared/app"
@@ -16,41 +17,74 @@ import (
 )
 
 // worldMail is the local composition's demo world mail (shared/worldmail): the world's
-// DNS and SMTP servers on loopback. Its Compose starts them and routes the email
-// verifier there (resolver, SMTP port, and the world's MX host names admitted on that
-// port through the verifier's allow list), before the email family is composed. On
-// AWS there is none.
+// DNS and SMTP servers on loopback, started when a world is first served (seeded, or
+// found in the store at start-up): with no world there is no world mail. Its Compose
+// routes the email verifier's world domains there (emailapp.RouteWorldMail) before the
+// email family is composed; every other domain is verified against the real DNS and
+// mail. On AWS there is none.
 type worldMail struct {
-	srv *worldmail.Server
+	mu    sync.Mutex
+	srv   *worldmail.Server
+	route atomic.Pointer[emailapp.MailRoute] // nil until a world is served
+	cur   atomic.Pointer[worldmail.Server]
 }
 
 func (m *worldMail) Family() httpapi.Family { return httpapi.FamilyEmail }
 
 func (m *worldMail) Compose(_ context.Context, c *app.Core) error {
-	srv, err := worldmail.Start(worldmail.Options{})
-	if err != nil {
-		return fmt.Errorf("demo world mail: %w", err)
-	}
-	c.OnClose(srv.Close)
-	m.srv = srv
-	emailapp.RouteMail(c, emailapp.MailRoute{Resolver: srv.Resolver(), Port: srv.Port(), AllowHosts: srv.AllowHosts,
-		GreylistWait: 2 * srv.GreylistDelay()})
+	c.OnClose(m.close)
+	emailapp.RouteWorldMail(c, m)
 	return nil
 }
 
-// set serves w's mail (no-op without the world mail).
-func (m *worldMail) set(w *world.World) {
-	if m != nil && m.srv != nil {
-		m.srv.Set(w)
+// Route is the world's mail route when domain (or a parent of it) is the world's
+// (emailapp.WorldMail).
+func (m *worldMail) Route(domain string) (*emailapp.MailRoute, bool) {
+	srv, r := m.cur.Load(), m.route.Load()
+	if srv == nil || r == nil || !srv.Owns(domain) {
+		return nil, false
 	}
+	return r, true
 }
 
-// WorldMail is the demo world's mail servers; nil on AWS.
+// set serves w's mail, starting the servers the first time (no-op without the world
+// mail, on AWS).
+func (m *worldMail) set(w *world.World) error {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.srv == nil {
+		srv, err := worldmail.Start(worldmail.Options{})
+		if err != nil {
+			return fmt.Errorf("demo world mail: %w", err)
+		}
+		m.srv = srv
+	}
+	m.srv.Set(w)
+	m.route.Store(&emailapp.MailRoute{Resolver: m.srv.Resolver(), Port: m.srv.Port(), AllowHosts: m.srv.AllowHosts(),
+		GreylistWait: 2 * m.srv.GreylistDelay()})
+	m.cur.Store(m.srv)
+	return nil
+}
+
+func (m *worldMail) close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cur.Store(nil)
+	if m.srv == nil {
+		return nil
+	}
+	return m.srv.Close()
+}
+
+// WorldMail is the demo world's mail servers; nil on AWS and before a world is served.
 func (a *App) WorldMail() *worldmail.Server {
 	if a.mail == nil {
 		return nil
 	}
-	return a.mail.srv
+	return a.mail.cur.Load()
 }
 
 // EmailChecks is the verification pass of stored contacts' addresses

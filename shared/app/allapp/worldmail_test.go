@@ -14,10 +14,15 @@ import (
 // TestREADMEEmailExampleOffline: in the local composition the README's email example of
 // the demo world (seed 1: Michael Weber at hansen.de) is found over a real SMTP
 // conversation with the world's mail server, and the verification pass sets
-// email_validated on stored contacts from such conversations.
+// email_validated on stored contacts from such conversations. Before a world is seeded
+// there is no world mail.
 func TestREADMEEmailExampleOffline(t *testing.T) {
 	e := newEnv(t, nil)
 	ctx := context.Background()
+	// No world yet (as with FIRMO_SEED_COMPANIES=0): no world mail at all.
+	if e.app.WorldMail() != nil {
+		t.Fatal("world mail servers run before any world is seeded")
+	}
 	opts := world.Options{Seed: 1, Companies: 12, AsOf: time.Now()}.Normalized()
 	if _, err := e.app.SeedWorld(ctx, opts, company.LoadOptions{}, nil); err != nil {
 		t.Fatal(err)

@@ -156,11 +156,12 @@ func (f *Composer) SyncNames(ctx context.Context) (namematch.SyncReport, error) 
 	return f.names.syncer.Sync(ctx)
 }
 
-// StartNameSync syncs the name index now and then every interval until ctx ends or
-// stop is called (firmo serve: the first pass picks up companies seeded or ingested
-// while the server was stopped; later passes catch what reprocessing changed).
+// StartNameSync syncs the name index every interval, first after one interval, until
+// ctx ends or stop is called: the passes catch what reprocessing changed. firmo serve
+// runs the first pass itself (SyncNames) before it is ready, which picks up companies
+// seeded or ingested while the server was stopped.
 func (f *Composer) StartNameSync(ctx context.Context, every time.Duration, log *slog.Logger) (stop func()) {
-	return repeat(ctx, every, func(ctx context.Context) {
+	return repeatAfter(ctx, every, func(ctx context.Context) {
 		start := time.Now()
 		rep, err := f.SyncNames(ctx)
 		switch {
@@ -175,6 +176,15 @@ func (f *Composer) StartNameSync(ctx context.Context, every time.Duration, log *
 // repeat runs fn now and then every interval until ctx ends or stop is called; stop
 // waits for a run in progress to return.
 func repeat(ctx context.Context, every time.Duration, fn func(context.Context)) (stop func()) {
+	return schedule(ctx, every, true, fn)
+}
+
+// repeatAfter is repeat whose first run comes after one interval.
+func repeatAfter(ctx context.Context, every time.Duration, fn func(context.Context)) (stop func()) {
+	return schedule(ctx, every, false, fn)
+}
+
+func schedule(ctx context.Context, every time.Duration, now bool, fn func(context.Context)) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -182,7 +192,10 @@ func repeat(ctx context.Context, every time.Duration, fn func(context.Context)) 
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
-			fn(ctx)
+			if now {
+				fn(ctx)
+			}
+			now = true
 			select {
 			case <-ctx.Done():
 				return

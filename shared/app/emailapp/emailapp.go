@@ -38,27 +38,38 @@ func Service(_ context.Context, c *app.Core) (*emailfind.Service, error) {
 	})
 }
 
-// MailRoute sends the verifier to other DNS and mail servers than the configured ones:
-// the local composition's demo world mail (shared/worldmail, wired by
-// shared/app/allapp). It must be set (RouteMail) before the email family is composed.
+// WorldMail is a second mail system beside the real one that answers for some domains
+// only: the local composition's demo world (shared/worldmail, wired by
+// shared/app/allapp). It must be set (RouteWorldMail) before the email family is
+// composed.
+type WorldMail interface {
+	// Route returns where the mail of domain is verified when the world holds domain
+	// or a parent of it; false for every other domain, and for every domain while no
+	// world is served. The same *MailRoute is returned until the world changes.
+	Route(domain string) (*MailRoute, bool)
+}
+
+// MailRoute is a mail system's DNS server, SMTP port and the allow-list entries that
+// admit its mail hosts although they are on loopback.
 type MailRoute struct {
 	Resolver string // the DNS server, host:port
 	Port     int    // the SMTP port of every mail host
-	// AllowHosts lists the allow-list entries that admit the route's mail hosts ("host"
-	// or "host:port", as FIRMO_FETCH_ALLOW_HOSTS), added to the configured ones. It is
-	// called when the verifier is first used (the hosts may be known only once the demo
-	// world is loaded), and again while it returns none.
-	AllowHosts func() []string
+	// AllowHosts are allow-list entries ("host" or "host:port", as
+	// FIRMO_FETCH_ALLOW_HOSTS) added to the configured ones for this route only.
+	AllowHosts []string
 	// GreylistWait is the verifier's first wait after a temporary failure; zero: the
 	// default.
 	GreylistWait time.Duration
 }
 
-const routeKey = "emailapp.MailRoute"
+const worldMailKey = "emailapp.WorldMail"
 
-// RouteMail sets the core's mail route (before the email family is composed).
-func RouteMail(c *app.Core, r MailRoute) {
-	app.Shared(c, routeKey, func() (*MailRoute, error) { return &r, nil })
+// worldMailSlot holds the core's world mail (a pointer, so a core without one holds nil).
+type worldMailSlot struct{ w WorldMail }
+
+// RouteWorldMail sets the core's world mail (before the email family is composed).
+func RouteWorldMail(c *app.Core, w WorldMail) {
+	app.Shared(c, worldMailKey, func() (*worldMailSlot, error) { return &worldMailSlot{w}, nil })
 }
 
 // Checker verifies addresses over SMTP (smtpverify.Verifier's method).
@@ -67,49 +78,63 @@ type Checker interface {
 }
 
 // Verifier is the core's SMTP verifier, shared by the finder and the local
-// composition's verification pass of stored contacts. MX hosts on private or loopback
-// addresses are refused unless the allow list admits them (README, "Email finding"):
-// the configured list, plus the mail route's hosts when one is set.
+// composition's verification pass of stored contacts. Every domain is verified against
+// the real mail system: FIRMO_DNS_RESOLVER (or the system's resolvers) and
+// FIRMO_SMTP_PORT, with MX hosts on private or loopback addresses refused unless the
+// allow list admits them (README, "Email finding"). When a world mail is set, a domain
+// of the world goes to the world's DNS and mail servers instead, by a verifier of its
+// own (its own DNS cache, catch-all cache and allow list), so nothing about a world
+// domain reaches a resolver outside the process, and the world's loopback mail hosts
+// are admitted for world domains only.
 func Verifier(c *app.Core) Checker {
 	v, _ := app.Shared(c, "emailapp.Verifier", func() (Checker, error) {
 		cfg := c.Config
 		set := smtpverify.Settings{Resolver: cfg.DNSResolver, Port: cfg.SMTP.Port, HELO: cfg.SMTP.HELO, From: cfg.SMTP.From, AllowHosts: cfg.FetchAllowHosts}
-		route, _ := app.Shared(c, routeKey, func() (*MailRoute, error) { return nil, nil })
-		if route == nil {
-			return smtpverify.New(set), nil
+		real := smtpverify.New(set)
+		slot, _ := app.Shared(c, worldMailKey, func() (*worldMailSlot, error) { return nil, nil })
+		if slot == nil {
+			return real, nil
 		}
-		set.Resolver, set.Port, set.GreylistWait = route.Resolver, route.Port, route.GreylistWait
-		set.HostInterval = -1 // the route's servers are the composition's own
-		return &routedVerifier{set: set, hosts: route.AllowHosts}, nil
+		return &twoWorlds{real: real, world: slot.w, set: set}, nil
 	})
 	return v
 }
 
-// routedVerifier builds the verifier on first use, once the route's hosts are known.
-type routedVerifier struct {
-	set   smtpverify.Settings
-	hosts func() []string
+// worldPerHost is how many sessions the world's verifier holds at once per MX host name.
+const worldPerHost = 16
 
-	mu sync.Mutex
-	v  *smtpverify.Verifier
+// twoWorlds verifies a domain of the world through the world's mail and every other
+// domain through the real one.
+type twoWorlds struct {
+	real  *smtpverify.Verifier
+	world WorldMail
+	set   smtpverify.Settings // the configured settings, the world route's base
+
+	mu    sync.Mutex
+	route *MailRoute // the route wv was built for
+	wv    *smtpverify.Verifier
 }
 
-func (r *routedVerifier) Check(ctx context.Context, domain string, locals []string, opt smtpverify.Options) smtpverify.Outcome {
-	return r.verifier().Check(ctx, domain, locals, opt)
+func (t *twoWorlds) Check(ctx context.Context, domain string, locals []string, opt smtpverify.Options) smtpverify.Outcome {
+	if r, ok := t.world.Route(domain); ok {
+		return t.worldVerifier(r).Check(ctx, domain, locals, opt)
+	}
+	return t.real.Check(ctx, domain, locals, opt)
 }
 
-func (r *routedVerifier) verifier() *smtpverify.Verifier {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.v != nil {
-		return r.v
+// worldVerifier returns the verifier of route r, built once per route.
+func (t *twoWorlds) worldVerifier(r *MailRoute) *smtpverify.Verifier {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.route == r && t.wv != nil {
+		return t.wv
 	}
-	set := r.set
-	extra := r.hosts()
-	set.AllowHosts = append(slices.Clip(set.AllowHosts), extra...)
-	v := smtpverify.New(set)
-	if len(extra) > 0 {
-		r.v = v
-	}
-	return v
+	set := t.set
+	set.Resolver, set.Port, set.GreylistWait = r.Resolver, r.Port, r.GreylistWait
+	set.AllowHosts = append(slices.Clip(set.AllowHosts), r.AllowHosts...)
+	// The world's servers are the process's own: no gap between sessions, and more of
+	// them at once than a real mail host is asked for (its domains share a few MX names).
+	set.HostInterval, set.PerHost = -1, worldPerHost
+	t.route, t.wv = r, smtpverify.New(set)
+	return t.wv
 }
