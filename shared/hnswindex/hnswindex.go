@@ -112,6 +112,7 @@ type Index struct {
 	live     int
 	halfOnly bool       // no codes (SetCodes): searches read the half-precision rows only
 	huge     *hugeSpans // what vecs, codes and links0 advised into huge pages (huge.go)
+	rows     Rows       // full-precision rows the final candidates are re-ranked on (rerank.go)
 	// Long exact scans split into parts (scan.go inParts): at most scanCores of them (0:
 	// GOMAXPROCS), each of at least scanPart units of work (0: defaultScanPart).
 	// Tests set both to split small scans.
@@ -556,18 +557,27 @@ func (x *Index) Search(ctx context.Context, query []float32, k int, f vector.Fil
 	p := x.plan(f, k)
 	switch p {
 	case planExactIDs:
-		return x.exactIDs(q, k, f), nil
+		return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactIDs(q, kk, f), nil })
 	case planExactScan:
-		return x.exactScanAllow(ctx, q, k, f.Allow)
+		return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactScanAllow(ctx, q, kk, f.Allow) })
 	}
 	admit, allowID := x.admitter(f)
 	hits := x.graphSearch(q, k, admit, allowID)
 	if len(hits) < k && f.Active() {
 		// The filter admits fewer nodes than the walk could reach: only a scan is sure to
 		// find every one.
-		return x.exactScan(ctx, q, k, admit, allowID)
+		return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactScan(ctx, q, kk, admit, allowID) })
 	}
 	return hits, nil
+}
+
+// exact runs an exact plan for the k best, re-ranked on the full-precision rows when the
+// index has them.
+func (x *Index) exact(q []float32, k int, scan func(kk int) ([]vector.Hit, error)) ([]vector.Hit, error) {
+	if x.rows == nil {
+		return scan(k)
+	}
+	return x.exactRerank(q, k, scan)
 }
 
 // ScansExactly reports whether a search for k hits with filter f scores its candidates
@@ -722,6 +732,14 @@ func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool, allowID
 		eps = x.searchLayer(q, eps, x.cfg.EfUpper, 1, nil, vis, false)
 	}
 	w := x.searchLayer(q, eps, max(x.cfg.EfSearch, k), 0, admit, vis, !x.halfOnly)
+	if x.rows != nil {
+		if !x.halfOnly {
+			for i, c := range w { // the walk scored on the codes: rank on the halves first
+				w[i].d = x.dist(q, c.n)
+			}
+		}
+		return x.rerank(q, k, x.graphCands(w, allowID))
+	}
 	top := vector.NewTopK(k)
 	if x.halfOnly {
 		for _, c := range w {

@@ -68,6 +68,7 @@ func compare(args []string) error {
 	passes := fs.Int("passes", 5, "alternating passes; the best of each engine is kept")
 	m := fs.Int("m", 16, "M")
 	efc := fs.Int("efc", 200, "efConstruction")
+	rerank := fs.Bool("rerank", true, "Firmo re-ranks its final candidates on the float32 rows (as contact search does)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -98,7 +99,11 @@ func compare(args []string) error {
 	ms, efcs := strconv.Itoa(*m), strconv.Itoa(*efc)
 	// The builds run one after the other, so neither slows the other's.
 	var sides []*side
-	for _, argv := range [][]string{{*lib, data, ms, efcs}, {self, "engine", data, ms, efcs}} {
+	firmo := []string{self, "engine", data, ms, efcs}
+	if *rerank {
+		firmo = append(firmo, "rerank")
+	}
+	for _, argv := range [][]string{{*lib, data, ms, efcs}, firmo} {
 		name := map[bool]string{true: "hnswlib", false: "firmo"}[argv[0] == *lib]
 		fmt.Fprintf(os.Stderr, "building %s ...\n", name)
 		s, err := start(name, argv...)

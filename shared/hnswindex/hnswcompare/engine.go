@@ -21,8 +21,8 @@ import (
 // OS thread (GOMAXPROCS 1), and counts the process's CPU time, the garbage collector's
 // included.
 func engine(args []string) error {
-	if len(args) != 3 {
-		return fmt.Errorf("engine: want DATA M EFC")
+	if len(args) != 3 && !(len(args) == 4 && args[3] == "rerank") {
+		return fmt.Errorf("engine: want DATA M EFC [rerank]")
 	}
 	runtime.GOMAXPROCS(1)
 	data, queries, err := readData(args[0])
@@ -45,6 +45,11 @@ func engine(args []string) error {
 		}
 	}
 	c1 := processCPU()
+	if len(args) == 4 {
+		// The full-precision rows are the caller's, as contact search's are: data stays
+		// loaded on both sides (hnswlib_engine.cc keeps its copy too), outside the growth.
+		ix.SetRows(func(id int64) []float32 { return data[id] })
+	}
 	runtime.GC()
 	after := statusKB("VmRSS:")
 	fmt.Printf("build {\"cpu_s\":%.3f,\"peak_rss_kb\":%d,\"rss_growth_kb\":%d}\n",
