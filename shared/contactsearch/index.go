@@ -349,6 +349,7 @@ func insertAll(ctx context.Context, idx *hnswindex.Index, sn *snapshot) error {
 	if len(sn.entries) >= parallelBuild {
 		writers = min(2, runtime.GOMAXPROCS(0))
 	}
+	idx.Reserve(len(sn.entries))
 	return parallel(writers, len(sn.entries), func(i int) error {
 		if err := idx.Upsert(ctx, sn.entries[i].C.PersonaID, sn.vecs[i]); err != nil {
 			return fmt.Errorf("index persona %d: %w", sn.entries[i].C.PersonaID, err)

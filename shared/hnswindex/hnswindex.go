@@ -95,17 +95,18 @@ type Index struct {
 
 	mu       sync.RWMutex
 	rng      *rand.Rand
-	ids      []int64           // node -> its first live id (or the last one, once dead)
-	more     [][]int64         // node -> the other live ids sharing its vector; nil for most
-	shared   []uint64          // bit per node: more is not empty (a small array a scan can test)
-	byVec    map[uint64]uint32 // hash of a node's vector -> a node holding it (see rowHash)
+	ids      []int64            // node -> its first live id (or the last one, once dead)
+	more     map[uint32][]int64 // node -> the other live ids sharing its vector (few nodes have any)
+	shared   []uint64           // bit per node: more is not empty (a small array a scan can test)
+	byVec    map[uint64]uint32  // hash of a node's vector -> a node holding it (see rowHash)
 	levels   []uint8
 	dead     []bool
-	vecs     []uint16   // node*dims, binary16 (see vector.ToHalf)
-	codes    []int8     // node*dims, 8-bit codes of vecs: the first pass of searches (scan.go)
-	scales   []float32  // node -> the scale of its codes
-	links0   []uint32   // node*(m0+1): count, then neighbours
-	upper    [][]uint32 // node -> flattened upper layers: layer l at [(l-1)*(M+1):], count first
+	vecs     []uint16  // node*dims, binary16 (see vector.ToHalf)
+	codes    []int8    // node*dims, 8-bit codes of vecs: the first pass of searches (scan.go)
+	scales   []float32 // node -> the scale of its codes
+	links0   []uint32  // node*(m0+1): count, then neighbours
+	upper    []uint32  // the upper layers of every node above layer 0, one slab (upperAt)
+	upperAt  []uint32  // node -> where its upper layers start in upper: layer l at +(l-1)*(M+1), count first
 	byID     idMap
 	entry    uint32
 	maxLevel int
@@ -137,6 +138,7 @@ func New(dims int, cfg Config) *Index {
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x5851f42d4c957f2d)),
 		byID:     newIDMap(),
 		byVec:    map[uint64]uint32{},
+		more:     map[uint32][]int64{},
 		maxLevel: -1,
 		halfOnly: true,
 	}
@@ -155,6 +157,32 @@ func (x *Index) SetEfSearch(ef int) {
 	x.mu.Lock()
 	x.cfg.EfSearch = max(ef, 1)
 	x.mu.Unlock()
+}
+
+// Reserve makes room for n nodes in all, so a bulk load of a known size grows no slab: a
+// grown slab is copied, and until the copy ends the old one and the new one are both held,
+// which at the last doubling is the peak of a whole build's memory.
+func (x *Index) Reserve(n int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if n <= len(x.ids) {
+		return
+	}
+	x.ids = slices.Grow(x.ids, n-len(x.ids))
+	x.levels = slices.Grow(x.levels, n-len(x.levels))
+	x.dead = slices.Grow(x.dead, n-len(x.dead))
+	x.upperAt = slices.Grow(x.upperAt, n-len(x.upperAt))
+	// About one node in M has upper layers, one layer in M of those a second, and so on.
+	x.upper = slices.Grow(x.upper, (n/(x.cfg.M-1)+1)*(x.cfg.M+1))
+	x.vecs = reserveAdvised(x.huge, x.vecs, n*x.dims)
+	x.links0 = reserveAdvised(x.huge, x.links0, n*(x.m0+1))
+	if !x.halfOnly {
+		x.codes = reserveAdvised(x.huge, x.codes, n*x.dims)
+		x.scales = slices.Grow(x.scales, n-len(x.scales))
+	}
+	if len(x.byVec) == 0 {
+		x.byVec = make(map[uint64]uint32, n)
+	}
 }
 
 // SetEfUpper sets the candidate list size of searches on layer 1 (Config.EfUpper; 1: greedy).
@@ -215,16 +243,18 @@ func (x *Index) detach(id int64, n uint32) {
 	switch {
 	case x.ids[n] != id:
 		i := slices.Index(more, id)
-		x.more[n] = slices.Delete(more, i, i+1)
+		more = slices.Delete(more, i, i+1)
 	case len(more) > 0:
 		x.ids[n] = more[len(more)-1]
-		x.more[n] = more[:len(more)-1]
+		more = more[:len(more)-1]
 	default:
 		x.dead[n] = true
 	}
-	if len(x.more[n]) == 0 {
-		x.more[n] = nil
+	if len(more) == 0 {
+		delete(x.more, n)
 		x.shared[n>>6] &^= 1 << (n & 63)
+	} else {
+		x.more[n] = more
 	}
 }
 
@@ -316,7 +346,6 @@ func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint
 	level = min(int(-math.Log(1-x.rng.Float64())*x.ml), maxLevels-1)
 	node = uint32(len(x.ids))
 	x.ids = append(x.ids, id)
-	x.more = append(x.more, nil)
 	if int(node>>6) >= len(x.shared) {
 		x.shared = append(x.shared, 0)
 	}
@@ -329,11 +358,10 @@ func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint
 	}
 	x.byVec[rowHash(row)] = node
 	x.links0 = appendAdvised(x.huge, x.links0, make([]uint32, x.m0+1)...)
-	var up []uint32
+	x.upperAt = append(x.upperAt, uint32(len(x.upper)))
 	if level > 0 {
-		up = make([]uint32, level*(x.cfg.M+1))
+		x.upper = append(x.upper, make([]uint32, level*(x.cfg.M+1))...)
 	}
-	x.upper = append(x.upper, up)
 	x.byID.set(id, node)
 	x.live++
 	if x.maxLevel < 0 {
@@ -406,9 +434,8 @@ func (x *Index) neighbours(n uint32, l int) []uint32 {
 		off := int(n) * (x.m0 + 1)
 		return x.links0[off+1 : off+1+int(x.links0[off])]
 	}
-	off := (l - 1) * (x.cfg.M + 1)
-	up := x.upper[n]
-	return up[off+1 : off+1+int(up[off])]
+	off := int(x.upperAt[n]) + (l-1)*(x.cfg.M+1)
+	return x.upper[off+1 : off+1+int(x.upper[off])]
 }
 
 func (x *Index) setLinks(n uint32, l int, nbs []uint32) {
@@ -417,8 +444,8 @@ func (x *Index) setLinks(n uint32, l int, nbs []uint32) {
 		off := int(n) * (x.m0 + 1)
 		list = x.links0[off : off+x.m0+1]
 	} else {
-		off := (l - 1) * (x.cfg.M + 1)
-		list = x.upper[n][off : off+x.cfg.M+1]
+		off := int(x.upperAt[n]) + (l-1)*(x.cfg.M+1)
+		list = x.upper[off : off+x.cfg.M+1]
 	}
 	list[0] = uint32(copy(list[1:], nbs))
 }
@@ -680,6 +707,9 @@ func (x *Index) push(top *vector.TopK, n uint32, score float32, allow func(int64
 	if id := x.ids[n]; allow == nil || allow(id) {
 		top.Push(vector.Hit{ID: id, Score: score})
 	}
+	if !x.isShared(n) {
+		return
+	}
 	for _, id := range x.more[n] {
 		if allow == nil || allow(id) {
 			top.Push(vector.Hit{ID: id, Score: score})
@@ -697,10 +727,11 @@ func (x *Index) estimate(allow func(int64) bool) int {
 		if x.dead[i] {
 			continue
 		}
-		for j := -1; j < len(x.more[i]); j++ {
+		more := x.more[uint32(i)]
+		for j := -1; j < len(more); j++ {
 			id := x.ids[i]
 			if j >= 0 {
-				id = x.more[i][j]
+				id = more[j]
 			}
 			seen++
 			if allow(id) {

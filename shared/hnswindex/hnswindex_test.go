@@ -232,3 +232,51 @@ func TestEfUpper(t *testing.T) {
 		}
 	}
 }
+
+// TestReserveGrowsNoSlab: after Reserve(n) a load of n vectors never regrows (copies) the
+// vector or layer-0 slabs, and the graph answers as one built without it.
+func TestReserveGrowsNoSlab(t *testing.T) {
+	const n, dims = 3000, 32
+	data := vectortest.Clustered(n, dims, 20, 9)
+	ctx := context.Background()
+	ix := hnswindex.New(dims, hnswindex.Config{Seed: 1})
+	ix.Reserve(n)
+	if err := ix.Upsert(ctx, 0, data[0]); err != nil {
+		t.Fatal(err)
+	}
+	vecs, links := ix.SlabData()
+	plain := hnswindex.New(dims, hnswindex.Config{Seed: 1})
+	for i, v := range data {
+		if err := ix.Upsert(ctx, int64(i), v); err != nil {
+			t.Fatal(err)
+		}
+		if err := plain.Upsert(ctx, int64(i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v, l := ix.SlabData(); v != vecs || l != links {
+		t.Errorf("a slab was regrown after Reserve(%d)", n)
+	}
+	for _, q := range data[:50] {
+		got, err1 := ix.Search(ctx, q, 10, vector.Filter{})
+		want, err2 := plain.Search(ctx, q, 10, vector.Filter{})
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if !sameHits(got, want) {
+			t.Fatalf("reserved graph answers %v, the unreserved one %v", got, want)
+		}
+	}
+}
+
+func sameHits(a, b []vector.Hit) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID {
+			return false
+		}
+	}
+	return true
+}

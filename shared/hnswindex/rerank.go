@@ -79,6 +79,9 @@ func (x *Index) graphCands(w []cand, allowID func(int64) bool) []vector.Hit {
 		if id := x.ids[c.n]; allowID == nil || allowID(id) {
 			out = append(out, vector.Hit{ID: id, Score: 1 - c.d})
 		}
+		if !x.isShared(c.n) {
+			continue
+		}
 		for _, id := range x.more[c.n] {
 			if allowID == nil || allowID(id) {
 				out = append(out, vector.Hit{ID: id, Score: 1 - c.d})

@@ -39,6 +39,7 @@ func engine(args []string) error {
 	ctx := context.Background()
 	c0 := processCPU()
 	ix := hnswindex.New(len(data[0]), hnswindex.Config{M: m, EfConstruction: efc, Seed: 1})
+	ix.Reserve(len(data)) // hnswlib is given max_elements too
 	for i, v := range data {
 		if err := ix.Upsert(ctx, int64(i), v); err != nil {
 			return err
