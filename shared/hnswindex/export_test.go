@@ -35,3 +35,10 @@ func (x *Index) SlabData() (*uint16, *uint32) {
 	defer x.mu.RUnlock()
 	return unsafe.SliceData(x.vecs), unsafe.SliceData(x.links0)
 }
+
+// Nodes counts the graph's nodes, tombstones included.
+func (x *Index) Nodes() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.ids)
+}

@@ -196,9 +196,12 @@ func (x *Index) Load(r io.Reader) error {
 	for i := range more {
 		x.shared[i>>6] |= 1 << (i & 63)
 	}
-	x.byVec = make(map[uint64]uint32, n)
+	x.byVec = twinTable{}
+	x.byVec.resize(x, n)
 	for i := range n {
-		x.byVec[rowHash(x.row(uint32(i)))] = uint32(i)
+		if _, ok := x.byVec.find(x, rowHash(x.row(uint32(i))), x.row(uint32(i))); !ok {
+			x.byVec.add(x, rowHash(x.row(uint32(i))), uint32(i))
+		}
 	}
 	x.entry, x.maxLevel, x.live = entry, maxLevel, byID.len()
 	if n == 0 {

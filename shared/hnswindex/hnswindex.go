@@ -98,7 +98,7 @@ type Index struct {
 	ids      []int64            // node -> its first live id (or the last one, once dead)
 	more     map[uint32][]int64 // node -> the other live ids sharing its vector (few nodes have any)
 	shared   []uint64           // bit per node: more is not empty (a small array a scan can test)
-	byVec    map[uint64]uint32  // hash of a node's vector -> a node holding it (see rowHash)
+	byVec    twinTable          // finds the node holding a vector (twins.go)
 	levels   []uint8
 	dead     []bool
 	vecs     []uint16  // node*dims, binary16 (see vector.ToHalf)
@@ -137,7 +137,6 @@ func New(dims int, cfg Config) *Index {
 		ml:       1 / math.Log(float64(cfg.M)),
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x5851f42d4c957f2d)),
 		byID:     newIDMap(),
-		byVec:    map[uint64]uint32{},
 		more:     map[uint32][]int64{},
 		maxLevel: -1,
 		halfOnly: true,
@@ -180,9 +179,7 @@ func (x *Index) Reserve(n int) {
 		x.codes = reserveAdvised(x.huge, x.codes, n*x.dims)
 		x.scales = slices.Grow(x.scales, n-len(x.scales))
 	}
-	if len(x.byVec) == 0 {
-		x.byVec = make(map[uint64]uint32, n)
-	}
+	x.byVec.resize(x, n)
 }
 
 // SetEfUpper sets the candidate list size of searches on layer 1 (Config.EfUpper; 1: greedy).
@@ -286,11 +283,7 @@ func rowHash(row []uint16) uint64 {
 
 // twin returns the node already holding row, if any. Called under a lock.
 func (x *Index) twin(row []uint16) (uint32, bool) {
-	n, ok := x.byVec[rowHash(row)]
-	if !ok || !slices.Equal(x.row(n), row) {
-		return 0, false
-	}
-	return n, true
+	return x.byVec.find(x, rowHash(row), row)
 }
 
 // Upsert implements vector.Index.
@@ -356,7 +349,7 @@ func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint
 		x.codes = appendAdvised(x.huge, x.codes, make([]int8, x.dims)...)
 		x.scales = append(x.scales, vector.QuantizeHalf(x.codes[int(node)*x.dims:], row))
 	}
-	x.byVec[rowHash(row)] = node
+	x.byVec.add(x, rowHash(row), node)
 	x.links0 = appendAdvised(x.huge, x.links0, make([]uint32, x.m0+1)...)
 	x.upperAt = append(x.upperAt, uint32(len(x.upper)))
 	if level > 0 {

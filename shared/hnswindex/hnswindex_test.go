@@ -280,3 +280,45 @@ func sameHits(a, b []vector.Hit) bool {
 	}
 	return true
 }
+
+// TestTwinsShareNodes: ids upserted with a vector some node holds join that node, also
+// after the table that finds them has grown several times and after a save and load.
+func TestTwinsShareNodes(t *testing.T) {
+	const distinct, copies, dims = 3000, 3, 16
+	base := vectortest.Clustered(distinct, dims, 10, 5)
+	ctx := context.Background()
+	ix := hnswindex.New(dims, hnswindex.Config{Seed: 1})
+	for c := range copies {
+		for i, v := range base {
+			if err := ix.Upsert(ctx, int64(c*distinct+i), v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "g.hnsw")
+	if err := ix.SaveFile(path); err != nil {
+		t.Fatal(err)
+	}
+	loaded := hnswindex.New(dims, hnswindex.Config{})
+	if err := loaded.LoadFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := loaded.Upsert(ctx, 99_999, base[7]); err != nil { // a twin of a loaded node
+		t.Fatal(err)
+	}
+	for name, x := range map[string]*hnswindex.Index{"built": ix, "loaded": loaded} {
+		if got := x.Nodes(); got != distinct {
+			t.Errorf("%s: %d nodes for %d distinct vectors", name, got, distinct)
+		}
+	}
+	hits, err := loaded.Search(ctx, base[7], 4, vector.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]bool{7: true, distinct + 7: true, 2*distinct + 7: true, 99_999: true}
+	for _, h := range hits {
+		if !want[h.ID] {
+			t.Errorf("search for a shared vector returned %d, want the ids %v", h.ID, want)
+		}
+	}
+}
