@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/binary"
 	"flag"
 	"fmt"
@@ -137,32 +138,37 @@ func writeData(path string, data, queries [][]float32, dims int) error {
 	return f.Close()
 }
 
+// readData streams the rows into their slices, so loading holds the data once (a whole-file
+// read first would hold it twice, and the peak RSS of the build would count that).
 func readData(path string) (data, queries [][]float32, err error) {
-	raw, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(raw) < 12 {
-		return nil, nil, fmt.Errorf("%s: short header", path)
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	var hdr [3]int32
+	if err := binary.Read(r, binary.LittleEndian, &hdr); err != nil {
+		return nil, nil, fmt.Errorf("%s: header: %w", path, err)
 	}
-	n := int(binary.LittleEndian.Uint32(raw))
-	nq := int(binary.LittleEndian.Uint32(raw[4:]))
-	dims := int(binary.LittleEndian.Uint32(raw[8:]))
-	if len(raw) != 12+4*(n+nq)*dims {
-		return nil, nil, fmt.Errorf("%s: %d bytes for %d+%d rows of %d", path, len(raw), n, nq, dims)
-	}
-	rows := func(off, count int) [][]float32 {
+	n, nq, dims := int(hdr[0]), int(hdr[1]), int(hdr[2])
+	rows := func(count int) ([][]float32, error) {
 		out := make([][]float32, count)
 		for i := range out {
-			r := make([]float32, dims)
-			for j := range r {
-				r[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[off+4*(i*dims+j):]))
+			out[i] = make([]float32, dims)
+			if err := binary.Read(r, binary.LittleEndian, out[i]); err != nil {
+				return nil, fmt.Errorf("%s: row %d: %w", path, i, err)
 			}
-			out[i] = r
 		}
-		return out
+		return out, nil
 	}
-	return rows(12, n), rows(12+4*n*dims, nq), nil
+	if data, err = rows(n); err != nil {
+		return nil, nil, err
+	}
+	if queries, err = rows(nq); err != nil {
+		return nil, nil, err
+	}
+	return data, queries, nil
 }
 
 func writeInts(path string, v []int32) error {
