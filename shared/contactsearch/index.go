@@ -215,6 +215,7 @@ func (s *Service) embedAll(ctx context.Context, sn *snapshot, prev *snapshot) (f
 	// graph persisted under the data dir for the same contacts is loaded, not rebuilt.
 	if prev != nil && len(todo) == 0 && len(prev.entries) == len(sn.entries) {
 		if g := prev.graph(); g != nil {
+			g.SetRows(sn.row)
 			sn.index.Store(g)
 			return nil, nil
 		}
@@ -224,12 +225,14 @@ func (s *Service) embedAll(ctx context.Context, sn *snapshot, prev *snapshot) (f
 	if path != "" && len(todo) == len(sn.entries) {
 		if err := idx.LoadFile(path); err == nil {
 			if n, _ := idx.Len(ctx); n == len(sn.entries) {
+				idx.SetRows(sn.row)
 				sn.index.Store(idx)
 				return nil, nil
 			}
 			idx = hnswindex.New(dims, graphConfig())
 		}
 	}
+	idx.SetRows(sn.row)
 	return func(ctx context.Context) error {
 		if err := insertAll(ctx, idx, sn); err != nil {
 			return err
@@ -270,6 +273,16 @@ func (sn *snapshot) scan(ctx context.Context, q []float32, k int, f vector.Filte
 		}
 	}
 	return top.Sorted(), nil
+}
+
+// row is the vector of the contact with this persona id, nil when the snapshot has none:
+// the graph re-ranks its final candidates on these full-precision rows (hnswindex.Rows),
+// so its answers order ties exactly as scan does.
+func (sn *snapshot) row(id int64) []float32 {
+	if i, ok := sn.byID[id]; ok {
+		return sn.vecs[i]
+	}
+	return nil
 }
 
 // prevVector is prev's vector of e when e's embedded text did not change; else nil.
@@ -336,6 +349,7 @@ func insertAll(ctx context.Context, idx *hnswindex.Index, sn *snapshot) error {
 	if len(sn.entries) >= parallelBuild {
 		writers = min(2, runtime.GOMAXPROCS(0))
 	}
+	idx.Reserve(len(sn.entries))
 	return parallel(writers, len(sn.entries), func(i int) error {
 		if err := idx.Upsert(ctx, sn.entries[i].C.PersonaID, sn.vecs[i]); err != nil {
 			return fmt.Errorf("index persona %d: %w", sn.entries[i].C.PersonaID, err)

@@ -1,6 +1,10 @@
 package hnswindex
 
-import "github.com/firmoapi/firmo/shared/vector"
+import (
+	"unsafe"
+
+	"github.com/firmoapi/firmo/shared/vector"
+)
 
 // Plan tells tests which way a filtered search would run.
 func (x *Index) Plan(f vector.Filter) string {
@@ -23,4 +27,18 @@ func (x *Index) HalfScan(q []float32, k int, allow func(int64) bool) []vector.Hi
 		}
 	}
 	return top.Sorted()
+}
+
+// SlabData is where the vector and layer-0 slabs start (a moved slab was regrown).
+func (x *Index) SlabData() (*uint16, *uint32) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return unsafe.SliceData(x.vecs), unsafe.SliceData(x.links0)
+}
+
+// Nodes counts the graph's nodes, tombstones included.
+func (x *Index) Nodes() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.ids)
 }

@@ -56,16 +56,18 @@ func (x *Index) Save(w io.Writer) error {
 	}
 	e.u16s(x.vecs)
 	e.u32s(x.links0)
-	for _, up := range x.upper {
-		e.u32s(up)
+	for n, at := range x.upperAt {
+		if l := int(x.levels[n]); l > 0 {
+			e.u32s(x.upper[at : int(at)+l*(x.cfg.M+1)])
+		}
 	}
 	shared := 0
 	for _, more := range x.more {
 		shared += len(more)
 	}
 	e.u64(uint64(shared))
-	for n, more := range x.more {
-		for _, id := range more {
+	for n := range x.ids { // by node, so a save is the same bytes for the same graph
+		for _, id := range x.more[uint32(n)] {
 			e.u64(uint64(id))
 			e.u32(uint32(n))
 		}
@@ -136,17 +138,19 @@ func (x *Index) Load(r io.Reader) error {
 	}
 	vecs = d.u16s(n * dims)
 	links0 = d.u32s(n * (m0 + 1))
-	upper := make([][]uint32, n)
+	upperAt := make([]uint32, n)
+	var upper []uint32
 	for i := 0; i < n && d.err == nil; i++ {
+		upperAt[i] = uint32(len(upper))
 		if levels[i] > 0 {
-			upper[i] = d.u32s(int(levels[i]) * (m + 1))
+			upper = append(upper, d.u32s(int(levels[i])*(m+1))...)
 		}
 	}
 	shared := d.u64()
 	if d.err != nil || shared > 1<<32 {
 		return x.loadErr(d.err, "truncated file")
 	}
-	more := make([][]int64, n)
+	more := map[uint32][]int64{}
 	for range shared {
 		id, node := int64(d.u64()), d.u32()
 		if d.err != nil {
@@ -172,10 +176,8 @@ func (x *Index) Load(r io.Reader) error {
 	if err := checkLists(links0, m0, n); err != nil {
 		return x.loadErr(nil, err.Error())
 	}
-	for _, up := range upper {
-		if err := checkLists(up, m, n); err != nil {
-			return x.loadErr(nil, err.Error())
-		}
+	if err := checkLists(upper, m, n); err != nil {
+		return x.loadErr(nil, err.Error())
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -185,20 +187,21 @@ func (x *Index) Load(r io.Reader) error {
 	releaseHuge(x.huge, x.vecs) // the slabs this load replaces
 	releaseHuge(x.huge, x.links0)
 	releaseHuge(x.huge, x.codes)
-	x.ids, x.more, x.levels, x.dead, x.vecs, x.links0, x.upper, x.byID = ids, more, levels, dead, vecs, links0, upper, byID
+	x.ids, x.more, x.levels, x.dead, x.vecs, x.links0, x.upper, x.upperAt, x.byID = ids, more, levels, dead, vecs, links0, upper, upperAt, byID
 	x.codes, x.scales = nil, nil
 	if !x.halfOnly {
 		x.codes, x.scales = quantize(x.huge, vecs, dims)
 	}
 	x.shared = make([]uint64, (n+63)/64)
-	for i, m := range more {
-		if len(m) > 0 {
-			x.shared[i>>6] |= 1 << (i & 63)
-		}
+	for i := range more {
+		x.shared[i>>6] |= 1 << (i & 63)
 	}
-	x.byVec = make(map[uint64]uint32, n)
+	x.byVec = twinTable{}
+	x.byVec.resize(x, n)
 	for i := range n {
-		x.byVec[rowHash(x.row(uint32(i)))] = uint32(i)
+		if _, ok := x.byVec.find(x, rowHash(x.row(uint32(i))), x.row(uint32(i))); !ok {
+			x.byVec.add(x, rowHash(x.row(uint32(i))), uint32(i))
+		}
 	}
 	x.entry, x.maxLevel, x.live = entry, maxLevel, byID.len()
 	if n == 0 {

@@ -95,29 +95,50 @@ type Index struct {
 
 	mu       sync.RWMutex
 	rng      *rand.Rand
-	ids      []int64           // node -> its first live id (or the last one, once dead)
-	more     [][]int64         // node -> the other live ids sharing its vector; nil for most
-	shared   []uint64          // bit per node: more is not empty (a small array a scan can test)
-	byVec    map[uint64]uint32 // hash of a node's vector -> a node holding it (see rowHash)
+	ids      []int64            // node -> its first live id (or the last one, once dead)
+	more     map[uint32][]int64 // node -> the other live ids sharing its vector (few nodes have any)
+	shared   []uint64           // bit per node: more is not empty (a small array a scan can test)
+	byVec    twinTable          // finds the node holding a vector (twins.go)
 	levels   []uint8
 	dead     []bool
-	vecs     []uint16   // node*dims, binary16 (see vector.ToHalf)
-	codes    []int8     // node*dims, 8-bit codes of vecs: the first pass of searches (scan.go)
-	scales   []float32  // node -> the scale of its codes
-	links0   []uint32   // node*(m0+1): count, then neighbours
-	upper    [][]uint32 // node -> flattened upper layers: layer l at [(l-1)*(M+1):], count first
+	vecs     []uint16  // node*dims, binary16 (see vector.ToHalf)
+	codes    []int8    // node*dims, 8-bit codes of vecs: the first pass of searches (scan.go)
+	scales   []float32 // node -> the scale of its codes
+	links0   []uint32  // node*(m0+1): count, then neighbours
+	upper    []uint32  // the upper layers of every node above layer 0, one slab (upperAt)
+	upperAt  []uint32  // node -> where its upper layers start in upper: layer l at +(l-1)*(M+1), count first
 	byID     idMap
 	entry    uint32
 	maxLevel int
 	live     int
 	halfOnly bool       // no codes (SetCodes): searches read the half-precision rows only
 	huge     *hugeSpans // what vecs, codes and links0 advised into huge pages (huge.go)
+	rows     Rows       // full-precision rows the final candidates are re-ranked on (rerank.go)
 	// Long exact scans split into parts (scan.go inParts): at most scanCores of them (0:
 	// GOMAXPROCS), each of at least scanPart units of work (0: defaultScanPart).
 	// Tests set both to split small scans.
 	scanCores, scanPart int
 
 	visited sync.Pool
+	scratch sync.Pool // *scratch of inserts
+	// Scratch of addLink, which runs under the write lock.
+	linkCands []cand
+	linkList  []uint32
+}
+
+// scratch is an insert's reusable memory: its normalized vector and its half-precision row.
+// A build of a million vectors otherwise leaves 2.3 KB of garbage per insert, and the
+// garbage collector lets the heap grow to twice what is live before it collects.
+type scratch struct {
+	v   []float32
+	row []uint16
+}
+
+func (x *Index) getScratch() *scratch {
+	if sc, ok := x.scratch.Get().(*scratch); ok {
+		return sc
+	}
+	return &scratch{}
 }
 
 var (
@@ -135,7 +156,7 @@ func New(dims int, cfg Config) *Index {
 		ml:       1 / math.Log(float64(cfg.M)),
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x5851f42d4c957f2d)),
 		byID:     newIDMap(),
-		byVec:    map[uint64]uint32{},
+		more:     map[uint32][]int64{},
 		maxLevel: -1,
 		halfOnly: true,
 	}
@@ -154,6 +175,30 @@ func (x *Index) SetEfSearch(ef int) {
 	x.mu.Lock()
 	x.cfg.EfSearch = max(ef, 1)
 	x.mu.Unlock()
+}
+
+// Reserve makes room for n nodes in all, so a bulk load of a known size grows no slab: a
+// grown slab is copied, and until the copy ends the old one and the new one are both held,
+// which at the last doubling is the peak of a whole build's memory.
+func (x *Index) Reserve(n int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if n <= len(x.ids) {
+		return
+	}
+	x.ids = slices.Grow(x.ids, n-len(x.ids))
+	x.levels = slices.Grow(x.levels, n-len(x.levels))
+	x.dead = slices.Grow(x.dead, n-len(x.dead))
+	x.upperAt = slices.Grow(x.upperAt, n-len(x.upperAt))
+	// About one node in M has upper layers, one layer in M of those a second, and so on.
+	x.upper = slices.Grow(x.upper, (n/(x.cfg.M-1)+1)*(x.cfg.M+1))
+	x.vecs = reserveAdvised(x.huge, x.vecs, n*x.dims)
+	x.links0 = reserveAdvised(x.huge, x.links0, n*(x.m0+1))
+	if !x.halfOnly {
+		x.codes = reserveAdvised(x.huge, x.codes, n*x.dims)
+		x.scales = slices.Grow(x.scales, n-len(x.scales))
+	}
+	x.byVec.resize(x, n)
 }
 
 // SetEfUpper sets the candidate list size of searches on layer 1 (Config.EfUpper; 1: greedy).
@@ -214,16 +259,18 @@ func (x *Index) detach(id int64, n uint32) {
 	switch {
 	case x.ids[n] != id:
 		i := slices.Index(more, id)
-		x.more[n] = slices.Delete(more, i, i+1)
+		more = slices.Delete(more, i, i+1)
 	case len(more) > 0:
 		x.ids[n] = more[len(more)-1]
-		x.more[n] = more[:len(more)-1]
+		more = more[:len(more)-1]
 	default:
 		x.dead[n] = true
 	}
-	if len(x.more[n]) == 0 {
-		x.more[n] = nil
+	if len(more) == 0 {
+		delete(x.more, n)
 		x.shared[n>>6] &^= 1 << (n & 63)
+	} else {
+		x.more[n] = more
 	}
 }
 
@@ -255,23 +302,22 @@ func rowHash(row []uint16) uint64 {
 
 // twin returns the node already holding row, if any. Called under a lock.
 func (x *Index) twin(row []uint16) (uint32, bool) {
-	n, ok := x.byVec[rowHash(row)]
-	if !ok || !slices.Equal(x.row(n), row) {
-		return 0, false
-	}
-	return n, true
+	return x.byVec.find(x, rowHash(row), row)
 }
 
 // Upsert implements vector.Index.
 func (x *Index) Upsert(ctx context.Context, id int64, vec []float32) error {
-	v, err := vector.Check(vec, x.dims)
+	sc := x.getScratch()
+	defer x.scratch.Put(sc)
+	v, err := vector.CheckInto(sc.v, vec, x.dims)
 	if err != nil {
 		return fmt.Errorf("upsert %d: %w", id, err)
 	}
+	sc.v = v
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("upsert %d: %w", id, err)
 	}
-	node, level, ep, epLevel, done := x.allocate(id, v)
+	node, level, ep, epLevel, done := x.allocate(id, v, sc)
 	if done {
 		return nil
 	}
@@ -297,8 +343,11 @@ func (x *Index) Upsert(ctx context.Context, id int64, vec []float32) error {
 // allocate appends a node for id (taking id off its earlier node) and returns the entry
 // point to insert from. done is true when nothing is left to link: the node became the
 // graph's only entry, or id joined a node that already holds its vector.
-func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint32, epLevel int, done bool) {
-	row := make([]uint16, x.dims)
+func (x *Index) allocate(id int64, v []float32, sc *scratch) (node uint32, level int, ep uint32, epLevel int, done bool) {
+	if cap(sc.row) < x.dims {
+		sc.row = make([]uint16, x.dims)
+	}
+	row := sc.row[:x.dims]
 	vector.ToHalf(row, v)
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -315,7 +364,6 @@ func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint
 	level = min(int(-math.Log(1-x.rng.Float64())*x.ml), maxLevels-1)
 	node = uint32(len(x.ids))
 	x.ids = append(x.ids, id)
-	x.more = append(x.more, nil)
 	if int(node>>6) >= len(x.shared) {
 		x.shared = append(x.shared, 0)
 	}
@@ -326,13 +374,12 @@ func (x *Index) allocate(id int64, v []float32) (node uint32, level int, ep uint
 		x.codes = appendAdvised(x.huge, x.codes, make([]int8, x.dims)...)
 		x.scales = append(x.scales, vector.QuantizeHalf(x.codes[int(node)*x.dims:], row))
 	}
-	x.byVec[rowHash(row)] = node
+	x.byVec.add(x, rowHash(row), node)
 	x.links0 = appendAdvised(x.huge, x.links0, make([]uint32, x.m0+1)...)
-	var up []uint32
+	x.upperAt = append(x.upperAt, uint32(len(x.upper)))
 	if level > 0 {
-		up = make([]uint32, level*(x.cfg.M+1))
+		x.upper = append(x.upper, make([]uint32, level*(x.cfg.M+1))...)
 	}
-	x.upper = append(x.upper, up)
 	x.byID.set(id, node)
 	x.live++
 	if x.maxLevel < 0 {
@@ -405,9 +452,8 @@ func (x *Index) neighbours(n uint32, l int) []uint32 {
 		off := int(n) * (x.m0 + 1)
 		return x.links0[off+1 : off+1+int(x.links0[off])]
 	}
-	off := (l - 1) * (x.cfg.M + 1)
-	up := x.upper[n]
-	return up[off+1 : off+1+int(up[off])]
+	off := int(x.upperAt[n]) + (l-1)*(x.cfg.M+1)
+	return x.upper[off+1 : off+1+int(x.upper[off])]
 }
 
 func (x *Index) setLinks(n uint32, l int, nbs []uint32) {
@@ -416,8 +462,8 @@ func (x *Index) setLinks(n uint32, l int, nbs []uint32) {
 		off := int(n) * (x.m0 + 1)
 		list = x.links0[off : off+x.m0+1]
 	} else {
-		off := (l - 1) * (x.cfg.M + 1)
-		list = x.upper[n][off : off+x.cfg.M+1]
+		off := int(x.upperAt[n]) + (l-1)*(x.cfg.M+1)
+		list = x.upper[off : off+x.cfg.M+1]
 	}
 	list[0] = uint32(copy(list[1:], nbs))
 }
@@ -438,15 +484,16 @@ func (x *Index) addLink(n, nb uint32, l int) {
 		}
 	}
 	if len(cur) < x.capacity(l) {
-		next := append(append(make([]uint32, 0, len(cur)+1), cur...), nb)
-		x.setLinks(n, l, next)
+		x.linkList = append(append(x.linkList[:0], cur...), nb)
+		x.setLinks(n, l, x.linkList)
 		return
 	}
-	cands := make([]cand, 0, len(cur)+1)
+	cands := x.linkCands[:0]
 	for _, c := range cur {
 		cands = append(cands, cand{x.distNodes(n, c), c})
 	}
 	cands = append(cands, cand{x.distNodes(n, nb), nb})
+	x.linkCands = cands
 	x.setLinks(n, l, x.selectNeighbours(cands, x.capacity(l)))
 }
 
@@ -484,8 +531,9 @@ func (x *Index) selectNeighbours(cands []cand, m int) []uint32 {
 // result on the half-precision rows.
 func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint32) bool, vis *visited, codes bool) []cand {
 	vis.reset(len(x.ids))
-	var cs minHeap // candidates to expand, nearest first
-	var ws maxHeap // results, farthest first
+	cs := vis.cs[:0] // candidates to expand, nearest first
+	ws := vis.ws[:0] // results, farthest first
+	defer func() { vis.cs, vis.ws = cs, ws }()
 	for _, e := range eps {
 		vis.mark(e.n)
 		cs.push(e)
@@ -556,18 +604,27 @@ func (x *Index) Search(ctx context.Context, query []float32, k int, f vector.Fil
 	p := x.plan(f, k)
 	switch p {
 	case planExactIDs:
-		return x.exactIDs(q, k, f), nil
+		return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactIDs(q, kk, f), nil })
 	case planExactScan:
-		return x.exactScanAllow(ctx, q, k, f.Allow)
+		return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactScanAllow(ctx, q, kk, f.Allow) })
 	}
 	admit, allowID := x.admitter(f)
 	hits := x.graphSearch(q, k, admit, allowID)
 	if len(hits) < k && f.Active() {
 		// The filter admits fewer nodes than the walk could reach: only a scan is sure to
 		// find every one.
-		return x.exactScan(ctx, q, k, admit, allowID)
+		return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactScan(ctx, q, kk, admit, allowID) })
 	}
 	return hits, nil
+}
+
+// exact runs an exact plan for the k best, re-ranked on the full-precision rows when the
+// index has them.
+func (x *Index) exact(q []float32, k int, scan func(kk int) ([]vector.Hit, error)) ([]vector.Hit, error) {
+	if x.rows == nil {
+		return scan(k)
+	}
+	return x.exactRerank(q, k, scan)
 }
 
 // ScansExactly reports whether a search for k hits with filter f scores its candidates
@@ -670,6 +727,9 @@ func (x *Index) push(top *vector.TopK, n uint32, score float32, allow func(int64
 	if id := x.ids[n]; allow == nil || allow(id) {
 		top.Push(vector.Hit{ID: id, Score: score})
 	}
+	if !x.isShared(n) {
+		return
+	}
 	for _, id := range x.more[n] {
 		if allow == nil || allow(id) {
 			top.Push(vector.Hit{ID: id, Score: score})
@@ -687,10 +747,11 @@ func (x *Index) estimate(allow func(int64) bool) int {
 		if x.dead[i] {
 			continue
 		}
-		for j := -1; j < len(x.more[i]); j++ {
+		more := x.more[uint32(i)]
+		for j := -1; j < len(more); j++ {
 			id := x.ids[i]
 			if j >= 0 {
-				id = x.more[i][j]
+				id = more[j]
 			}
 			seen++
 			if allow(id) {
@@ -719,9 +780,19 @@ func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool, allowID
 	defer x.visited.Put(vis)
 	eps := []cand{{curDist, cur}}
 	if wide {
-		eps = x.searchLayer(q, eps, x.cfg.EfUpper, 1, nil, vis, false)
+		// The next search reuses the visited set's heaps, which hold this one's result.
+		eps = append(vis.eps[:0], x.searchLayer(q, eps, x.cfg.EfUpper, 1, nil, vis, false)...)
+		vis.eps = eps
 	}
 	w := x.searchLayer(q, eps, max(x.cfg.EfSearch, k), 0, admit, vis, !x.halfOnly)
+	if x.rows != nil {
+		if !x.halfOnly {
+			for i, c := range w { // the walk scored on the codes: rank on the halves first
+				w[i].d = x.dist(q, c.n)
+			}
+		}
+		return x.rerank(q, k, x.graphCands(w, allowID))
+	}
 	top := vector.NewTopK(k)
 	if x.halfOnly {
 		for _, c := range w {
@@ -782,6 +853,11 @@ type visited struct {
 	scored []scoredMark // scoreIDs: shared nodes met in this epoch, with their slot
 	epoch  uint32
 	batch  []uint32 // scratch: the unvisited neighbours of the node being expanded
+	// searchLayer's heaps, reused (its result is ws: valid until the next searchLayer with
+	// this set), and a copy of one result that the next search starts from.
+	cs  minHeap
+	ws  maxHeap
+	eps []cand
 
 	// Scratch of the exact scans (scan.go).
 	slots  []scanSlot

@@ -232,3 +232,93 @@ func TestEfUpper(t *testing.T) {
 		}
 	}
 }
+
+// TestReserveGrowsNoSlab: after Reserve(n) a load of n vectors never regrows (copies) the
+// vector or layer-0 slabs, and the graph answers as one built without it.
+func TestReserveGrowsNoSlab(t *testing.T) {
+	const n, dims = 3000, 32
+	data := vectortest.Clustered(n, dims, 20, 9)
+	ctx := context.Background()
+	ix := hnswindex.New(dims, hnswindex.Config{Seed: 1})
+	ix.Reserve(n)
+	if err := ix.Upsert(ctx, 0, data[0]); err != nil {
+		t.Fatal(err)
+	}
+	vecs, links := ix.SlabData()
+	plain := hnswindex.New(dims, hnswindex.Config{Seed: 1})
+	for i, v := range data {
+		if err := ix.Upsert(ctx, int64(i), v); err != nil {
+			t.Fatal(err)
+		}
+		if err := plain.Upsert(ctx, int64(i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v, l := ix.SlabData(); v != vecs || l != links {
+		t.Errorf("a slab was regrown after Reserve(%d)", n)
+	}
+	for _, q := range data[:50] {
+		got, err1 := ix.Search(ctx, q, 10, vector.Filter{})
+		want, err2 := plain.Search(ctx, q, 10, vector.Filter{})
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if !sameHits(got, want) {
+			t.Fatalf("reserved graph answers %v, the unreserved one %v", got, want)
+		}
+	}
+}
+
+func sameHits(a, b []vector.Hit) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// TestTwinsShareNodes: ids upserted with a vector some node holds join that node, also
+// after the table that finds them has grown several times and after a save and load.
+func TestTwinsShareNodes(t *testing.T) {
+	const distinct, copies, dims = 3000, 3, 16
+	base := vectortest.Clustered(distinct, dims, 10, 5)
+	ctx := context.Background()
+	ix := hnswindex.New(dims, hnswindex.Config{Seed: 1})
+	for c := range copies {
+		for i, v := range base {
+			if err := ix.Upsert(ctx, int64(c*distinct+i), v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "g.hnsw")
+	if err := ix.SaveFile(path); err != nil {
+		t.Fatal(err)
+	}
+	loaded := hnswindex.New(dims, hnswindex.Config{})
+	if err := loaded.LoadFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := loaded.Upsert(ctx, 99_999, base[7]); err != nil { // a twin of a loaded node
+		t.Fatal(err)
+	}
+	for name, x := range map[string]*hnswindex.Index{"built": ix, "loaded": loaded} {
+		if got := x.Nodes(); got != distinct {
+			t.Errorf("%s: %d nodes for %d distinct vectors", name, got, distinct)
+		}
+	}
+	hits, err := loaded.Search(ctx, base[7], 4, vector.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]bool{7: true, distinct + 7: true, 2*distinct + 7: true, 99_999: true}
+	for _, h := range hits {
+		if !want[h.ID] {
+			t.Errorf("search for a shared vector returned %d, want the ids %v", h.ID, want)
+		}
+	}
+}

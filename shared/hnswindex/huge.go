@@ -104,3 +104,17 @@ func hugeRange[T any](slab []T) []byte {
 	}
 	return nil
 }
+
+// reserveAdvised returns slab with room for n elements in all: a new backing array,
+// advised, when it has less, the outgrown one's advice taken back.
+func reserveAdvised[T any](h *hugeSpans, slab []T, n int) []T {
+	if cap(slab) >= n {
+		return slab
+	}
+	old := slab
+	slab = make([]T, len(old), n)
+	copy(slab, old)
+	adviseHuge(h, slab)
+	releaseHuge(h, old)
+	return slab
+}

@@ -238,3 +238,102 @@ breduce:
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
+
+// func dotHalfAVX512(a *float32, b *uint16, n int) float32
+// n must be a multiple of 16. The AVX-512 form of dotHalfFMA: VCVTPH2PS widens 16 halves
+// (one 256-bit load) to a 512-bit register, so one step of four accumulators covers 64
+// dimensions (384 dims: six steps, no 8-wide tail).
+TEXT ·dotHalfAVX512(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+
+zloop64:
+	CMPQ CX, $64
+	JL   zloop16
+	VCVTPH2PS (DI), Z4
+	VCVTPH2PS 32(DI), Z5
+	VCVTPH2PS 64(DI), Z6
+	VCVTPH2PS 96(DI), Z7
+	VFMADD231PS (SI), Z4, Z0
+	VFMADD231PS 64(SI), Z5, Z1
+	VFMADD231PS 128(SI), Z6, Z2
+	VFMADD231PS 192(SI), Z7, Z3
+	ADDQ $256, SI
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  zloop64
+
+zloop16:
+	CMPQ CX, $16
+	JL   zreduce
+	VCVTPH2PS (DI), Z4
+	VFMADD231PS (SI), Z4, Z0
+	ADDQ $64, SI
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  zloop16
+
+zreduce:
+	VADDPS Z1, Z0, Z0
+	VADDPS Z3, Z2, Z2
+	VADDPS Z2, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotHalvesAVX512(a, b *uint16, n int) float32
+// n must be a multiple of 16: both operands are widened from halves, 16 at a time.
+TEXT ·dotHalvesAVX512(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+
+zh32:
+	CMPQ CX, $32
+	JL   zh16
+	VCVTPH2PS (SI), Z4
+	VCVTPH2PS 32(SI), Z5
+	VCVTPH2PS (DI), Z6
+	VCVTPH2PS 32(DI), Z7
+	VFMADD231PS Z6, Z4, Z0
+	VFMADD231PS Z7, Z5, Z1
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $32, CX
+	JMP  zh32
+
+zh16:
+	CMPQ CX, $16
+	JL   zhreduce
+	VCVTPH2PS (SI), Z4
+	VCVTPH2PS (DI), Z6
+	VFMADD231PS Z6, Z4, Z0
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  zh16
+
+zhreduce:
+	VADDPS Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET

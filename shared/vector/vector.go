@@ -72,10 +72,20 @@ func UseExact(n, dims int) bool { return n*dims <= ExactThreshold }
 
 // Check validates a vector for an index of the given dimension and returns a normalized copy.
 func Check(vec []float32, dims int) ([]float32, error) {
+	return CheckInto(nil, vec, dims)
+}
+
+// CheckInto is Check writing the normalized copy into dst's memory when it has room (a bulk
+// load reuses one buffer instead of leaving a vector's worth of garbage per insert).
+func CheckInto(dst, vec []float32, dims int) ([]float32, error) {
 	if len(vec) != dims {
 		return nil, apperr.Invalid("vector", "vector has %d dimensions, want %d", len(vec), dims)
 	}
-	out := make([]float32, dims)
+	out := dst[:0]
+	if cap(out) < dims {
+		out = make([]float32, dims)
+	}
+	out = out[:dims]
 	copy(out, vec)
 	var sum float64
 	for _, v := range out {
