@@ -370,6 +370,9 @@ func (x *Index) Find(ctx context.Context, q contactsearch.EngineQuery) ([]*conta
 		}
 		c := *s.Contact
 		contactsearch.WithCompany(&c, s.Company)
+		// The stored document carries similarity 0 (contact.Contact's MarshalJSON writes
+		// every field); only a similarity search gives one.
+		c.Similarity = nil
 		if q.Vector != nil {
 			cos := x.cfg.cosine(float64(h.Score))
 			score[c.PersonaID] = cos
