@@ -34,6 +34,10 @@ type Engine interface {
 	Count(ctx context.Context, q EngineQuery) (int, error)
 	// Vectors returns the stored vectors of ids; an id without a document is absent.
 	Vectors(ctx context.Context, ids []int64) (map[int64][]float32, error)
+	// SignalDomains runs the company search of icp_prompt's signals (signals.go) over
+	// the employers in the index: the matching domains, best first, at most
+	// MaxSignalCompanies; nil when no signal has a usable word (no restriction).
+	SignalDomains(ctx context.Context, signals []string) ([]string, error)
 }
 
 // EngineQuery is a validated search as an Engine runs it.
@@ -153,10 +157,25 @@ func SelectGrouped(groups []*Entry, rank func(c contact.Contact) float64, l Limi
 	return out
 }
 
-// engineFilters are the filters a request runs with on an Engine (filtersOf without a
-// snapshot: icp_prompt's company signals are not applied, see the README).
-func (s *Service) engineFilters(req Request) (Filters, error) {
-	return s.filtersOf(nil, req)
+// engineFilters are the filters a request runs with on an Engine: filtersOf, with
+// icp_prompt's company signals run by the engine's company search.
+func (s *Service) engineFilters(ctx context.Context, req Request) (Filters, error) {
+	f, err := s.filtersOf(nil, req)
+	if err != nil || req.Prompt == nil || len(req.Prompt.Signals) == 0 {
+		return f, err
+	}
+	doms, err := s.engine.SignalDomains(ctx, req.Prompt.Signals)
+	if err != nil {
+		return f, err
+	}
+	if doms != nil {
+		m := make(set, len(doms)) // empty: no company matches, so no contact does
+		for _, d := range doms {
+			m[d] = true
+		}
+		restrictDomains(&f, m)
+	}
+	return f, nil
 }
 
 // engineScope resolves the request's saved queries.
@@ -177,7 +196,7 @@ func (s *Service) engineScope(ctx context.Context, orgID string, req Request) (*
 // searchEngine is Search on the engine.
 func (s *Service) searchEngine(ctx context.Context, orgID string, req Request) (Response, error) {
 	req = s.readPrompt(ctx, orgID, req)
-	f, err := s.engineFilters(req)
+	f, err := s.engineFilters(ctx, req)
 	if err != nil {
 		return Response{}, err
 	}
@@ -263,7 +282,7 @@ func (s *Service) engineVector(ctx context.Context, req Request) ([]float32, []i
 
 // countEngine is Count on the engine.
 func (s *Service) countEngine(ctx context.Context, req Request) (int, error) {
-	f, err := s.engineFilters(req)
+	f, err := s.engineFilters(ctx, req)
 	if err != nil {
 		return 0, err
 	}

@@ -473,18 +473,11 @@ func (s *Service) filtersOf(sn *snapshot, req Request) (Filters, error) {
 		}
 	}
 	if sn == nil {
-		return f, nil // an Engine: no snapshot to run the company signals on (engine.go)
+		return f, nil // an Engine runs the company signals itself (engineFilters)
 	}
-	if doms := sn.signalDomains(pr.Signals); doms != nil {
-		// Company-level signals: a company search first (signals.go); contacts are then
-		// searched at the matching companies only, within any domain filter.
-		for d := range doms {
-			if f.Domains != nil && !f.Domains[d] {
-				delete(doms, d)
-			}
-		}
-		f.Domains = doms
-	}
+	// Company-level signals: a company search first (signals.go); contacts are then
+	// searched at the matching companies only, within any domain filter.
+	restrictDomains(&f, sn.signalDomains(pr.Signals))
 	return f, nil
 }
 

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/firmoapi/firmo/shared/company"
-	"github.com/firmoapi/firmo/shared/industry"
+	"github.com/firmoapi/firmo/shared/company/contactfields"
 )
 
 // Company search for icp_prompt signals ("using Stripe", "selling payroll software",
@@ -57,45 +57,7 @@ type signalDoc [4]string
 // signalWeights are the fields' weights, in signalDoc order.
 var signalWeights = [4]float32{weightTech, weightKeywords, weightIndustry, weightDescription}
 
-func signalDocOf(rec company.Record) signalDoc {
-	p := rec.Profile
-	var tech, kw, ind []string
-	for _, v := range rec.Derived.Vendors {
-		tech = append(tech, technologyOf(v))
-	}
-	for k := range p.Keywords {
-		kw = append(kw, k)
-	}
-	for v := range p.IndustryGroups {
-		label, _ := industry.Label(v)
-		ind = append(ind, strings.ReplaceAll(v, "_", " "), label)
-	}
-	sort.Strings(kw)
-	sort.Strings(ind)
-	return signalDoc{fold(strings.Join(tech, " ")), fold(strings.Join(kw, " ")), fold(strings.Join(ind, " ")), fold(p.Description)}
-}
-
-// vendorProducts names the product behind vendor domains whose name is not the
-// product's; any other vendor is named by its domain's first label (stripe.com: stripe).
-var vendorProducts = map[string]string{
-	"hs-scripts.com":       "hubspot",
-	"zdassets.com":         "zendesk",
-	"googletagmanager.com": "google analytics tag manager",
-	"googleapis.com":       "google maps",
-	"typekit.net":          "adobe fonts typekit",
-	"cloudflare.com":       "cloudflare cdnjs",
-}
-
-func technologyOf(vendor string) string {
-	vendor = strings.ToLower(strings.TrimPrefix(vendor, "www."))
-	for d := vendor; strings.Contains(d, "."); _, d, _ = strings.Cut(d, ".") {
-		if p, ok := vendorProducts[d]; ok { // maps.googleapis.com is googleapis.com's
-			return p
-		}
-	}
-	name, _, _ := strings.Cut(vendor, ".")
-	return strings.ReplaceAll(name, "-", " ")
-}
+func signalDocOf(rec company.Record) signalDoc { return contactfields.SignalOf(rec).Texts() }
 
 // companyIndex is the inverted index of the company search.
 type companyIndex struct {
@@ -254,4 +216,96 @@ func anySignalWords(signals []string) bool {
 		}
 	}
 	return false
+}
+
+// SignalClause is one word of one signal as an outside index scores it: a company's
+// contribution is Boost times the weight of the best field holding Word (Fields order,
+// SignalWeights), so the sum of a company's clauses is the score the embedded company
+// search gives it.
+type SignalClause struct {
+	Word   string
+	Prefix bool    // match words starting with Word (it has MinSignalPrefix runes or more)
+	Boost  float64 // idf / (the signal's total idf * the number of signals)
+}
+
+// SignalWeights are the field weights of the company search, in contactfields.Signal
+// Texts order.
+var SignalWeights = signalWeights
+
+// SignalSearchWords are the distinct words of signals, each with whether it matches as a
+// prefix; nil when no signal has a usable word (no restriction).
+func SignalSearchWords(signals []string) (words []string, prefix []bool) {
+	seen := map[string]bool{}
+	for _, sig := range signals {
+		for _, w := range signalWords(sig) {
+			if !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+				prefix = append(prefix, len([]rune(w)) >= minPrefix)
+			}
+		}
+	}
+	return words, prefix
+}
+
+// SignalClauses are the scoring clauses of signals given n, the number of companies
+// searched, and df, the number of them holding each word (of SignalSearchWords) in any
+// field: the same idf weighting as the embedded company search. Companies whose clauses
+// sum to SignalThreshold or more match.
+func SignalClauses(signals []string, n int, df map[string]int) []SignalClause {
+	var counted int
+	for _, sig := range signals {
+		if len(signalWords(sig)) > 0 {
+			counted++
+		}
+	}
+	var out []SignalClause
+	for _, sig := range signals {
+		words := signalWords(sig)
+		if len(words) == 0 {
+			continue
+		}
+		idf := make([]float64, len(words))
+		var total float64
+		for i, w := range words {
+			idf[i] = math.Log(1 + float64(n)/float64(max(df[w], 1)))
+			total += idf[i]
+		}
+		for i, w := range words {
+			out = append(out, SignalClause{Word: w, Prefix: len([]rune(w)) >= minPrefix, Boost: idf[i] / (total * float64(counted))})
+		}
+	}
+	return out
+}
+
+// SignalCompanies runs the embedded company search of signals over recs (the contract
+// suite's reference): the matching domains, best first; nil when no signal has a usable
+// word.
+func SignalCompanies(recs []company.Record, signals []string) []string {
+	cos := map[string]*companyInfo{}
+	for _, r := range recs {
+		cos[r.Domain] = companyOf(r)
+	}
+	if !anySignalWords(signals) {
+		return nil
+	}
+	out := []string{}
+	for _, h := range newCompanyIndex(cos).search(signals) {
+		out = append(out, h.Domain)
+	}
+	return out
+}
+
+// restrictDomains sends f to the companies doms (nil: no restriction), within any domain
+// filter f has.
+func restrictDomains(f *Filters, doms set) {
+	if doms == nil {
+		return
+	}
+	for d := range doms {
+		if f.Domains != nil && !f.Domains[d] {
+			delete(doms, d)
+		}
+	}
+	f.Domains = doms
 }

@@ -50,17 +50,6 @@ func TestCompanySearchScores(t *testing.T) {
 	}
 }
 
-func TestTechnologyOf(t *testing.T) {
-	for vendor, want := range map[string]string{
-		"stripe.com": "stripe", "hs-scripts.com": "hubspot", "maps.googleapis.com": "google maps",
-		"www.booking.com": "booking", "zdassets.com": "zendesk",
-	} {
-		if got := technologyOf(vendor); got != want {
-			t.Errorf("technologyOf(%q) = %q, want %q", vendor, got, want)
-		}
-	}
-}
-
 // TestPromptTechnologySignal: a prompt naming a technology returns contacts at the
 // companies whose profiles have it, and only those. The truth reads the vendors and
 // texts of the company store directly.

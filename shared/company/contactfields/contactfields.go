@@ -9,9 +9,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"sort"
+	"strings"
 
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/geo"
+	"github.com/firmoapi/firmo/shared/industry"
+	"github.com/firmoapi/firmo/shared/title"
 )
 
 // Fields are an employer's fields a contact search filters on and shows in its entry.
@@ -25,6 +28,65 @@ type Fields struct {
 	Country        string             `json:"country,omitempty"`
 	StateCode      string             `json:"state_code,omitempty"` // full ISO 3166-2 code
 	StateName      string             `json:"state_name,omitempty"`
+	// Signal is the text icp_prompt's company signals match (see SignalOf).
+	Signal Signal `json:"signal"`
+}
+
+// Signal is what icp_prompt's company signals ("using Stripe", "series B") match in a
+// company profile: the folded words (title.Normalize) of four fields, best weight first:
+// technologies (the products behind the homepage's third-party scripts: stripe.com is
+// "stripe", js.hs-scripts.com "hubspot"), keywords, industries (enum values and labels)
+// and description. contactsearch weighs and scores them.
+type Signal struct {
+	Tech        string `json:"tech,omitempty"`
+	Keywords    string `json:"keywords,omitempty"`
+	Industries  string `json:"industries,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// Texts are the four fields in weight order.
+func (s Signal) Texts() [4]string { return [4]string{s.Tech, s.Keywords, s.Industries, s.Description} }
+
+// SignalOf is rec's signal text.
+func SignalOf(rec company.Record) Signal {
+	p := rec.Profile
+	var tech, kw, ind []string
+	for _, v := range rec.Derived.Vendors {
+		tech = append(tech, technologyOf(v))
+	}
+	for k := range p.Keywords {
+		kw = append(kw, k)
+	}
+	for v := range p.IndustryGroups {
+		label, _ := industry.Label(v)
+		ind = append(ind, strings.ReplaceAll(v, "_", " "), label)
+	}
+	sort.Strings(kw)
+	sort.Strings(ind)
+	return Signal{title.Normalize(strings.Join(tech, " ")), title.Normalize(strings.Join(kw, " ")),
+		title.Normalize(strings.Join(ind, " ")), title.Normalize(p.Description)}
+}
+
+// vendorProducts names the product behind vendor domains whose name is not the
+// product's; any other vendor is named by its domain's first label (stripe.com: stripe).
+var vendorProducts = map[string]string{
+	"hs-scripts.com":       "hubspot",
+	"zdassets.com":         "zendesk",
+	"googletagmanager.com": "google analytics tag manager",
+	"googleapis.com":       "google maps",
+	"typekit.net":          "adobe fonts typekit",
+	"cloudflare.com":       "cloudflare cdnjs",
+}
+
+func technologyOf(vendor string) string {
+	vendor = strings.ToLower(strings.TrimPrefix(vendor, "www."))
+	for d := vendor; strings.Contains(d, "."); _, d, _ = strings.Cut(d, ".") {
+		if p, ok := vendorProducts[d]; ok { // maps.googleapis.com is googleapis.com's
+			return p
+		}
+	}
+	name, _, _ := strings.Cut(vendor, ".")
+	return strings.ReplaceAll(name, "-", " ")
 }
 
 // Of are rec's fields.
@@ -52,8 +114,13 @@ func Of(rec company.Record) Fields {
 			f.StateName = p.Address.State
 		}
 	}
+	f.Signal = SignalOf(rec)
 	return f
 }
+
+// SignalFields are the contact document fields holding the employer's Signal, in
+// Signal.Texts order (whitespace-analysed text).
+var SignalFields = [4]string{"company_tech", "company_keywords", "company_industries", "company_description"}
 
 // Doc are the contact document fields that come from the employer, by document field
 // name, with company_fp, the fingerprint telling whether a document holds them.
@@ -64,7 +131,12 @@ func Doc(f Fields) map[string]any {
 	if ind == nil {
 		ind = []string{}
 	}
+	sig := f.Signal.Texts()
 	return map[string]any{
+		SignalFields[0]:   sig[0],
+		SignalFields[1]:   sig[1],
+		SignalFields[2]:   sig[2],
+		SignalFields[3]:   sig[3],
 		"company":         f,
 		"industry":        ind,
 		"employees":       f.Employees,

@@ -520,6 +520,93 @@ func testPrompt(t *testing.T, w *World, s Searcher) {
 	if !sameSet(ids(resp), want) {
 		t.Fatalf("icp_prompt: %d contacts, brute force %d", len(ids(resp)), len(want))
 	}
+	testPromptSignals(t, w, s)
+}
+
+// testPromptSignals: a prompt naming technologies, products or funding returns the
+// contacts at the companies the embedded company search (contactsearch.SignalCompanies
+// over every stored company) finds, and only those; for one technology, those are the
+// companies whose profile names it (vendor, description or keyword).
+func testPromptSignals(t *testing.T, w *World, s Searcher) {
+	ctx := caseCtx(t)
+	var recs []company.Record
+	for cursor := ""; ; {
+		page, next, err := w.Companies.List(ctx, cursor, 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, page...)
+		if cursor = next; next == "" {
+			break
+		}
+	}
+	byDomain := map[string]company.Record{}
+	for _, r := range recs {
+		byDomain[r.Domain] = r
+	}
+	tests := []struct {
+		prompt string
+		dept   string
+		vendor string // for one technology: the vendor domain behind it
+		word   string // and its word in descriptions and keywords
+	}{
+		{"Engineers at companies using Stripe", "Technology", "stripe.com", "stripe"},
+		{"Sales people at companies that use HubSpot", "Sales - Marketing", "hs-scripts.com", "hubspot"},
+		// Two words of unequal rarity (idf), and two signals.
+		{"Engineers at companies offering managed software", "Technology", "", ""},
+		{"Engineers at companies using intercom. Companies selling software", "Technology", "", ""},
+	}
+	for _, tt := range tests {
+		req, err := contactsearch.Validate(uncapped(contactsearch.Params{IcpPrompt: tt.prompt}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(req.Prompt.Signals) == 0 || !slices.Equal(req.Prompt.Department, []string{tt.dept}) {
+			t.Fatalf("%q read as %+v", tt.prompt, req.Prompt)
+		}
+		at := map[string]bool{}
+		for _, d := range contactsearch.SignalCompanies(recs, req.Prompt.Signals) {
+			at[d] = true
+		}
+		if tt.vendor != "" {
+			for d, r := range byDomain {
+				if at[d] != profileHas(r, tt.vendor, tt.word) {
+					t.Fatalf("%q: the company search says %v for %s, its profile %v", tt.prompt, at[d], d, !at[d])
+				}
+			}
+		}
+		var want, all []int64
+		for _, r := range w.Truth {
+			if r.C.Department == tt.dept {
+				all = append(all, r.C.PersonaID)
+				if at[r.C.Domain] {
+					want = append(want, r.C.PersonaID)
+				}
+			}
+		}
+		if len(want) == 0 || len(want) == len(all) {
+			t.Fatalf("%q: %d of %d %s contacts at matching companies: the case tests nothing", tt.prompt, len(want), len(all), tt.dept)
+		}
+		resp, err := s.Search(ctx, Org, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(resp); !sameSet(got, want) {
+			t.Fatalf("%q: %d contacts, brute force %d; missing %v, extra %v", tt.prompt, len(got), len(want), minus(want, got), minus(got, want))
+		}
+	}
+}
+
+// profileHas: the company embeds the vendor, or its description or keywords name the word.
+func profileHas(rec company.Record, vendor, word string) bool {
+	if slices.Contains(rec.Derived.Vendors, vendor) {
+		return true
+	}
+	text := " " + title.Normalize(rec.Profile.Description) + " "
+	for k := range rec.Profile.Keywords {
+		text += title.Normalize(k) + " "
+	}
+	return strings.Contains(text, " "+word)
 }
 
 func testEntries(t *testing.T, s Searcher, patterns bool) {

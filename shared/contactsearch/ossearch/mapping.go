@@ -30,8 +30,13 @@ var fields = map[string]map[string]any{
 	"company_country": {"type": "keyword"},
 	"company_state":   {"type": "keyword"},
 	"company_fp":      {"type": "keyword"},
-	"contact":         {"type": "object", "enabled": false},
-	"company":         {"type": "object", "enabled": false},
+	// The employer's icp_prompt signal text (contactfields.Signal), matched word by word.
+	"company_tech":        {"type": "text", "analyzer": "whitespace"},
+	"company_keywords":    {"type": "text", "analyzer": "whitespace"},
+	"company_industries":  {"type": "text", "analyzer": "whitespace"},
+	"company_description": {"type": "text", "analyzer": "whitespace"},
+	"contact":             {"type": "object", "enabled": false},
+	"company":             {"type": "object", "enabled": false},
 }
 
 // Mapping is the contacts index body: settings from the configuration (shards, replicas,

@@ -185,31 +185,36 @@ func (x *Index) DeleteIndex(ctx context.Context) error {
 
 // document is a contact's index document.
 type document struct {
-	PersonaID      int64                       `json:"persona_id"`
-	Domain         string                      `json:"domain"`
-	NameFold       string                      `json:"name_fold,omitempty"`
-	TitleFold      string                      `json:"title_fold,omitempty"`
-	SummaryFold    string                      `json:"summary_fold,omitempty"`
-	Department     string                      `json:"department,omitempty"`
-	Seniority      string                      `json:"seniority,omitempty"`
-	Country        string                      `json:"country,omitempty"`
-	State          string                      `json:"state,omitempty"`
-	Skills         []string                    `json:"skills,omitempty"`
-	HasEmail       bool                        `json:"has_email"`
-	EmailValidated bool                        `json:"email_validated"`
-	HasPhone       bool                        `json:"has_phone"`
-	HasMobile      bool                        `json:"has_mobile"`
-	HasLinkedin    bool                        `json:"has_linkedin"`
-	Connections    int                         `json:"connections"`
-	JobstartDate   string                      `json:"jobstart_date,omitempty"`
-	Industry       []string                    `json:"industry,omitempty"`
-	Employees      string                      `json:"employees,omitempty"`
-	CompanyCountry string                      `json:"company_country,omitempty"`
-	CompanyState   string                      `json:"company_state,omitempty"`
-	CompanyFP      string                      `json:"company_fp"`
-	Contact        contact.Contact             `json:"contact"`
-	Company        contactsearch.CompanyFields `json:"company"`
-	Vector         []float32                   `json:"contact_vector,omitempty"`
+	PersonaID      int64    `json:"persona_id"`
+	Domain         string   `json:"domain"`
+	NameFold       string   `json:"name_fold,omitempty"`
+	TitleFold      string   `json:"title_fold,omitempty"`
+	SummaryFold    string   `json:"summary_fold,omitempty"`
+	Department     string   `json:"department,omitempty"`
+	Seniority      string   `json:"seniority,omitempty"`
+	Country        string   `json:"country,omitempty"`
+	State          string   `json:"state,omitempty"`
+	Skills         []string `json:"skills,omitempty"`
+	HasEmail       bool     `json:"has_email"`
+	EmailValidated bool     `json:"email_validated"`
+	HasPhone       bool     `json:"has_phone"`
+	HasMobile      bool     `json:"has_mobile"`
+	HasLinkedin    bool     `json:"has_linkedin"`
+	Connections    int      `json:"connections"`
+	JobstartDate   string   `json:"jobstart_date,omitempty"`
+	Industry       []string `json:"industry,omitempty"`
+	Employees      string   `json:"employees,omitempty"`
+	CompanyCountry string   `json:"company_country,omitempty"`
+	CompanyState   string   `json:"company_state,omitempty"`
+	CompanyFP      string   `json:"company_fp"`
+	// The employer's signal text, contactfields.SignalFields.
+	CompanyTech        string                      `json:"company_tech,omitempty"`
+	CompanyKeywords    string                      `json:"company_keywords,omitempty"`
+	CompanyIndustries  string                      `json:"company_industries,omitempty"`
+	CompanyDescription string                      `json:"company_description,omitempty"`
+	Contact            contact.Contact             `json:"contact"`
+	Company            contactsearch.CompanyFields `json:"company"`
+	Vector             []float32                   `json:"contact_vector,omitempty"`
 }
 
 // documentOf is the document of a prepared contact.
@@ -235,6 +240,8 @@ func documentOf(x contactsearch.Indexed, vec []float32) document {
 	d.CompanyCountry, _ = set["company_country"].(string)
 	d.CompanyState, _ = set["company_state"].(string)
 	d.CompanyFP = set["company_fp"].(string)
+	sig := x.Company.Signal.Texts()
+	d.CompanyTech, d.CompanyKeywords, d.CompanyIndustries, d.CompanyDescription = sig[0], sig[1], sig[2], sig[3]
 	return d
 }
 

@@ -3,8 +3,10 @@
 // _bulk, _search, _count, _doc, _update_by_query — that keeps documents in memory and
 // evaluates the part of the query DSL that adapter writes: bool (filter, must, should
 // with minimum_should_match, must_not), terms (values or a terms lookup), term, range,
-// prefix, wildcard, match_phrase, match_all, match_none, knn with a filter (exact
-// search), sort on a field, from/size, _source includes and collapse with inner hits.
+// prefix, wildcard, match_phrase, match_all, match_none, constant_score and dis_max
+// (scored as documented, see eval), knn with a filter (exact search), min_score, sort on
+// a field or _score, from/size, _source includes, collapse with inner hits, and the
+// cardinality and filter aggregations.
 //
 // It is not a cluster. Text fields are analyzed by whitespace only (what the adapter
 // maps); the k-NN search is exact where a cluster's HNSW is approximate; relevance,
@@ -244,15 +246,82 @@ func (s *Server) matches(ix *index, q any) ([]hit, error) {
 		if !ok {
 			continue
 		}
-		m, err := s.match(ix, qo, d)
+		m, sc, err := s.eval(ix, qo, d)
 		if err != nil {
 			return nil, err
 		}
 		if m {
-			out = append(out, hit{id: id, doc: d, score: 1})
+			out = append(out, hit{id: id, doc: d, score: sc})
 		}
 	}
 	return out, nil
+}
+
+// eval matches q against d and scores it as the query DSL documents for the compound
+// queries the adapter scores with: constant_score is its boost (default 1); dis_max the
+// best of its matching queries plus tie_breaker times the others; bool the sum of its
+// matching must and should clauses (filter and must_not score nothing). Any other query
+// scores 1: the fake models no relevance (BM25), and the adapter sorts or scores only
+// with the queries above and knn.
+func (s *Server) eval(ix *index, q obj, d obj) (bool, float64, error) {
+	for kind, v := range q {
+		body, _ := v.(obj)
+		switch kind {
+		case "constant_score":
+			f := list(body["filter"])
+			if len(f) != 1 {
+				return false, 0, fmt.Errorf("constant_score without one filter")
+			}
+			m, err := s.match(ix, f[0], d)
+			if err != nil || !m {
+				return false, 0, err
+			}
+			boost := 1.0
+			if b, ok := body["boost"]; ok {
+				boost = num(b)
+			}
+			return true, boost, nil
+		case "dis_max":
+			var best, sum float64
+			found := false
+			for _, c := range list(body["queries"]) {
+				m, sc, err := s.eval(ix, c, d)
+				if err != nil {
+					return false, 0, err
+				}
+				if m {
+					found = true
+					sum += sc
+					best = max(best, sc)
+				}
+			}
+			if !found {
+				return false, 0, nil
+			}
+			return true, best + num(body["tie_breaker"])*(sum-best), nil
+		case "bool":
+			m, err := s.matchBool(ix, body, d)
+			if err != nil || !m {
+				return false, 0, err
+			}
+			var total float64
+			for _, k := range []string{"must", "should"} {
+				for _, c := range list(body[k]) {
+					cm, sc, err := s.eval(ix, c, d)
+					if err != nil {
+						return false, 0, err
+					}
+					if cm {
+						total += sc
+					}
+				}
+			}
+			return true, total, nil
+		}
+		m, err := s.match(ix, q, d)
+		return m, 1, err
+	}
+	return false, 0, fmt.Errorf("empty query")
 }
 
 func (s *Server) knn(ix *index, knn obj) ([]hit, error) {
@@ -335,6 +404,9 @@ func (s *Server) match(ix *index, q obj, d obj) (bool, error) {
 			return false, nil
 		case "bool":
 			return s.matchBool(ix, body, d)
+		case "constant_score", "dis_max":
+			m, _, err := s.eval(ix, q, d)
+			return m, err
 		case "terms":
 			for field, want := range body {
 				var vals []any
@@ -363,6 +435,14 @@ func (s *Server) match(ix *index, q obj, d obj) (bool, error) {
 			for field, want := range body {
 				if o, ok := want.(obj); ok {
 					want = o["value"]
+				}
+				if ix.tokenized(field) { // a term of a text field is one of its words
+					for _, tok := range ix.tokens(d, field) {
+						if tok == str(want) {
+							return true, nil
+						}
+					}
+					return false, nil
 				}
 				for _, have := range values(d, field) {
 					if key(have) == key(want) {
@@ -489,6 +569,21 @@ func (s *Server) search(ix *index, q obj) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
+	if v, ok := q["min_score"]; ok {
+		kept := hits[:0]
+		for _, h := range hits {
+			if h.score >= num(v) {
+				kept = append(kept, h)
+			}
+		}
+		hits = kept
+	}
+	var aggs obj
+	if a, ok := q["aggs"].(obj); ok {
+		if aggs, err = s.aggregate(ix, hits, a); err != nil {
+			return nil, err
+		}
+	}
 	sortHits(hits, q["sort"])
 	total := len(hits)
 	from, size := 0, 10
@@ -542,8 +637,59 @@ func (s *Server) search(ix *index, q obj) (obj, error) {
 	if page == nil {
 		page = []any{}
 	}
-	return obj{"took": 1, "timed_out": false, "_shards": obj{"total": 1, "successful": 1, "skipped": 0, "failed": 0},
-		"hits": obj{"total": obj{"value": total, "relation": "eq"}, "max_score": nil, "hits": page}}, nil
+	out := obj{"took": 1, "timed_out": false, "_shards": obj{"total": 1, "successful": 1, "skipped": 0, "failed": 0},
+		"hits": obj{"total": obj{"value": total, "relation": "eq"}, "max_score": nil, "hits": page}}
+	if aggs != nil {
+		out["aggregations"] = aggs
+	}
+	return out, nil
+}
+
+// aggregate evaluates aggregations over hits: cardinality (exact here; a cluster's is
+// approximate above its precision_threshold) and filter (doc_count and sub-aggregations
+// over the hits matching its query).
+func (s *Server) aggregate(ix *index, hits []hit, aggs obj) (obj, error) {
+	out := obj{}
+	for name, v := range aggs {
+		a, _ := v.(obj)
+		switch {
+		case a["cardinality"] != nil:
+			field := str(dig(a, "cardinality", "field"))
+			seen := map[string]bool{}
+			for _, h := range hits {
+				for _, x := range values(h.doc, field) {
+					seen[key(x)] = true
+				}
+			}
+			out[name] = obj{"value": len(seen)}
+		case a["filter"] != nil:
+			fq, _ := a["filter"].(obj)
+			var in []hit
+			for _, h := range hits {
+				m, err := s.match(ix, fq, h.doc)
+				if err != nil {
+					return nil, err
+				}
+				if m {
+					in = append(in, h)
+				}
+			}
+			res := obj{"doc_count": len(in)}
+			if sub, ok := a["aggs"].(obj); ok {
+				subs, err := s.aggregate(ix, in, sub)
+				if err != nil {
+					return nil, err
+				}
+				for k, x := range subs {
+					res[k] = x
+				}
+			}
+			out[name] = res
+		default:
+			return nil, fmt.Errorf("the fake does not evaluate aggregation %q", name)
+		}
+	}
+	return out, nil
 }
 
 func (s *Server) updateByQuery(ix *index, q obj) (obj, error) {
@@ -578,6 +724,9 @@ func sortHits(hits []hit, spec any) {
 		for _, f := range fields {
 			for field, dir := range f {
 				a, b := first(values(hits[i].doc, field)), first(values(hits[j].doc, field))
+				if field == "_score" {
+					a, b = hits[i].score, hits[j].score
+				}
 				c := compare(a, b)
 				if c == 0 {
 					continue
