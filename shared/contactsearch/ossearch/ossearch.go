@@ -4,8 +4,12 @@
 //
 //   - A document carries the contact as a search returns it, its employer's entry fields,
 //     and the fields the filters match on, its employer's filter fields (industries, size
-//     bucket, country and state) denormalized into it; UpdateCompany rewrites those in
-//     every document of a company when the company is derived again.
+//     bucket, country and state) and its icp_prompt signal text denormalized into it;
+//     UpdateCompany rewrites those in every document of a company when the company is
+//     derived again.
+//   - icp_prompt's company signals are a company search over those documents
+//     (signals.go): aggregations count companies for the words' idf, then a scored,
+//     collapsed search returns the matching companies.
 //   - Similarity is a knn query with the filter inside the knn clause (efficient
 //     filtering); filter mode is a bool query sorted by persona id.
 //   - Grouping by company is collapse on domain with results_by_company inner hits;
