@@ -334,7 +334,8 @@ func ingestContacts(ctx context.Context, env Env, a *allapp.App, file io.Reader,
 }
 
 // reindexContacts runs `firmo reindex-contacts`: every stored contact's document written
-// to the OpenSearch contacts index (contacts stored before contact search ran there).
+// to the OpenSearch contacts index (contacts stored before contact search ran there),
+// then the email patterns published for its entries.
 func reindexContacts(ctx context.Context, env Env) error {
 	if len(env.Args) > 1 {
 		return fmt.Errorf("%w: firmo reindex-contacts takes no arguments", errUsage)
@@ -356,5 +357,11 @@ func reindexContacts(ctx context.Context, env Env) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "contacts index: %d contacts written in %s\n", n, time.Since(start).Round(time.Millisecond))
+	start = time.Now()
+	np, err := contactsapp.PublishPatterns(ctx, a.Core)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "email patterns: %d domains published in %s\n", np, time.Since(start).Round(time.Millisecond))
 	return nil
 }

@@ -26,7 +26,7 @@ var helps = map[string]commandHelp{
 	"ingest companies": {"firmo ingest companies FILE [flags]", "Load company rows (CSV with a header, or JSON Lines); bad rows are listed and skipped.", []string{"firmo ingest companies /tmp/world/companies.jsonl"}},
 	"ingest certs":     {"firmo ingest certs FILE [flags]", "Load certificates (a PEM bundle, or JSON Lines).", []string{"firmo ingest certs /tmp/world/certs.jsonl"}},
 	"ingest pages":     {"firmo ingest pages FILE [flags]", "Load pages (JSON Lines).", []string{"firmo ingest pages /tmp/world/pages.jsonl"}},
-	"reindex-contacts": {"firmo reindex-contacts", "Write every stored contact to the OpenSearch contacts index at FIRMO_OPENSEARCH_URL, in batches of 500 (a backfill for contacts stored before the index was configured).",
+	"reindex-contacts": {"firmo reindex-contacts", "Write every stored contact to the OpenSearch contacts index at FIRMO_OPENSEARCH_URL, in batches of 500 (a backfill for contacts stored before the index was configured), then learn the email patterns from every address and publish one per domain for contact search's entries (run it again to refresh them).",
 		[]string{"FIRMO_OPENSEARCH_URL=https://search.example.com firmo reindex-contacts"}},
 	"icp-train": {"firmo icp-train (--truth | --org ORG_ID [--integration ID]) [flags]", "Train the native ICP-fit model (native-icp) and write its model file.",
 		[]string{"firmo icp-train --truth --companies 2000"}},

@@ -13,7 +13,7 @@ import (
 
 // TestReindexContacts: contacts ingested before FIRMO_OPENSEARCH_URL was set are not in
 // the contacts index; `firmo reindex-contacts` writes every one of them, and without the
-// setting it is a usage error naming it.
+// setting it is a usage error naming it. It then publishes the email patterns.
 func TestReindexContacts(t *testing.T) {
 	data := t.TempDir()
 	file := filepath.Join(t.TempDir(), "contacts.csv")
@@ -35,5 +35,10 @@ func TestReindexContacts(t *testing.T) {
 	}
 	if n := fake.Docs("contacts-cli"); n != 3 {
 		t.Fatalf("the contacts index holds %d documents, want 3", n)
+	}
+	// Then the email patterns, for contact search's entries: acme-widgets.de's two
+	// addresses give it one; bluefin-labs.fr has none.
+	if !strings.Contains(out.String(), "email patterns: 1 domains published") {
+		t.Fatalf("reindex-contacts published no pattern:\n%s", out.String())
 	}
 }

@@ -19,6 +19,8 @@
 //	l.Address()                           // "{first}.{last}@acme.com": email_pattern
 //	b.Record(ctx, emailpattern.Observation{Domain: "acme.com", Name: "Jane Doe",
 //		Email: "jane.doe@acme.com", Source: "page:https://acme.com/team"})
+//	b.Publish(ctx)                        // one stored item per domain, for
+//	patternbook.Stored{Store: store}.Pattern(ctx, "acme.com") // readers that must not learn
 //
 // The addresses are read on first use, not at start-up, by one background read that
 // every concurrent caller waits for with its own context (a caller that gives up does

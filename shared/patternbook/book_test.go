@@ -3,6 +3,7 @@ package patternbook
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -107,5 +108,42 @@ func TestRecordedAddressesCount(t *testing.T) {
 	}
 	if _, ok := b.Pattern(ctx, "unknown.example"); ok {
 		t.Fatal("a pattern for a domain with no address")
+	}
+}
+
+// TestPublishedPatternsAnswerAsTheBook: after Publish, Stored answers every domain's
+// pattern exactly as the book does, from one item per domain, and nothing for a domain
+// without one.
+func TestPublishedPatternsAnswerAsTheBook(t *testing.T) {
+	ctx := context.Background()
+	b, cs := openBook(t)
+	putContacts(t, cs, "acme.com", map[string]string{"Jane Doe": "jane.doe@acme.com", "John Smith": "john.smith@acme.com", "Ann Lee": "ann.lee@acme.com"})
+	if _, err := cs.Put(ctx, contact.Raw{PersonaID: 10, Name: "Max Mustermann", Domain: "beta.de", Email: "mmustermann@beta.de"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.Put(ctx, contact.Raw{PersonaID: 11, Name: "Erika Muster", Domain: "beta.de", Email: "emuster@beta.de"}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := b.Publish(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := Stored{Store: b.store}
+	got := 0
+	for _, dom := range []string{"acme.com", "beta.de", "none.org"} {
+		want, wok := b.Pattern(ctx, dom)
+		have, hok := st.Pattern(ctx, dom)
+		if wok != hok || !reflect.DeepEqual(want, have) {
+			t.Fatalf("%s: stored %+v %v, book %+v %v", dom, have, hok, want, wok)
+		}
+		if hok {
+			got++
+		}
+	}
+	if got != 2 || n != 2 {
+		t.Fatalf("%d published, %d answered; want 2", n, got)
+	}
+	if l, _ := st.Pattern(ctx, "ACME.com"); l.Template != "{first}.{last}" {
+		t.Fatalf("acme.com: %+v", l)
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/firmoapi/firmo/shared/httpapi/contacthttp"
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/osclient"
+	"github.com/firmoapi/firmo/shared/patternbook"
 )
 
 // Services are the contact store and contact search over it.
@@ -86,12 +87,14 @@ func build(ctx context.Context, c *app.Core) (Services, error) {
 	case cluster != nil:
 		// Every search and count is an OpenSearch query (ossearch): nothing reads every
 		// contact. The pattern book would (it learns from every address), so entries
-		// carry no email pattern here yet (README, "Contact search on OpenSearch").
+		// carry the patterns it published (PublishPatterns): one store read per
+		// company of a page.
 		idx, err := ContactIndex(cfg, cluster, emb.Dims())
 		if err != nil {
 			return Services{}, err
 		}
 		deps.Engine = idx
+		deps.Patterns = patternbook.Stored{Store: c.Store}
 		// A contact stored is indexed at once (its employer's fields read once): the
 		// pipeline's write, so no search has to read the store.
 		companies := deps.Companies
@@ -178,4 +181,12 @@ func Reindex(ctx context.Context, c *app.Core, done func(n int)) (int, error) {
 		err = flush()
 	}
 	return n, err
+}
+
+// PublishPatterns learns the email patterns from every address (the pattern book) and
+// writes one item per domain, which contact search on OpenSearch answers its entries'
+// email_pattern from (patternbook.Stored). It reads every address, so it is a command
+// (firmo reindex-contacts runs it after the contacts), never a contacts Lambda's work.
+func PublishPatterns(ctx context.Context, c *app.Core) (int, error) {
+	return patternsapp.Book(c).Publish(ctx)
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/firmoapi/firmo/shared/extract"
 	"github.com/firmoapi/firmo/shared/geo"
 	"github.com/firmoapi/firmo/shared/industry"
+	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/query"
 	"github.com/firmoapi/firmo/shared/title"
@@ -48,7 +49,8 @@ type World struct {
 	Queries   *query.Service
 	Embedder  *ppmiembed.Embedder
 	Truth     []Row
-	Dir       string // a directory the constructor may use
+	Dir       string   // a directory the constructor may use
+	KV        kv.Store // the store under the others (a constructor may keep its own items there)
 }
 
 // Row is one contact of the truth.
@@ -124,7 +126,7 @@ func build() (*World, error) {
 	if _, err := world.SeedContacts(ctx, cs, w, nil); err != nil {
 		return nil, err
 	}
-	out := &World{Contacts: cs, Companies: csvc.Store(), Queries: query.New(kv), Embedder: ppmiembed.New(), Dir: dir}
+	out := &World{Contacts: cs, Companies: csvc.Store(), Queries: query.New(kv), Embedder: ppmiembed.New(), Dir: dir, KV: kv}
 	err = cs.List(ctx, func(r contact.Raw) error {
 		rec, err := csvc.Store().Get(ctx, r.Domain)
 		if err != nil {

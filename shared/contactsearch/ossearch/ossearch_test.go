@@ -19,6 +19,7 @@ import (
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/contactsearch/contactsearchtest"
+	"github.com/firmoapi/firmo/shared/patternbook"
 	"github.com/firmoapi/firmo/shared/testkit"
 	"github.com/firmoapi/firmo/shared/testkit/osfake"
 )
@@ -51,8 +52,13 @@ func open(t *testing.T, w *contactsearchtest.World, url string, cfg Config) (*co
 	if err := contactsearch.IndexContacts(ctx, x, w.Companies, w.Embedder, raws); err != nil {
 		t.Fatal(err)
 	}
+	// The email patterns as a deployment publishes them (firmo reindex-contacts): learned
+	// once from every address, then read one domain at a time.
+	if _, err := patternbook.New(patternbook.Deps{Contacts: w.Contacts, Store: w.KV}).Publish(ctx); err != nil {
+		t.Fatal(err)
+	}
 	svc := contactsearch.New(contactsearch.Deps{Contacts: w.Contacts, Companies: w.Companies, Embedder: w.Embedder,
-		Scopes: w.Queries, Saver: w.Queries, Engine: x})
+		Scopes: w.Queries, Saver: w.Queries, Engine: x, Patterns: patternbook.Stored{Store: w.KV}})
 	return svc, x
 }
 
@@ -99,7 +105,7 @@ func TestContractOnFake(t *testing.T) {
 	rec := &recorder{fake: fake, sent: map[string][]osfake.Request{}}
 	contactsearchtest.Run(t, func(t *testing.T, w *contactsearchtest.World) (contactsearchtest.Searcher, bool) {
 		rec.svc, _ = open(t, w, fake.URL, Config{Index: "contacts-test", MaxTerms: 2, Shards: 1})
-		return rec, false
+		return rec, true
 	})
 	if t.Failed() {
 		return
@@ -131,7 +137,7 @@ func TestContractOnCluster(t *testing.T) {
 	contactsearchtest.Run(t, func(t *testing.T, w *contactsearchtest.World) (contactsearchtest.Searcher, bool) {
 		svc, x := open(t, w, url, Config{Index: "firmo-contract-test", Replicas: &zero, Shards: 1, MaxTerms: 2, Refresh: "wait_for"})
 		t.Cleanup(func() { _ = x.DeleteIndex(context.Background()) })
-		return svc, false
+		return svc, true
 	})
 }
 
