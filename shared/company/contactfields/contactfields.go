@@ -132,12 +132,14 @@ func Doc(f Fields) map[string]any {
 		ind = []string{}
 	}
 	sig := f.Signal.Texts()
+	shown := f
+	shown.Signal = Signal{} // searched in the fields below, never shown: stored once
 	return map[string]any{
 		SignalFields[0]:   sig[0],
 		SignalFields[1]:   sig[1],
 		SignalFields[2]:   sig[2],
 		SignalFields[3]:   sig[3],
-		"company":         f,
+		"company":         shown,
 		"industry":        ind,
 		"employees":       f.Employees,
 		"company_country": f.Country,

@@ -238,7 +238,7 @@ func documentOf(x contactsearch.Indexed, vec []float32) document {
 	// stored contact: UpdateCompany rewrites them in one place.
 	d.Contact.CompanyName, d.Contact.Employees, d.Contact.RevenueRange, d.Contact.Industry = "", "", "", nil
 	set := contactfields.Doc(x.Company)
-	d.Company = x.Company
+	d.Company, _ = set["company"].(contactsearch.CompanyFields)
 	d.Industry, _ = set["industry"].([]string)
 	d.Employees, _ = set["employees"].(string)
 	d.CompanyCountry, _ = set["company_country"].(string)
