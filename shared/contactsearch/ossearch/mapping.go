@@ -74,6 +74,16 @@ func (c Config) Mapping() map[string]any {
 	}
 }
 
+// FieldsMapping is the put-mapping body of the document fields (all but the vector,
+// whose method cannot change): what EnsureIndex adds to an existing index.
+func FieldsMapping() map[string]any {
+	props := map[string]any{}
+	for name, m := range fields {
+		props[name] = m
+	}
+	return map[string]any{"properties": props}
+}
+
 // ListsMapping is the index of saved-query lists too long for an inline terms filter:
 // each document holds one chunk of a list's domains or persona ids in its _source, read
 // by terms lookups; nothing in it is indexed.

@@ -127,7 +127,7 @@ func (c Config) Check() error {
 }
 
 // IAMActions are the Amazon OpenSearch Service actions the adapter's requests need: PUT
-// (indexes at first use, list chunks), POST (_bulk, _search, _count, _update_by_query).
+// (indexes and their mapping at first use, list chunks), POST (_bulk, _search, _count, _update_by_query).
 var IAMActions = []string{"es:ESHttpPut", "es:ESHttpPost"}
 
 // Index is the adapter. It is safe for concurrent use.
@@ -167,6 +167,16 @@ func (x *Index) EnsureIndex(ctx context.Context) error {
 	}
 	if err := x.ix.Create(ctx, x.cfg.Mapping()); err != nil {
 		return err
+	}
+	// An index created by an earlier version lacks fields added since (the signal text):
+	// put the document fields' mapping, which adds the missing ones and leaves the
+	// others as they are (the mapping is strict: a document with an unmapped field fails).
+	body, err := json.Marshal(FieldsMapping())
+	if err != nil {
+		return err
+	}
+	if _, err := x.client.Indices.Mapping.Put(ctx, opensearchapi.MappingPutReq{Indices: []string{x.cfg.Index}, Body: bytes.NewReader(body)}); err != nil {
+		return osclient.Unavailable("update the contacts index mapping", err)
 	}
 	lists := osclient.Index{Client: x.client, Name: x.cfg.ListsIndex}
 	if err := lists.Create(ctx, x.cfg.ListsMapping()); err != nil {

@@ -4,11 +4,15 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactsearch"
+	"github.com/firmoapi/firmo/shared/osclient"
 	"github.com/firmoapi/firmo/shared/testkit/osfake"
 )
 
@@ -84,5 +88,53 @@ func TestSignalDomainsMatchEmbedded(t *testing.T) {
 	}
 	if nonEmpty < 5 {
 		t.Fatalf("only %d signal sets match any company: the test tests little", nonEmpty)
+	}
+}
+
+// TestEnsureIndexAddsNewFields: an index created before the signal fields existed gets
+// them from EnsureIndex (put mapping), so its documents are not refused by the strict
+// mapping; a field whose mapping would change is refused, as a cluster refuses it.
+func TestEnsureIndexAddsNewFields(t *testing.T) {
+	ctx := context.Background()
+	fake := osfake.New()
+	defer fake.Close()
+	old := Config{Index: "old", Dims: 4, Shards: 1}.WithDefaults().Mapping()
+	props := old["mappings"].(map[string]any)["properties"].(map[string]any)
+	for _, f := range []string{"company_tech", "company_keywords", "company_industries", "company_description"} {
+		delete(props, f)
+	}
+	c := client(t, fake.URL)
+	if err := (osclient.Index{Client: c, Name: "old"}).Create(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	x, err := New(c, Config{Index: "old", Dims: 4, Shards: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := fake.Mark()
+	if err := x.EnsureIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	put := false
+	for _, r := range fake.Requests(mark) {
+		if r.Method == "PUT" && r.Path == "/old/_mapping" && strings.Contains(string(r.Body), `"company_tech":{"analyzer":"whitespace","type":"text"}`) {
+			put = true
+		}
+	}
+	if !put {
+		t.Fatalf("EnsureIndex sent no mapping with the signal fields: %v", fake.Requests(mark))
+	}
+	// The fake now scores signals on the added text fields.
+	rec := company.Record{Domain: "a.test", Derived: company.Derived{Vendors: []string{"stripe.com"}}, Profile: company.Profile{Description: "payments"}}
+	raw := contact.Raw{PersonaID: 1, Name: "Ann", Title: "CTO", Domain: "a.test"}
+	if err := x.PutContacts(ctx, []contactsearch.Indexed{contactsearch.Prepare(raw, contactsearch.CompanyFieldsOf(rec))}, [][]float32{{1, 0, 0, 0}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := x.SignalDomains(ctx, []string{"stripe"}); err != nil || !slices.Equal(got, []string{"a.test"}) {
+		t.Fatalf("signals on the updated index: %v %v", got, err)
+	}
+	_, err = c.Indices.Mapping.Put(ctx, opensearchapi.MappingPutReq{Indices: []string{"old"}, Body: strings.NewReader(`{"properties":{"company_tech":{"type":"keyword"}}}`)})
+	if err == nil {
+		t.Fatal("the fake accepted a changed field mapping")
 	}
 }

@@ -1,6 +1,6 @@
 // Package osfake is a fake OpenSearch for tests: an HTTP server speaking the REST API
 // the contact search adapter (shared/contactsearch/ossearch) uses — index creation,
-// _bulk, _search, _count, _doc, _update_by_query — that keeps documents in memory and
+// put mapping (new fields added, a changed one refused), _bulk, _search, _count, _doc, _update_by_query — that keeps documents in memory and
 // evaluates the part of the query DSL that adapter writes: bool (filter, must, should
 // with minimum_should_match, must_not), terms (values or a terms lookup), term, range,
 // prefix, wildcard, match_phrase, match_all, match_none, constant_score and dis_max
@@ -111,6 +111,42 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		_ = json.Unmarshal(body, &m)
 		s.indexes[parts[0]] = &index{mapping: m, docs: map[string]obj{}}
 		reply(200, obj{"acknowledged": true, "shards_acknowledged": true, "index": parts[0]})
+	case len(parts) == 2 && parts[1] == "_mapping" && (r.Method == http.MethodPut || r.Method == http.MethodPost):
+		ix := s.indexes[parts[0]]
+		if ix == nil {
+			fail(404, "index_not_found_exception", "no such index ["+parts[0]+"]")
+			return
+		}
+		var m obj
+		if err := json.Unmarshal(body, &m); err != nil {
+			fail(400, "mapper_parsing_exception", err.Error())
+			return
+		}
+		// New fields are added; a field mapped already must be mapped the same.
+		if ix.mapping == nil {
+			ix.mapping = obj{}
+		}
+		mappings, _ := ix.mapping["mappings"].(obj)
+		if mappings == nil {
+			mappings = obj{}
+			ix.mapping["mappings"] = mappings
+		}
+		props, _ := mappings["properties"].(obj)
+		if props == nil {
+			props = obj{}
+			mappings["properties"] = props
+		}
+		newProps, _ := m["properties"].(obj)
+		for name, def := range newProps {
+			if have, ok := props[name]; ok && key(have) != key(def) {
+				fail(400, "illegal_argument_exception", "mapper ["+name+"] cannot be changed")
+				return
+			}
+		}
+		for name, def := range newProps {
+			props[name] = def
+		}
+		reply(200, obj{"acknowledged": true})
 	case len(parts) == 1 && r.Method == http.MethodDelete:
 		delete(s.indexes, parts[0])
 		reply(200, obj{"acknowledged": true})
