@@ -119,3 +119,24 @@ func TestAppendDynamoCalls(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppendDynamo10000 appends all six datasets to the 10,000 domains of a demo
+// world stored in DynamoDB (the dynalite stand-in), reporting DynamoDB calls per
+// domain. The seeding is not timed. BENCHMARKS.md has the figures.
+func BenchmarkAppendDynamo10000(b *testing.B) {
+	counter, req, ds := dynamoWorld(b, dataset.MaxDomains)
+	ctx := context.Background()
+	counter.reset()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := ds.Append(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	total := 0
+	for _, c := range counter.reset() {
+		total += c
+	}
+	b.ReportMetric(float64(total)/float64(b.N)/float64(len(req.Rows)), "calls/domain")
+}
