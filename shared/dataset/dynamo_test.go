@@ -71,7 +71,8 @@ func dynamoWorld(tb testing.TB, companies int) (*countingHTTP, dataset.Request, 
 // maxCallsPerDomain bounds the DynamoDB calls an append of all six datasets makes per
 // domain: records and site material in batches of 100, then one certificate query and
 // one redirect-source query per domain (more only for a domain with redirect chains or
-// many certificate chunks). Before the batched reads it was 5.07 (1,013 for 200).
+// many certificate chunks). Before the batched reads it was 4.00 on this world
+// (BENCHMARKS.md).
 const maxCallsPerDomain = 2.2
 
 // TestAppendDynamoCalls appends all six datasets to 200 domains stored in DynamoDB
