@@ -11,10 +11,11 @@ import (
 
 	"github.com/firmoapi/firmo/shared/app"
 	"github.com/firmoapi/firmo/shared/app/integrationsapp"
+	"github.com/firmoapi/firmo/shared/secret/kmssecret"
 )
 
 func main() {
-	core, err := app.FromEnv(context.Background(), os.Getenv, integrationsapp.Composer())
+	core, err := app.FromEnv(context.Background(), os.Getenv, integrationsapp.Composer(integrationsapp.Sealing{Name: "sealer", New: kmssecret.NewSealer}))
 	if err != nil {
 		log.Fatal(err)
 	}

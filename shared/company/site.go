@@ -80,6 +80,31 @@ func (s *KVStore) Site(ctx context.Context, domain string) (Site, error) {
 	return site, nil
 }
 
+// Sites implements Store.
+func (s *KVStore) Sites(ctx context.Context, domains []string) (map[string]Site, error) {
+	keys := make([]kv.Key, len(domains))
+	for i, d := range domains {
+		keys[i] = siteKey(d)
+	}
+	items, err := s.kv.GetMany(ctx, keys)
+	if err != nil {
+		return nil, fmt.Errorf("sites of %d domains: %w", len(domains), err)
+	}
+	out := make(map[string]Site, len(items))
+	for i, d := range domains {
+		it, ok := items[keys[i]]
+		if !ok {
+			continue
+		}
+		var site Site
+		if err := json.Unmarshal(it.Data, &site); err != nil {
+			return nil, fmt.Errorf("decode site of %s: %w", d, err)
+		}
+		out[d] = site
+	}
+	return out, nil
+}
+
 // redirectKey is the reverse edge of a redirect: source's homepage redirects to
 // target. It lives in the target's data partition, so the sources of a domain are one
 // query.

@@ -26,6 +26,9 @@ import (
 type Store interface {
 	// Get returns the record of a domain, with its Version set.
 	Get(ctx context.Context, domain string) (Record, error)
+	// GetMany returns the records of many domains at once (batched reads of the kv
+	// store), by domain; a domain without a record is absent.
+	GetMany(ctx context.Context, domains []string) (map[string]Record, error)
 	// Put writes a record. rec.Version must be the version read (0 for a new record);
 	// on success it is updated to the new version.
 	Put(ctx context.Context, rec *Record) error
@@ -52,6 +55,9 @@ type Store interface {
 	// without any is apperr.ErrNotFound.
 	PutSite(ctx context.Context, domain string, site Site) error
 	Site(ctx context.Context, domain string) (Site, error)
+	// Sites returns the site material of many domains at once, by domain; a domain
+	// without any is absent.
+	Sites(ctx context.Context, domains []string) (map[string]Site, error)
 	// SetRedirect moves the reverse redirect edge of source from the domain it
 	// redirected to (from, "" for none) to the one it redirects to now (to, "" for
 	// none). RedirectSources lists the domains whose homepage redirects to target.
@@ -98,6 +104,31 @@ func (s *KVStore) Get(ctx context.Context, domain string) (Record, error) {
 		return Record{}, fmt.Errorf("company %s: %w", domain, err)
 	}
 	return decodeRecord(it)
+}
+
+// GetMany implements Store.
+func (s *KVStore) GetMany(ctx context.Context, domains []string) (map[string]Record, error) {
+	keys := make([]kv.Key, len(domains))
+	for i, d := range domains {
+		keys[i] = recordKey(d)
+	}
+	items, err := s.kv.GetMany(ctx, keys)
+	if err != nil {
+		return nil, fmt.Errorf("%d companies: %w", len(domains), err)
+	}
+	out := make(map[string]Record, len(items))
+	for i, d := range domains {
+		it, ok := items[keys[i]]
+		if !ok {
+			continue
+		}
+		rec, err := decodeRecord(it)
+		if err != nil {
+			return nil, err
+		}
+		out[d] = rec
+	}
+	return out, nil
 }
 
 func decodeRecord(it kv.Item) (Record, error) {

@@ -14,9 +14,10 @@ package dataset
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -104,10 +105,12 @@ func joinNames(ns []Name) string {
 }
 
 // Store is what the datasets read of the company store; company.Store satisfies it.
+// Append reads records and site material in batches (GetMany, Sites) and queries
+// certificates and redirect sources per domain.
 type Store interface {
-	Get(ctx context.Context, domain string) (company.Record, error)
+	GetMany(ctx context.Context, domains []string) (map[string]company.Record, error)
+	Sites(ctx context.Context, domains []string) (map[string]company.Site, error)
 	Certificates(ctx context.Context, domain string, limit int) ([]company.Certificate, error)
-	Site(ctx context.Context, domain string) (company.Site, error)
 	RedirectSources(ctx context.Context, target string) ([]string, error)
 }
 
@@ -123,7 +126,9 @@ type Deps struct {
 	Scorer Scorer
 	// Now is the clock that decides the last completed quarter; nil: time.Now.
 	Now func() time.Time
-	// Workers bounds the domains read at once; 0: 4 per core.
+	// Workers bounds the batches and domains read at once; 0: DefaultWorkers. The reads
+	// wait on the store (DynamoDB round trips), not on the CPU, so they overlap beyond
+	// the core count.
 	Workers int
 }
 
@@ -141,10 +146,17 @@ func New(d Deps) *Service {
 		d.Now = time.Now
 	}
 	if d.Workers <= 0 {
-		d.Workers = 4 * runtime.GOMAXPROCS(0)
+		d.Workers = max(DefaultWorkers, 4*runtime.GOMAXPROCS(0))
 	}
 	return &Service{store: d.Store, scorer: d.Scorer, now: d.Now, workers: d.Workers}
 }
+
+// DefaultWorkers is the default of Deps.Workers.
+const DefaultWorkers = 32
+
+// batchDomains is how many domains' records (and sites) one GetMany asks for: the
+// kv store's batch (DynamoDB's BatchGetItem takes 100 keys).
+const batchDomains = 100
 
 // Input is one row of the request: the domain as given and the row's input columns
 // (nil for a domain from a saved query, which has none).
@@ -261,36 +273,83 @@ func jsonString(s string) json.RawMessage {
 	return b
 }
 
-// computeAll computes the datasets of every domain on s.workers goroutines.
+// computeAll computes the datasets of every domain: the records (and, for vendors, the
+// site material) in batches of batchDomains, then the per-domain queries (certificates,
+// redirect sources), all on s.workers goroutines.
 func (s *Service) computeAll(ctx context.Context, domains []string, sets []Name, qs []Quarter) (map[string]data, error) {
-	out := make(map[string]data, len(domains))
+	needSites := slices.Contains(sets, Vendors)
+	var batches [][]string
+	for start := 0; start < len(domains); start += batchDomains {
+		batches = append(batches, domains[start:min(start+batchDomains, len(domains))])
+	}
+	recs := make(map[string]company.Record, len(domains))
+	sites := map[string]company.Site{}
 	var mu sync.Mutex
+	err := s.each(ctx, len(batches), func(ctx context.Context, i int) error {
+		got, err := s.store.GetMany(ctx, batches[i])
+		if err != nil {
+			return fmt.Errorf("append: %w", err)
+		}
+		var st map[string]company.Site
+		if needSites && len(got) > 0 {
+			found := make([]string, 0, len(got))
+			for _, d := range batches[i] {
+				if _, ok := got[d]; ok {
+					found = append(found, d)
+				}
+			}
+			if st, err = s.store.Sites(ctx, found); err != nil {
+				return fmt.Errorf("append: %w", err)
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		maps.Copy(recs, got)
+		maps.Copy(sites, st)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]data, len(domains))
+	err = s.each(ctx, len(domains), func(ctx context.Context, i int) error {
+		d := domains[i]
+		rec, found := recs[d]
+		v, err := s.compute(ctx, d, rec, found, sites[d], sets, qs)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		out[d] = v
+		mu.Unlock()
+		return nil
+	})
+	return out, err
+}
+
+// each runs fn for 0..n-1 on at most s.workers goroutines, stopping at the first error.
+func (s *Service) each(ctx context.Context, n int, fn func(context.Context, int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var firstErr error
 	var once sync.Once
-	next := make(chan string)
+	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(s.workers, max(len(domains), 1)) {
+	for range min(s.workers, max(n, 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for d := range next {
-				v, err := s.compute(ctx, d, sets, qs)
-				if err != nil {
+			for i := range next {
+				if err := fn(ctx, i); err != nil {
 					once.Do(func() { firstErr = err; cancel() })
-					continue
 				}
-				mu.Lock()
-				out[d] = v
-				mu.Unlock()
 			}
 		}()
 	}
 feed:
-	for _, d := range domains {
+	for i := range n {
 		select {
-		case next <- d:
+		case next <- i:
 		case <-ctx.Done():
 			break feed
 		}
@@ -300,17 +359,13 @@ feed:
 	if firstErr == nil {
 		firstErr = ctx.Err()
 	}
-	return out, firstErr
+	return firstErr
 }
 
-// compute reads one domain and computes the requested datasets.
-func (s *Service) compute(ctx context.Context, dom string, sets []Name, qs []Quarter) (data, error) {
+// compute computes the requested datasets of one domain from its record (found: it
+// has one) and site material, querying its certificates and redirect sources.
+func (s *Service) compute(ctx context.Context, dom string, rec company.Record, found bool, site company.Site, sets []Name, qs []Quarter) (data, error) {
 	d := data{sets: map[Name][]json.RawMessage{}, hasData: map[Name]bool{}}
-	rec, err := s.store.Get(ctx, dom)
-	found := err == nil
-	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
-		return d, fmt.Errorf("append %s: %w", dom, err)
-	}
 	for _, n := range sets {
 		if !found {
 			continue // an unknown domain's row keeps empty fields
@@ -329,7 +384,7 @@ func (s *Service) compute(ctx context.Context, dom string, sets []Name, qs []Qua
 		case Growth:
 			vals, has, err = s.growthValues(ctx, dom, qs)
 		case Vendors:
-			vals, has, err = s.vendorValues(ctx, rec)
+			vals, has = vendorValues(rec, site)
 		case Subdomains:
 			subs := rec.Derived.Subdomains
 			if len(subs) > MaxSubdomains {
@@ -471,11 +526,9 @@ func (s *Service) redirectValues(ctx context.Context, rec company.Record) ([]jso
 	return []json.RawMessage{marshal(nonNil(srcs)), marshal(total)}, total > 0, nil
 }
 
-func (s *Service) vendorValues(ctx context.Context, rec company.Record) ([]json.RawMessage, bool, error) {
-	site, err := s.store.Site(ctx, rec.Domain)
-	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
-		return nil, false, err
-	}
+// vendorValues are a domain's vendors from its record and site material (the zero Site
+// when it has none).
+func vendorValues(rec company.Record, site company.Site) ([]json.RawMessage, bool) {
 	vs, _ := company.Vendors(rec.Domain, rec.Derived.Vendors, site, rec.Profile.MXProvider)
-	return []json.RawMessage{marshal(nonNil(vs))}, len(vs) > 0, nil
+	return []json.RawMessage{marshal(nonNil(vs))}, len(vs) > 0
 }

@@ -33,24 +33,28 @@ func newMemStore() *memStore {
 	return &memStore{recs: map[string]company.Record{}, certs: map[string][]company.Certificate{}, sites: map[string]company.Site{}, redirects: map[string][]string{}}
 }
 
-func (m *memStore) Get(_ context.Context, d string) (company.Record, error) {
-	r, ok := m.recs[d]
-	if !ok {
-		return company.Record{}, fmt.Errorf("record %s: %w", d, apperr.ErrNotFound)
+func (m *memStore) GetMany(_ context.Context, ds []string) (map[string]company.Record, error) {
+	out := map[string]company.Record{}
+	for _, d := range ds {
+		if r, ok := m.recs[d]; ok {
+			out[d] = r
+		}
 	}
-	return r, nil
+	return out, nil
 }
 
 func (m *memStore) Certificates(_ context.Context, d string, _ int) ([]company.Certificate, error) {
 	return m.certs[d], nil
 }
 
-func (m *memStore) Site(_ context.Context, d string) (company.Site, error) {
-	s, ok := m.sites[d]
-	if !ok {
-		return company.Site{}, apperr.ErrNotFound
+func (m *memStore) Sites(_ context.Context, ds []string) (map[string]company.Site, error) {
+	out := map[string]company.Site{}
+	for _, d := range ds {
+		if s, ok := m.sites[d]; ok {
+			out[d] = s
+		}
 	}
-	return s, nil
+	return out, nil
 }
 
 func (m *memStore) RedirectSources(_ context.Context, t string) ([]string, error) {

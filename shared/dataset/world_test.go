@@ -13,6 +13,7 @@ import (
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/dataset"
 	"github.com/firmoapi/firmo/shared/dnsmx"
+	"github.com/firmoapi/firmo/shared/kv"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/score"
 	"github.com/firmoapi/firmo/shared/world"
@@ -32,6 +33,12 @@ func seededWorld(t testing.TB, opts world.Options) (*world.World, *company.Servi
 	}
 	t.Cleanup(func() { kv.Close() })
 	kv.DB().NoSync = true
+	return seededWorldOn(t, opts, kv)
+}
+
+// seededWorldOn is seededWorld on a given kv store.
+func seededWorldOn(t testing.TB, opts world.Options, kv kv.Store) (*world.World, *company.Service, *dataset.Service) {
+	t.Helper()
 	w := world.New(opts)
 	zone := &dnsmx.MapZone{}
 	zone.Set(w.Zone())

@@ -63,6 +63,10 @@ type Page struct {
 type Store interface {
 	// Get returns the item or an error wrapping apperr.ErrNotFound.
 	Get(ctx context.Context, key Key) (Item, error)
+	// GetMany reads many items at once (DynamoDB: BatchGetItem, 100 keys a call; bbolt:
+	// one read transaction): the items found, by key; a missing key is absent from the
+	// map, not an error. Repeated keys are read once.
+	GetMany(ctx context.Context, keys []Key) (map[Key]Item, error)
 	// Put writes the document of an item, keeping its counters, and returns the new version.
 	Put(ctx context.Context, key Key, data []byte, cond Cond) (int64, error)
 	// Add adds delta to a named counter and returns its new value.

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 	kmstypes "github.com/aws/aws-sdk-go-v2/service/kms/types"
 	"github.com/aws/smithy-go"
@@ -24,12 +23,29 @@ import (
 // kmsPrefix marks a value sealed by an Envelope; Box values start with prefix ("v1:").
 const kmsPrefix = "k1:"
 
-// KMS is the part of the AWS KMS API an Envelope calls. *kms.Client implements it;
-// tests wrap one to count calls.
-type KMS interface {
-	GenerateDataKey(ctx context.Context, in *kms.GenerateDataKeyInput, optFns ...func(*kms.Options)) (*kms.GenerateDataKeyOutput, error)
+// Decrypter is the part of the AWS KMS API an Envelope calls to open values. *kms.Client
+// implements it.
+type Decrypter interface {
 	Decrypt(ctx context.Context, in *kms.DecryptInput, optFns ...func(*kms.Options)) (*kms.DecryptOutput, error)
 }
+
+// KMS is the part of the AWS KMS API a sealing and opening Envelope calls: Decrypt here,
+// GenerateDataKey through KMSOptions.DataKeys (kmssecret.DataKeys). *kms.Client
+// implements it; tests wrap one to count calls.
+type KMS interface {
+	Decrypter
+	GenerateDataKey(ctx context.Context, in *kms.GenerateDataKeyInput, optFns ...func(*kms.Options)) (*kms.GenerateDataKeyOutput, error)
+}
+
+// DataKeys makes a fresh AES-256 data key under keyID, bound to encryptionContext: its
+// plaintext and its encrypted form. kmssecret.DataKeys makes one that calls
+// kms:GenerateDataKey; this package never calls it itself, so that a function which only
+// opens values (linking this package and kmsopen, not kmssecret) is granted kms:Decrypt
+// alone.
+type DataKeys func(ctx context.Context, keyID string, encryptionContext map[string]string) (plaintext, encrypted []byte, err error)
+
+// ErrOpenOnly is returned by Seal on an Envelope made without KMSOptions.DataKeys.
+var ErrOpenOnly = &apperr.Error{Kind: apperr.ErrInternal, Message: "This function only opens stored secrets; it cannot seal new ones."}
 
 // Defaults of KMSOptions.
 const (
@@ -60,8 +76,11 @@ const kmsRetryAfter = 2 * time.Second
 
 // KMSOptions configure an Envelope. Client and KeyID are required.
 type KMSOptions struct {
-	// Client calls KMS (kms.NewFromConfig; a stand-in's endpoint in tests).
-	Client KMS
+	// Client calls KMS's Decrypt (kms.NewFromConfig; a stand-in's endpoint in tests).
+	Client Decrypter
+	// DataKeys makes the data keys values are sealed with (kmssecret.DataKeys). Nil
+	// makes an open-only Envelope: Seal returns ErrOpenOnly.
+	DataKeys DataKeys
 	// KeyID names the symmetric KMS key data keys are generated under: a key id, key
 	// ARN, alias name or alias ARN. Opening needs no key id (the encrypted data key
 	// names its KMS key), so values sealed before a key change stay readable while the
@@ -84,7 +103,7 @@ type KMSOptions struct {
 // key encrypted under the KMS key, so any instance allowed kms:Decrypt can open it.
 // Nothing is called before the first Seal or Open. It is safe for concurrent use.
 type Envelope struct {
-	client KMS
+	client Decrypter
 	keyID  string
 	local  *Box
 	opts   KMSOptions
@@ -217,25 +236,24 @@ func (e *Envelope) sealingKey() (*dataKey, error) {
 }
 
 func (e *Envelope) generate() (*dataKey, error) {
+	if e.opts.DataKeys == nil {
+		return nil, ErrOpenOnly
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), e.opts.CallTimeout)
 	defer cancel()
-	out, err := e.client.GenerateDataKey(ctx, &kms.GenerateDataKeyInput{
-		KeyId:             aws.String(e.keyID),
-		KeySpec:           kmstypes.DataKeySpecAes256,
-		EncryptionContext: encryptionContext(),
-	})
+	plaintext, encrypted, err := e.opts.DataKeys(ctx, e.keyID, encryptionContext())
 	if err != nil {
 		return nil, kmsError("GenerateDataKey", e.keyID, err)
 	}
-	defer clear(out.Plaintext)
-	if len(out.CiphertextBlob) == 0 || len(out.CiphertextBlob) > 0xFFFF {
-		return nil, fmt.Errorf("kms GenerateDataKey: encrypted data key of %d bytes", len(out.CiphertextBlob))
+	defer clear(plaintext)
+	if len(encrypted) == 0 || len(encrypted) > 0xFFFF {
+		return nil, fmt.Errorf("kms GenerateDataKey: encrypted data key of %d bytes", len(encrypted))
 	}
-	aead, err := newAEAD(out.Plaintext)
+	aead, err := newAEAD(plaintext)
 	if err != nil {
 		return nil, fmt.Errorf("kms GenerateDataKey: data key: %w", err)
 	}
-	return &dataKey{aead: aead, encrypted: out.CiphertextBlob, created: e.opts.Now()}, nil
+	return &dataKey{aead: aead, encrypted: encrypted, created: e.opts.Now()}, nil
 }
 
 // openingKey returns the plaintext data key of an encrypted one: from the cache, or

@@ -22,6 +22,7 @@ import (
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/secret"
+	"github.com/firmoapi/firmo/shared/secret/kmssecret"
 	"github.com/firmoapi/firmo/shared/secret/secrettest"
 	"github.com/firmoapi/firmo/shared/testkit"
 )
@@ -53,8 +54,13 @@ func (c *countingKMS) Decrypt(ctx context.Context, in *kms.DecryptInput, optFns 
 	return c.KMS.Decrypt(ctx, in, optFns...)
 }
 
+// newEnvelope makes an Envelope that seals through kmssecret.DataKeys on the test's
+// client.
 func newEnvelope(t *testing.T, o secret.KMSOptions) *secret.Envelope {
 	t.Helper()
+	if c, ok := o.Client.(secret.KMS); ok && o.DataKeys == nil {
+		o.DataKeys = kmssecret.DataKeys(c)
+	}
 	e, err := secret.NewKMS(o)
 	if err != nil {
 		t.Fatal(err)
@@ -144,6 +150,28 @@ func TestKMSContract(t *testing.T) {
 		}
 		if got := c.decrypts.Load(); got != 3 {
 			t.Fatalf("opening values of 3 expired data keys called Decrypt %d times, want 3", got)
+		}
+	})
+
+	t.Run("open-only envelope opens and never generates", func(t *testing.T) {
+		sealer := newEnvelope(t, secret.KMSOptions{Client: client, KeyID: k.KeyID})
+		sealed, err := sealer.Seal("org1", "sk-open-only")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &countingKMS{KMS: client}
+		opener, err := secret.NewKMS(secret.KMSOptions{Client: c, KeyID: k.KeyID}) // no DataKeys
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := opener.Open("org1", sealed); err != nil || got != "sk-open-only" {
+			t.Fatalf("open-only Open = %q, %v", got, err)
+		}
+		if got, err := opener.Seal("org1", "x"); !errors.Is(err, secret.ErrOpenOnly) || got != "" {
+			t.Fatalf("open-only Seal = %q, %v; want ErrOpenOnly", got, err)
+		}
+		if g, d := c.generates.Load(), c.decrypts.Load(); g != 0 || d != 1 {
+			t.Fatalf("open-only envelope called GenerateDataKey %d and Decrypt %d times; want 0 and 1", g, d)
 		}
 	})
 

@@ -3,6 +3,7 @@ package task_test
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"maps"
 	"sort"
@@ -50,6 +51,21 @@ func (m *memKV) Get(ctx context.Context, key kv.Key) (kv.Item, error) {
 		return kv.Item{}, fmt.Errorf("get %s: %w", key, apperr.ErrNotFound)
 	}
 	return copyItem(it), nil
+}
+
+func (m *memKV) GetMany(ctx context.Context, keys []kv.Key) (map[kv.Key]kv.Item, error) {
+	out := map[kv.Key]kv.Item{}
+	for _, k := range keys {
+		it, err := m.Get(ctx, k)
+		if errors.Is(err, apperr.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[k] = it
+	}
+	return out, nil
 }
 
 func (m *memKV) Put(ctx context.Context, key kv.Key, data []byte, cond kv.Cond) (int64, error) {

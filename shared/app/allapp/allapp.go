@@ -35,6 +35,7 @@ import (
 	"github.com/firmoapi/firmo/shared/namematch/bleveindex"
 	"github.com/firmoapi/firmo/shared/query"
 	"github.com/firmoapi/firmo/shared/research"
+	"github.com/firmoapi/firmo/shared/secret/kmssecret"
 	"github.com/firmoapi/firmo/shared/websearch"
 )
 
@@ -105,7 +106,7 @@ func compose(ctx context.Context, cfg config.Config, log *slog.Logger, b app.Bac
 // collect reaches the services the families built (each is built once per core, so
 // these are the ones serving) and loads the world's DNS zone.
 func (a *App) collect(ctx context.Context) error {
-	providers, err := integrationsapp.Build(ctx, a.Core)
+	providers, err := integrationsapp.Build(ctx, a.Core, integrationsapp.Sealing{Name: "sealer", New: kmssecret.NewSealer})
 	if err != nil {
 		return err
 	}
@@ -136,7 +137,7 @@ func (a *App) collect(ctx context.Context) error {
 func Families() []app.Composer { return families(&companyapp.Composer{}) }
 
 func families(company *companyapp.Composer) []app.Composer {
-	return []app.Composer{accountapp.Composer(), queriesapp.Composer(), integrationsapp.Composer(),
+	return []app.Composer{accountapp.Composer(), queriesapp.Composer(), integrationsapp.Composer(integrationsapp.Sealing{Name: "sealer", New: kmssecret.NewSealer}),
 		company, contactsapp.Composer(), emailapp.Composer(),
 		generationapp.Composer(generationapp.FindEmailsWith(emailapp.ContactFinderOn)), crmapp.Composer(), datasetsapp.Composer()}
 }

@@ -24,6 +24,8 @@ import (
 	"github.com/firmoapi/firmo/shared/kv/dynamokv"
 	"github.com/firmoapi/firmo/shared/osclient"
 	"github.com/firmoapi/firmo/shared/secret"
+	"github.com/firmoapi/firmo/shared/secret/kmsopen"
+	"github.com/firmoapi/firmo/shared/secret/kmssecret"
 	"github.com/firmoapi/firmo/shared/secret/smsecret"
 	"github.com/firmoapi/firmo/shared/task/sfnflow"
 	"github.com/firmoapi/firmo/shared/task/sqsqueue"
@@ -50,9 +52,10 @@ var iamAdapters = []struct {
 	{"github.com/firmoapi/firmo/shared/contactsearch/ossearch", ossearch.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "", []string{"SearchDomain", "OpenSearchDomainName"}},
 	{"github.com/firmoapi/firmo/shared/company/oscontactfields", oscontactfields.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "", []string{"SearchDomain", "OpenSearchDomainName"}},
 	{"github.com/firmoapi/firmo/shared/secret", secret.IAMActions, nil, "FIRMO_KMS_KEY_ID", "", []string{"SecretsKey"}},
-	// kmssecret's kmsClient makes the KMS client on first use and forwards the
-	// Envelope's calls to it: the same actions as shared/secret, on the same key.
-	{"github.com/firmoapi/firmo/shared/secret/kmssecret", secret.IAMActions, nil, "FIRMO_KMS_KEY_ID", "", []string{"SecretsKey"}},
+	// kmsopen's Client makes the KMS client on first use and opens (Decrypt); kmssecret
+	// adds sealing's GenerateDataKey. Functions that only read keys link kmsopen alone.
+	{"github.com/firmoapi/firmo/shared/secret/kmsopen", kmsopen.IAMActions, nil, "FIRMO_KMS_KEY_ID", "", []string{"SecretsKey"}},
+	{"github.com/firmoapi/firmo/shared/secret/kmssecret", kmssecret.IAMActions, nil, "FIRMO_KMS_KEY_ID", "", []string{"SecretsKey"}},
 	{"github.com/firmoapi/firmo/shared/secret/smsecret", smsecret.IAMActions, nil, "FIRMO_EMBED_API_KEY_SECRET_ARN", "HasEmbedApiKey", []string{"EmbedApiKeySecretArn"}},
 	{"github.com/firmoapi/firmo/shared/secret/smsecret", smsecret.IAMActions, nil, "FIRMO_CRM_HUBSPOT_CLIENT_SECRET_ARN", "HasHubSpotClientSecret", []string{"CrmHubSpotClientSecretArn"}},
 	{"github.com/firmoapi/firmo/shared/secret/smsecret", smsecret.IAMActions, nil, "FIRMO_CRM_SALESFORCE_CLIENT_SECRET_ARN", "HasSalesforceClientSecret", []string{"CrmSalesforceClientSecretArn"}},

@@ -67,7 +67,7 @@ func build(ctx context.Context, c *app.Core) (Services, error) {
 	if err != nil {
 		return Services{}, err
 	}
-	providers, err := integrationsapp.Build(ctx, c)
+	providers, err := integrationsapp.Build(ctx, c, integrationsapp.OpenOnly())
 	if err != nil {
 		return Services{}, err
 	}

@@ -102,7 +102,7 @@ func build(ctx context.Context, c *app.Core) (services, error) {
 	if err != nil {
 		return services{}, err
 	}
-	providers, err := integrationsapp.Build(ctx, c)
+	providers, err := integrationsapp.Build(ctx, c, integrationsapp.OpenOnly())
 	return services{research: r, generate: g, integrations: providers.Integrations, tasks: c.Tasks}, err
 }
 
@@ -117,7 +117,7 @@ func routes(s services) []httpapi.Route {
 // FindEmailsWith option gave the core.
 func ContactGen(ctx context.Context, c *app.Core) (*contactgen.Service, error) {
 	return app.Shared(c, "generationapp.ContactGen", func() (*contactgen.Service, error) {
-		providers, err := integrationsapp.Build(ctx, c)
+		providers, err := integrationsapp.Build(ctx, c, integrationsapp.OpenOnly())
 		if err != nil {
 			return nil, err
 		}
@@ -235,7 +235,7 @@ func useFinder(c *app.Core, f contactgen.EmailFinder) {
 // contact store.
 func Research(ctx context.Context, c *app.Core) (*research.Service, error) {
 	return app.Shared(c, "generationapp.Research", func() (*research.Service, error) {
-		providers, err := integrationsapp.Build(ctx, c)
+		providers, err := integrationsapp.Build(ctx, c, integrationsapp.OpenOnly())
 		if err != nil {
 			return nil, err
 		}

@@ -21,15 +21,34 @@ import (
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/llm"
 	"github.com/firmoapi/firmo/shared/llm/llmconnect"
-	"github.com/firmoapi/firmo/shared/secret/kmssecret"
+	"github.com/firmoapi/firmo/shared/secret/kmsopen"
 	"github.com/firmoapi/firmo/shared/websearch"
 	"github.com/firmoapi/firmo/shared/websearch/bravesearch"
 	"github.com/firmoapi/firmo/shared/websearch/nativesearch"
 	"github.com/firmoapi/firmo/shared/websearch/serpersearch"
 )
 
-// Composer composes the integrations family.
-func Composer() app.Composer { return app.NewComposer(httpapi.FamilyIntegrations, Build, routes) }
+// Composer composes the integrations family, which stores keys: they are sealed as
+// sealing (kmssecret.NewSealer) decides.
+func Composer(sealing Sealing) app.Composer {
+	return app.NewComposer(httpapi.FamilyIntegrations, func(ctx context.Context, c *app.Core) (Services, error) { return Build(ctx, c, sealing) }, routes)
+}
+
+// Sealer seals and opens provider keys.
+type Sealer = kmsopen.Sealer
+
+// Sealing names how the services seal and open keys: the families that store keys use
+// kmssecret.NewSealer (kms:GenerateDataKey and kms:Decrypt), those that only read them
+// kmsopen.NewOpener (kms:Decrypt alone). The composition chooses, so that a function
+// links, and is granted, only what it calls.
+type Sealing struct {
+	// Name keys the services built once per core ("sealer", "opener").
+	Name string
+	New  func(config.Config, *aws.Config) (Sealer, error)
+}
+
+// OpenOnly is the Sealing of the families that read keys and never store one.
+func OpenOnly() Sealing { return Sealing{Name: "opener", New: kmsopen.NewOpener} }
 
 func routes(s Services) []httpapi.Route {
 	return slices.Concat(integrationhttp.IntegrationRoutes(s.Integrations), integrationhttp.SearchProviderRoutes(s.SearchProviders))
@@ -41,17 +60,18 @@ type Services struct {
 	SearchProviders *websearch.Service
 }
 
-// Build returns the core's integration services, building them on first use.
-func Build(_ context.Context, c *app.Core) (Services, error) {
-	return app.Shared(c, "integrationsapp.Build", func() (Services, error) { return build(c.Config, c) })
+// Build returns the core's integration services with keys sealed as sealing says,
+// building them on first use.
+func Build(_ context.Context, c *app.Core, sealing Sealing) (Services, error) {
+	return app.Shared(c, "integrationsapp.Build/"+sealing.Name, func() (Services, error) { return build(c.Config, c, sealing) })
 }
 
 // providerTimeout bounds one call to an LLM or search provider.
 const providerTimeout = 120 * time.Second
 
-// build makes the services, provider keys sealed as newSealer decides.
-func build(cfg config.Config, c *app.Core) (Services, error) {
-	sealer, err := newSealer(cfg, c.AWS)
+// build makes the services, provider keys sealed as sealing decides.
+func build(cfg config.Config, c *app.Core, sealing Sealing) (Services, error) {
+	sealer, err := sealing.New(cfg, c.AWS)
 	if err != nil {
 		return Services{}, err
 	}
@@ -71,9 +91,4 @@ func build(cfg config.Config, c *app.Core) (Services, error) {
 		return nil, fmt.Errorf("search provider kind %q: %w", kind, apperr.ErrInvalid)
 	})
 	return Services{Integrations: integrations, SearchProviders: websearch.New(websearch.Deps{Store: c.Store, Sealer: sealer, Factory: factory})}, nil
-}
-
-// newSealer chooses how provider keys are sealed at rest (shared/secret/kmssecret).
-func newSealer(cfg config.Config, awsCfg *aws.Config) (kmssecret.Sealer, error) {
-	return kmssecret.NewSealer(cfg, awsCfg)
 }

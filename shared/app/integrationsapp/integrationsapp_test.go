@@ -24,6 +24,7 @@ import (
 	"github.com/firmoapi/firmo/shared/config"
 	"github.com/firmoapi/firmo/shared/kv/dynamokv"
 	"github.com/firmoapi/firmo/shared/llm"
+	"github.com/firmoapi/firmo/shared/secret/kmssecret"
 	"github.com/firmoapi/firmo/shared/testkit"
 )
 
@@ -93,7 +94,7 @@ func coldCore(t *testing.T, env map[string]string) *app.Core {
 	if err != nil {
 		t.Fatal(err)
 	}
-	core, err := app.NewAWS(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), integrationsapp.Composer())
+	core, err := app.NewAWS(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), integrationsapp.Composer(integrationsapp.Sealing{Name: "sealer", New: kmssecret.NewSealer}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestProviderKeysSealedWithKMS(t *testing.T) {
 		if view, _ := got.body["integration"].(map[string]any); got.status != http.StatusOK || view["api_key"] != "*****" {
 			t.Fatalf("update on a cold instance: %d %s", got.status, got.raw)
 		}
-		svc, err := integrationsapp.Build(ctx, cold)
+		svc, err := integrationsapp.Build(ctx, cold, integrationsapp.Sealing{Name: "sealer", New: kmssecret.NewSealer})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -181,6 +181,35 @@ func (s *Store) Get(ctx context.Context, key kv.Key) (kv.Item, error) {
 	return it, err
 }
 
+// GetMany implements kv.Store: one read transaction.
+func (s *Store) GetMany(ctx context.Context, keys []kv.Key) (map[kv.Key]kv.Item, error) {
+	for _, k := range keys {
+		if err := kv.ValidateKey(k); err != nil {
+			return nil, err
+		}
+	}
+	out := make(map[kv.Key]kv.Item, len(keys))
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucket)
+		for _, k := range keys {
+			raw := b.Get(composite(k))
+			if raw == nil {
+				continue
+			}
+			r, err := decode(raw)
+			if err != nil {
+				return fmt.Errorf("get %s: %w", k, err)
+			}
+			out[k] = r.item(k)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Put implements kv.Store.
 func (s *Store) Put(ctx context.Context, key kv.Key, data []byte, cond kv.Cond) (int64, error) {
 	if err := kv.ValidateKey(key); err != nil {

@@ -49,7 +49,7 @@ var _ kv.Store = (*Store)(nil)
 // IAMActions are the DynamoDB actions a Store calls, on its table only (the table has
 // no indexes). template.yaml grants exactly these to every function; its test and
 // TestIAMActions compare them with the code.
-var IAMActions = []string{"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"}
+var IAMActions = []string{"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"}
 
 // SetupActions are the calls of EnsureTable, which only tests and local stand-ins make
 // (deployments create the table in template.yaml): no function is granted them.
@@ -125,6 +125,68 @@ func (s *Store) Get(ctx context.Context, key kv.Key) (kv.Item, error) {
 	}
 	return decodeItem(out.Item)
 }
+
+// batchGetKeys is BatchGetItem's limit of keys per call.
+const batchGetKeys = 100
+
+// GetMany implements kv.Store: BatchGetItem with 100 keys a call (strongly consistent,
+// like Get), the keys DynamoDB leaves unprocessed (throttling, the 16 MB answer limit)
+// asked again after a growing pause.
+func (s *Store) GetMany(ctx context.Context, keys []kv.Key) (map[kv.Key]kv.Item, error) {
+	seen := make(map[kv.Key]bool, len(keys))
+	var distinct []kv.Key
+	for _, k := range keys {
+		if err := kv.ValidateKey(k); err != nil {
+			return nil, err
+		}
+		if !seen[k] {
+			seen[k] = true
+			distinct = append(distinct, k)
+		}
+	}
+	out := make(map[kv.Key]kv.Item, len(distinct))
+	for start := 0; start < len(distinct); start += batchGetKeys {
+		chunk := distinct[start:min(start+batchGetKeys, len(distinct))]
+		req := make([]map[string]types.AttributeValue, len(chunk))
+		for i, k := range chunk {
+			req[i] = keyAttrs(k)
+		}
+		pending := map[string]types.KeysAndAttributes{s.table: {Keys: req, ConsistentRead: aws.Bool(true)}}
+		for attempt := 0; len(pending) > 0; attempt++ {
+			if attempt > 0 {
+				if attempt > maxUnprocessedRetries {
+					return nil, fmt.Errorf("get %d items: %d keys still unprocessed after %d tries: %w", len(distinct), len(pending[s.table].Keys), attempt, apperr.ErrUnavailable)
+				}
+				pause := time.Duration(1<<min(attempt-1, 6)) * 25 * time.Millisecond
+				select {
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				case <-time.After(pause):
+				}
+			}
+			res, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: pending})
+			if err != nil {
+				return nil, classify(fmt.Sprintf("get %d items", len(chunk)), err)
+			}
+			for _, raw := range res.Responses[s.table] {
+				it, err := decodeItem(raw)
+				if err != nil {
+					return nil, err
+				}
+				out[it.Key] = it
+			}
+			pending = res.UnprocessedKeys
+			if len(pending[s.table].Keys) == 0 {
+				pending = nil
+			}
+		}
+	}
+	return out, nil
+}
+
+// maxUnprocessedRetries bounds the tries of keys BatchGetItem leaves unprocessed (about
+// 3 s of pauses in all).
+const maxUnprocessedRetries = 8
 
 // Put implements kv.Store.
 func (s *Store) Put(ctx context.Context, key kv.Key, data []byte, cond kv.Cond) (int64, error) {

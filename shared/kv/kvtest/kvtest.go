@@ -151,6 +151,55 @@ func Run(t *testing.T, newStore func(t *testing.T) kv.Store) {
 		}
 	})
 
+	t.Run("GetMany", func(t *testing.T) {
+		// 250 keys over two partitions (more than one DynamoDB batch of 100), every
+		// third never written, one holding only a counter, and keys given twice.
+		a, b := pk("many"), pk("many")
+		var keys []kv.Key
+		want := map[kv.Key]string{}
+		for i := range 250 {
+			k := kv.Key{PK: a, SK: fmt.Sprintf("k%03d", i)}
+			if i%2 == 1 {
+				k.PK = b
+			}
+			keys = append(keys, k)
+			if i%3 == 0 {
+				continue
+			}
+			doc := fmt.Sprintf("doc-%d", i)
+			if _, err := s.Put(ctx, k, []byte(doc), kv.Cond{}); err != nil {
+				t.Fatal(err)
+			}
+			want[k] = doc
+		}
+		onlyCounter := keys[0] // i = 0: never put
+		if _, err := s.Add(ctx, onlyCounter, "n", 4, kv.AddCond{}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.GetMany(ctx, append(keys, keys[:10]...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want)+1 {
+			t.Fatalf("GetMany found %d items, want %d", len(got), len(want)+1)
+		}
+		for k, doc := range want {
+			it, ok := got[k]
+			if !ok || string(it.Data) != doc || it.Key != k || it.Version != 1 {
+				t.Fatalf("GetMany[%s] = %+v, %v; want %q version 1", k, it, ok, doc)
+			}
+		}
+		if it := got[onlyCounter]; it.Counters["n"] != 4 || it.Data != nil {
+			t.Fatalf("GetMany of a counter-only item = %+v", it)
+		}
+		if got, err := s.GetMany(ctx, nil); err != nil || len(got) != 0 {
+			t.Fatalf("GetMany(nil) = %v, %v", got, err)
+		}
+		if _, err := s.GetMany(ctx, []kv.Key{keys[1], {PK: a}}); !errors.Is(err, apperr.ErrInvalid) {
+			t.Fatalf("GetMany with an empty sort key: err = %v, want ErrInvalid", err)
+		}
+	})
+
 	t.Run("CountersAndPut", func(t *testing.T) {
 		k := kv.Key{PK: pk("ctr"), SK: "a"}
 		s.Put(ctx, k, []byte("doc"), kv.Cond{})
