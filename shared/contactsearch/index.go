@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/company/contactfields"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/geo"
@@ -70,31 +71,11 @@ type CompanyLister interface {
 }
 
 func companyOf(rec company.Record) *companyInfo {
-	p := rec.Profile
-	ci := &companyInfo{Domain: rec.Domain, Name: p.Name, Revenue: p.RevenueRange, IndustryGroups: p.IndustryGroups, Country: p.Address.Country}
-	if p.Employees != nil {
-		ci.Employees = *p.Employees
-	}
-	for k := range p.IndustryGroups {
-		ci.Industries = append(ci.Industries, k)
-	}
-	sort.Slice(ci.Industries, func(i, j int) bool {
-		a, b := p.IndustryGroups[ci.Industries[i]], p.IndustryGroups[ci.Industries[j]]
-		if a != b {
-			return a > b
-		}
-		return ci.Industries[i] < ci.Industries[j]
-	})
-	if p.Address.State != "" && ci.Country != "" {
-		if code, ok := geo.ResolveState(ci.Country, p.Address.State); ok {
-			ci.StateCode = code
-			ci.StateName, _ = geo.StateName(ci.Country, code)
-		} else {
-			ci.StateName = p.Address.State
-		}
-	}
-	ci.signal = signalDocOf(rec)
-	return ci
+	// The same fields the OpenSearch adapter writes into contact documents.
+	f := contactfields.Of(rec)
+	return &companyInfo{Domain: f.Domain, Name: f.Name, Employees: f.Employees, Revenue: f.Revenue,
+		Industries: f.Industries, IndustryGroups: f.IndustryGroups, Country: f.Country,
+		StateCode: f.StateCode, StateName: f.StateName, signal: f.Signal.Texts()}
 }
 
 func embedText(c contact.Contact) string {

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/firmoapi/firmo/shared/company"
-	"github.com/firmoapi/firmo/shared/company/contactfields"
 )
 
 // Company search for icp_prompt signals ("using Stripe", "selling payroll software",
@@ -56,8 +55,6 @@ type signalDoc [4]string
 
 // signalWeights are the fields' weights, in signalDoc order.
 var signalWeights = [4]float32{weightTech, weightKeywords, weightIndustry, weightDescription}
-
-func signalDocOf(rec company.Record) signalDoc { return contactfields.SignalOf(rec).Texts() }
 
 // companyIndex is the inverted index of the company search.
 type companyIndex struct {
