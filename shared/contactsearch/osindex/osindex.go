@@ -345,7 +345,7 @@ func (x *Index) SearchWhere(ctx context.Context, query []float32, k int, w Where
 		if err != nil {
 			return nil, err
 		}
-		hits = append(hits, vector.Hit{ID: id, Score: x.cfg.cosine(h.Score)})
+		hits = append(hits, vector.Hit{ID: id, Score: float32(osclient.KNNCosine(x.cfg.Engine, float64(h.Score)))})
 	}
 	vector.SortHits(hits)
 	return hits, nil

@@ -2,6 +2,7 @@ package osindex
 
 import (
 	"fmt"
+	"github.com/firmoapi/firmo/shared/osclient"
 	"sort"
 
 	"github.com/firmoapi/firmo/shared/apperr"
@@ -50,7 +51,7 @@ func (c Config) Mapping() map[string]any {
 		"method": map[string]any{
 			"name":       "hnsw",
 			"engine":     c.Engine,
-			"space_type": c.space(),
+			"space_type": osclient.KNNSpace(c.Engine),
 			"parameters": map[string]any{"m": c.M, "ef_construction": c.EfConstruction},
 		},
 	}
@@ -66,28 +67,6 @@ func (c Config) Mapping() map[string]any {
 		// strict: a misspelt field in a document is an error, not a silent new field.
 		"mappings": map[string]any{"dynamic": "strict", "properties": props},
 	}
-}
-
-// space is the vector space per engine. Vectors are normalized before indexing, so inner
-// product is cosine; faiss takes innerproduct (cosinesimil needs 2.19+), lucene cosinesimil.
-func (c Config) space() string {
-	if c.Engine == "faiss" {
-		return "innerproduct"
-	}
-	return "cosinesimil"
-}
-
-// cosine converts an OpenSearch score back to cosine similarity, per the k-NN plugin's
-// score table: lucene cosinesimil scores (1 + cos) / 2; faiss innerproduct scores 1 + ip for
-// ip >= 0 and 1 / (1 - ip) below.
-func (c Config) cosine(score float32) float32 {
-	if c.Engine == "faiss" {
-		if score >= 1 {
-			return score - 1
-		}
-		return 1 - 1/score
-	}
-	return 2*score - 1
 }
 
 // Where is a contact filter in OpenSearch terms. All parts must hold (AND); each list in

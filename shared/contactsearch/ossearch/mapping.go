@@ -1,5 +1,7 @@
 package ossearch
 
+import "github.com/firmoapi/firmo/shared/osclient"
+
 // VectorField is the knn_vector field of a contact document.
 const VectorField = "contact_vector"
 
@@ -52,7 +54,7 @@ func (c Config) Mapping() map[string]any {
 		"method": map[string]any{
 			"name":       "hnsw",
 			"engine":     c.Engine,
-			"space_type": c.space(),
+			"space_type": osclient.KNNSpace(c.Engine),
 			"parameters": map[string]any{"m": c.M, "ef_construction": c.EfConstruction},
 		},
 	}
@@ -92,26 +94,4 @@ func (c Config) ListsMapping() map[string]any {
 		"settings": map[string]any{"index": map[string]any{"number_of_shards": 1, "number_of_replicas": *c.Replicas}},
 		"mappings": map[string]any{"dynamic": false, "properties": map[string]any{}},
 	}
-}
-
-// space is the vector space per engine. Vectors are normalized before indexing, so inner
-// product is cosine; faiss takes innerproduct, lucene cosinesimil.
-func (c Config) space() string {
-	if c.Engine == "faiss" {
-		return "innerproduct"
-	}
-	return "cosinesimil"
-}
-
-// cosine converts an OpenSearch score back to cosine similarity, per the k-NN plugin's
-// score table: lucene cosinesimil scores (1 + cos) / 2; faiss innerproduct scores 1 + ip
-// for ip >= 0 and 1 / (1 - ip) below.
-func (c Config) cosine(score float64) float64 {
-	if c.Engine == "faiss" {
-		if score >= 1 {
-			return score - 1
-		}
-		return 1 - 1/score
-	}
-	return 2*score - 1
 }

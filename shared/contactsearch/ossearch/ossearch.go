@@ -395,7 +395,7 @@ func (x *Index) Find(ctx context.Context, q contactsearch.EngineQuery) ([]*conta
 		// every field); only a similarity search gives one.
 		c.Similarity = nil
 		if q.Vector != nil {
-			cos := x.cfg.cosine(float64(h.Score))
+			cos := osclient.KNNCosine(x.cfg.Engine, float64(h.Score))
 			score[c.PersonaID] = cos
 			v := contactsearch.Similarity(float32(cos))
 			c.Similarity = &v
