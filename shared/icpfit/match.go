@@ -16,6 +16,12 @@ type evidence struct {
 	strength float64 // belief that the constraint holds, in (0, 1)
 	known    bool    // false when the company has no data the constraint could be judged on
 	text     string
+	// For the classified kinds (industry, business model): the classifier's score of
+	// the best label the constraint names (in, summed for industries) and of the best
+	// label it does not (out), and whether the classification had scores at all
+	// (scored). doubt reads them.
+	in, out float64
+	scored  bool
 }
 
 // Strength bounds: no single piece of evidence is taken as certain.
@@ -29,6 +35,9 @@ type subject struct {
 	c      Company
 	folded string
 	done   bool
+	// nwords is wordCount(), made on first need (counted).
+	nwords  int
+	counted bool
 }
 
 func (s *subject) text() string {
@@ -108,10 +117,20 @@ func (s *subject) industry(c constraint) evidence {
 			found = append(found, fmt.Sprintf("%s %.2f", v, score(co.IndustryScores, v)))
 		}
 	}
-	if len(found) == 0 {
-		return evidence{strength: 0.03, known: true, text: "industries " + strings.Join(top(co.Industries, 2), ", ")}
+	out := 0.0
+	for _, v := range co.Industries {
+		if !contains(c.values, v) {
+			out = math.Max(out, score(co.IndustryScores, v))
+		}
 	}
-	return evidence{strength: math.Min(total, 1), known: true, text: "industries " + strings.Join(found, ", ")}
+	if len(found) == 0 {
+		var named []string
+		for _, v := range top(co.Industries, 2) {
+			named = append(named, fmt.Sprintf("%s %.2f", v, score(co.IndustryScores, v)))
+		}
+		return evidence{strength: 0.03, known: true, text: "industries " + strings.Join(named, ", "), out: out, scored: true}
+	}
+	return evidence{strength: math.Min(total, 1), known: true, text: "industries " + strings.Join(found, ", "), in: total, out: out, scored: true}
 }
 
 func top(list []string, n int) []string {
@@ -258,10 +277,17 @@ func (s *subject) model(c constraint) evidence {
 		}
 	}
 	desc := "business model " + co.BusinessModel
-	if in == 0 {
-		return evidence{strength: 0.05, known: true, text: desc}
+	if co.ModelScores != nil {
+		var parts []string
+		for _, l := range byScore(co.ModelScores) {
+			parts = append(parts, fmt.Sprintf("%s %.2f", l, co.ModelScores[l]))
+		}
+		desc = "business model " + strings.Join(parts, ", ")
 	}
-	return evidence{strength: in / (in + out), known: true, text: desc}
+	if in == 0 {
+		return evidence{strength: 0.05, known: true, text: desc, out: out, scored: true}
+	}
+	return evidence{strength: in / (in + out), known: true, text: desc, in: in, out: out, scored: true}
 }
 
 func (s *subject) tech(c constraint) evidence {

@@ -21,7 +21,9 @@ func acme() Company {
 		Keywords:       map[string]float64{"invoicing": 1, "api": 0.5},
 		Employees:      &emp, RevenueRange: "10-100M", MXProvider: &mx,
 	}
-	return FromRecord(company.Record{Profile: p, Derived: company.Derived{Vendors: []string{"hs-scripts.com", "stripe.com"}}}, "Invoices in minutes. Integrations with your ERP.")
+	return FromRecord(company.Record{Profile: p, Derived: company.Derived{Vendors: []string{"hs-scripts.com", "stripe.com"}}}, "Invoices in minutes. Integrations with your ERP. "+
+		"Acme sends, tracks and reconciles invoices for small and mid-sized firms across Germany and Austria, "+
+		"with webhooks and ready-made connectors for accounting and payment tools. Start a free trial today.")
 }
 
 func TestFromProfile(t *testing.T) {

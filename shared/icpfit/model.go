@@ -71,6 +71,15 @@ type Bin struct {
 type Model struct {
 	file   File
 	parsed parsedCache
+	// clear, when set, replaces defaultClearance (the tests' threshold sweeps).
+	clear *clearance
+}
+
+func (m *Model) clearance() clearance {
+	if m.clear != nil {
+		return *m.clear
+	}
+	return defaultClearance()
 }
 
 // Parse reads and checks a model file.
@@ -199,6 +208,11 @@ type CriterionResult struct {
 	// Known is false when the company lacks the data to judge some part of the line
 	// (no head count, no industry, no homepage text); such a line is never Met.
 	Known bool `json:"known"`
+	// Doubt, on a reject line only, says why the evidence does not rule the line out
+	// with confidence (the rejected label's score, the weak label that rules it out,
+	// thin homepage text); "" when it does. A reject line in doubt keeps the verdict
+	// from Yes.
+	Doubt string `json:"doubt,omitempty"`
 
 	// judged is true when a constraint was recognised in the line (an unrecognised
 	// line has the neutral strength 0.5 and decides nothing); ruleOnly when one of its
@@ -242,6 +256,7 @@ func BandOf(score float64) string {
 func (m *Model) Features(c Criteria, co Company) ([]float64, []CriterionResult) {
 	x := make([]float64, len(FeatureNames()))
 	s := &subject{c: co}
+	cl := m.clearance()
 	var results []CriterionResult
 	niceSum := 0.0
 	for _, sec := range []struct {
@@ -261,10 +276,20 @@ func (m *Model) Features(c Criteria, co Company) ([]float64, []CriterionResult) 
 			}
 			p := 1.0
 			weakest, weakestKind, anyUnknown := 2.0, kindText, false
-			var ev []string
+			var ev, doubts []string
+			cleared := false
 			res.judged = true
 			for _, con := range cs {
 				e := s.judge(con)
+				if sec.name == SectionReject {
+					// The line holds only when all its constraints do: one ruled out
+					// with confidence clears it.
+					if d := cl.doubt(s, con, e); d == "" {
+						cleared = true
+					} else {
+						doubts = append(doubts, d)
+					}
+				}
 				p *= e.strength
 				ev = append(ev, e.text)
 				if con.kind >= numKinds {
@@ -294,6 +319,9 @@ func (m *Model) Features(c Criteria, co Company) ([]float64, []CriterionResult) 
 			res.Known = !anyUnknown
 			res.Met = p >= 0.5 && res.Known
 			res.Evidence = strings.Join(ev, "; ")
+			if sec.name == SectionReject && !cleared {
+				res.Doubt = strings.Join(doubts, "; ")
+			}
 			results = append(results, res)
 		}
 	}
@@ -359,8 +387,9 @@ const noFit = 0.49
 
 // decide applies the rules no weighing of the other lines may override:
 //   - a reject line is decisive: the company fits at most as likely as the line fails
-//     to hold (score <= 1 - strength), and a line matched, or one that could not be
-//     judged and so cannot be ruled out, makes the verdict No;
+//     to hold (score <= 1 - strength), and a line matched, one that could not be
+//     judged, or one the evidence does not rule out with confidence (Doubt) makes the
+//     verdict No;
 //   - a mandatory line the logistic model has no input for (the founding year) bounds
 //     the score by its strength the same way, and makes it No when it is not met.
 //
@@ -373,7 +402,7 @@ func decide(score float64, results []CriterionResult) float64 {
 		switch {
 		case r.Section == SectionReject:
 			score = math.Min(score, round2(1-r.Strength))
-			if r.Met || !r.Known || r.Strength >= 0.5 {
+			if r.Met || !r.Known || r.Strength >= 0.5 || r.Doubt != "" {
 				score = math.Min(score, noFit)
 			}
 		case r.Section == SectionMandatory && r.ruleOnly:
@@ -387,9 +416,9 @@ func decide(score float64, results []CriterionResult) float64 {
 }
 
 // rejectedBy reports whether a reject line keeps a verdict from being Yes: matched,
-// or not judged for want of data.
+// not judged for want of data, or not ruled out with confidence.
 func rejectedBy(r CriterionResult) bool {
-	return r.Section == SectionReject && r.judged && (r.Met || !r.Known || r.Strength >= 0.5)
+	return r.Section == SectionReject && r.judged && (r.Met || !r.Known || r.Strength >= 0.5 || r.Doubt != "")
 }
 
 // reasoning is the band followed by the criteria that decided: for a fit, the
@@ -407,8 +436,11 @@ func reasoning(v Verdict) string {
 			decided = append(decided, name(r, "matched, which rules the company out"))
 		case rejectedBy(r) && !r.Known:
 			decided = append(decided, name(r, "could not be judged, so the company cannot be cleared of it"))
-		case rejectedBy(r):
+		case rejectedBy(r) && r.Strength >= 0.5:
 			decided = append(decided, name(r, "may hold, so the company cannot be cleared of it"))
+		case rejectedBy(r):
+			decided = append(decided, fmt.Sprintf("%s %q is uncertain on the evidence (%s: %s), so the company cannot be cleared of it",
+				r.Section, r.Text, r.Evidence, r.Doubt))
 		}
 	}
 	for _, r := range v.Criteria {
