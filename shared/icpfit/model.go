@@ -421,6 +421,47 @@ func rejectedBy(r CriterionResult) bool {
 	return r.Section == SectionReject && r.judged && (r.Met || !r.Known || r.Strength >= 0.5 || r.Doubt != "")
 }
 
+// rejectSentence is what the reasoning says of a reject line that keeps the verdict
+// from Yes, with the evidence (and the scores) it rests on.
+func rejectSentence(r CriterionResult) string {
+	switch {
+	case r.Met:
+		return fmt.Sprintf("%s %q matched, which rules the company out (%s)", r.Section, r.Text, r.Evidence)
+	case !r.Known:
+		return fmt.Sprintf("%s %q could not be judged, so the company cannot be cleared of it (%s)", r.Section, r.Text, r.Evidence)
+	case r.Strength >= 0.5:
+		return fmt.Sprintf("%s %q may hold, so the company cannot be cleared of it (%s)", r.Section, r.Text, r.Evidence)
+	default:
+		return fmt.Sprintf("%s %q is uncertain on the evidence (%s: %s), so the company cannot be cleared of it", r.Section, r.Text, r.Evidence, r.Doubt)
+	}
+}
+
+// Blocker is a reject line that keeps a verdict from Yes.
+type Blocker struct {
+	Line CriterionResult
+	// Matched: the evidence matches the line; otherwise it only fails to rule the
+	// line out (not judged for want of data, or in doubt).
+	Matched bool
+	// Reason is the sentence the reasoning gives the line, with its evidence.
+	Reason string
+}
+
+// Blockers lists the reject lines of c that keep a verdict about co from Yes by the
+// rules Score applies: matched, not judged for want of data, or not ruled out with
+// confidence (Doubt). The LLM run of ICP validation applies the same rule to the
+// model's answer.
+func Blockers(c Criteria, co Company) []Blocker {
+	var m Model
+	_, res := m.Features(c, co)
+	var out []Blocker
+	for _, r := range res {
+		if rejectedBy(r) {
+			out = append(out, Blocker{Line: r, Matched: r.Met, Reason: rejectSentence(r)})
+		}
+	}
+	return out
+}
+
 // reasoning is the band followed by the criteria that decided: for a fit, the
 // mandatory lines met (and the weakest of them when the score is not high); for a
 // non-fit, the mandatory lines not met and the reject lines matched.
@@ -431,16 +472,8 @@ func reasoning(v Verdict) string {
 	}
 	// A reject line that decided comes first: it alone settles the verdict.
 	for _, r := range v.Criteria {
-		switch {
-		case rejectedBy(r) && r.Met:
-			decided = append(decided, name(r, "matched, which rules the company out"))
-		case rejectedBy(r) && !r.Known:
-			decided = append(decided, name(r, "could not be judged, so the company cannot be cleared of it"))
-		case rejectedBy(r) && r.Strength >= 0.5:
-			decided = append(decided, name(r, "may hold, so the company cannot be cleared of it"))
-		case rejectedBy(r):
-			decided = append(decided, fmt.Sprintf("%s %q is uncertain on the evidence (%s: %s), so the company cannot be cleared of it",
-				r.Section, r.Text, r.Evidence, r.Doubt))
+		if rejectedBy(r) {
+			decided = append(decided, rejectSentence(r))
 		}
 	}
 	for _, r := range v.Criteria {

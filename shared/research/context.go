@@ -19,6 +19,10 @@ type recordCtx struct {
 	subject string // company or person name for search queries; the domain when unknown
 	domain  string
 	bill    string // the record key to bill, "" when nothing billable was delivered
+	// profiled: the company has a profile in Firmo's data; home is its stored
+	// homepage text as the context gives it (ICP validation's reject rule reads both).
+	profiled bool
+	home     string
 }
 
 // Warnings (deduplicated by the engine, so they name no record).
@@ -55,6 +59,7 @@ func (s *Service) companyContext(ctx context.Context, dom, mode string, res *tas
 		return nil, err
 	}
 	rc.bill = dom
+	rc.profiled = true
 	if p.Name != "" {
 		rc.subject = p.Name
 	}
@@ -69,7 +74,8 @@ func (s *Service) companyContext(ctx context.Context, dom, mode string, res *tas
 	case err != nil:
 		return nil, err
 	default:
-		rc.text += "\n\nHomepage text:\n" + clipRunes(home, maxContextRunes)
+		rc.home = clipRunes(home, maxContextRunes)
+		rc.text += "\n\nHomepage text:\n" + rc.home
 	}
 	return rc, nil
 }

@@ -2,9 +2,11 @@ package research
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/icpfit"
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/task"
 )
@@ -108,6 +110,8 @@ func checkText(fieldName, text string) error {
 const icpSystemPrompt = "You are a B2B sales analyst who validates companies against an ideal customer profile (ICP). " +
 	"Judge only from the context given (company profile, homepage text, web search results) and general knowledge of the company; " +
 	"never assume facts the context does not support. A company fits when it meets every mandatory criterion and no reject criterion; " +
+	"answer Yes only when the context shows every reject criterion to be false: a reject criterion the context leaves open means No, " +
+	"and the reasoning names it. " +
 	"nice-to-have criteria raise confidence but do not decide fit. Confidence is high when the context clearly settles every mandatory " +
 	"and reject criterion, medium when one of them is inferred, low when the context is thin or contradictory."
 
@@ -172,6 +176,53 @@ func icpCells(row map[string]any) {
 			row[ColReasoning] = clipRunes(firstSentences(v, 2), 600)
 		}
 	}
+}
+
+// rejectRule applies the native model's reject rule (shared/icpfit.Blockers) to the
+// model's answer, on the company's record and homepage text as Firmo holds them:
+//   - a Yes beside a reject line the record matches becomes No, confidence low (the
+//     context contradicts itself), the reasoning naming the line and its evidence;
+//   - a Yes beside a reject line the record cannot rule out with confidence (no data,
+//     or the classifier's scores leave it open) stays Yes only when the model's
+//     confidence is high, which the prompt defines as the context clearly settling
+//     every reject criterion; otherwise it becomes No in the same way.
+//
+// A prompt without reject lines under the three headings, a No, or an error cell is
+// left as it is.
+func (s *Service) rejectRule(ctx context.Context, prm params, rc *recordCtx, row map[string]any) error {
+	if row[ColFit] != "Yes" {
+		return nil
+	}
+	crit, missing := icpfit.ParseCriteria(prm.Prompt)
+	if len(missing) > 0 || len(crit.Reject) == 0 {
+		return nil
+	}
+	co := icpfit.Company{Domain: rc.domain}
+	if rc.profiled {
+		rec, err := s.d.Companies.Record(ctx, rc.domain)
+		switch {
+		case err == nil:
+			co = icpfit.FromRecord(rec, rc.home)
+		case !errors.Is(err, apperr.ErrNotFound):
+			return err
+		}
+	}
+	var open []string
+	for _, b := range icpfit.Blockers(crit, co) {
+		switch {
+		case b.Matched:
+			row[ColFit], row[ColConfidence] = "No", "low"
+			row[ColReasoning] = clipRunes("Company record: "+b.Reason+".", 600)
+			return nil
+		case row[ColConfidence] != "high":
+			open = append(open, b.Reason)
+		}
+	}
+	if len(open) > 0 {
+		row[ColFit], row[ColConfidence] = "No", "low"
+		row[ColReasoning] = clipRunes("Company record: "+open[0]+".", 600)
+	}
+	return nil
 }
 
 // firstSentences keeps the first n sentences of s (ended by ., ! or ? and a space).

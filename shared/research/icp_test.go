@@ -345,3 +345,60 @@ func TestFirstSentences(t *testing.T) {
 		}
 	}
 }
+
+// TestICPRejectRuleOnLLMAnswers: the LLM run applies the native model's reject rule to
+// the model's Yes, on the company's record (the test companies are SaaS firms of 51-200
+// people with no country and a five-word homepage): a reject line the record matches
+// turns any Yes into No; one the record cannot rule out (no country; thin homepage
+// text under an industry line) turns a Yes of medium confidence into No and leaves a
+// high-confidence Yes, which the prompt defines as the context settling every reject
+// criterion. The reasoning names the line with its evidence.
+func TestICPRejectRuleOnLLMAnswers(t *testing.T) {
+	r := newRig(t)
+	r.chat.answer = func(_ chatRequest, dom string) string {
+		conf := "medium"
+		if strings.HasPrefix(dom, "high") {
+			conf = "high"
+		}
+		return `{"Fit":"Yes","Confidence":"` + conf + `","Reasoning":"It looks like a fit."}`
+	}
+	ctx := billing.WithRoute(context.Background(), "POST /v1/validate/icp")
+	doms := []string{"high.com", "medium.com"}
+	for _, tc := range []struct {
+		icp        string
+		want       map[string]string // domain -> Fit
+		reasonPart string
+	}{
+		{"Mandatory:\n- software\nReject if:\n- SaaS companies\nNice-to-have:\n- B2B\n",
+			map[string]string{"high.com": "No", "medium.com": "No"}, `Reject if "SaaS companies" matched, which rules the company out (industries SAAS 0.90)`},
+		{"Mandatory:\n- software\nReject if:\n- based in Germany\nNice-to-have:\n- B2B\n",
+			map[string]string{"high.com": "Yes", "medium.com": "No"}, `Reject if "based in Germany" could not be judged, so the company cannot be cleared of it (country unknown)`},
+		{"Mandatory:\n- software\nReject if:\n- marketing agencies\nNice-to-have:\n- B2B\n",
+			map[string]string{"high.com": "Yes", "medium.com": "No"}, `classified from 5 words of homepage text, under 30`},
+		{"Mandatory:\n- software\nReject if:\n- more than 1,000 employees\nNice-to-have:\n- B2B\n",
+			map[string]string{"high.com": "Yes", "medium.com": "Yes"}, ""},
+	} {
+		sub, err := r.svc.SubmitICP(ctx, r.org.ID, ICPRequest{ICPText: tc.icp, Domains: doms})
+		if err != nil {
+			t.Fatal(err)
+		}
+		views := r.wait(t, sub.TaskID)
+		for _, d := range doms {
+			got := cells(t, views[len(views)-1], d)
+			if got["Fit"] != tc.want[d] {
+				t.Errorf("%q on %s: %v, want Fit %s", tc.icp, d, got, tc.want[d])
+				continue
+			}
+			if tc.want[d] == "No" {
+				if got["Confidence"] != "low" || !strings.Contains(got["Reasoning"].(string), tc.reasonPart) {
+					t.Errorf("%q on %s: %v, want confidence low and a reasoning naming %q", tc.icp, d, got, tc.reasonPart)
+				}
+			} else if got["Reasoning"] != "It looks like a fit." {
+				t.Errorf("%q on %s: the model's Yes was rewritten: %v", tc.icp, d, got)
+			}
+		}
+	}
+	if !strings.Contains(icpSystemPrompt, "answer Yes only when the context shows every reject criterion to be false") {
+		t.Error("the system prompt does not state the reject rule")
+	}
+}

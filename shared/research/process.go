@@ -64,6 +64,9 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 		}
 		if p.kind == KindICP {
 			icpCells(row)
+			if err := p.s.rejectRule(ctx, prm, rc, row); err != nil {
+				return spentOnly(res), err
+			}
 		}
 	}
 	p.s.judge(ctx, rec.OrgID, prm, rc.text, row, &res)
