@@ -26,6 +26,10 @@ type clearance struct {
 	// this (the classifier scores 1-exp(-hits/2): 0.39 is one hit, which the top
 	// industry's typical customers add without any cue on the page; 0.63 is two).
 	modelIn, modelOut float64
+	// modelOutB2B is the lower bar modelOut drops to when a line about consumers
+	// is ruled out by B2B and the company's top industry, scored at least
+	// industrySure, is one whose companies sell to businesses (businessIndustries).
+	modelOutB2B, industrySure float64
 	// industryIn: the line's industries summing at least this may hold.
 	industryIn float64
 	// minWords: homepage text (else description) of fewer words (wordCount) is too thin for a
@@ -34,7 +38,33 @@ type clearance struct {
 }
 
 func defaultClearance() clearance {
-	return clearance{maxStrength: 0.4, modelIn: 0.4, modelOut: 0.8, industryIn: 0.1, minWords: 30}
+	return clearance{maxStrength: 0.4, modelIn: 0.4, modelOut: 0.8, modelOutB2B: 0.6, industrySure: 0.5, industryIn: 0.1, minWords: 30}
+}
+
+// consumerModels are the business models of a line about selling to consumers.
+var consumerModels = map[string]bool{"B2C": true, "D2C": true, "C2C": true, "G2C": true}
+
+// businessIndustries are industries whose companies sell to businesses, hardly ever
+// to consumers: there a B2B reading of the page rules a consumer line out with less
+// cue evidence than elsewhere. Industries where firms of both kinds are common
+// (software and apps, finance, logistics and removals, building, law, property,
+// education, health, hospitality, retail) are not in it.
+var businessIndustries = map[string]bool{"IT_SERVICES": true, "CLOUD_COMPUTING": true, "CYBERSECURITY": true,
+	"MARKETING_ADVERTISING": true, "CONSULTING": true, "MANUFACTURING": true, "CHEMICALS": true, "MINING_METALS": true}
+
+// businessOnly reports whether a consumer line is ruled out by B2B on a company whose
+// top industry sells to businesses.
+func (cl clearance) businessOnly(s *subject, c constraint, e evidence) bool {
+	for _, v := range c.values {
+		if !consumerModels[v] {
+			return false
+		}
+	}
+	if e.outLabel != "B2B" || len(s.c.Industries) == 0 {
+		return false
+	}
+	top := s.c.Industries[0]
+	return businessIndustries[top] && score(s.c.IndustryScores, top) >= cl.industrySure
 }
 
 // words is how many words of text the company's classification could rest on.
@@ -68,7 +98,7 @@ func (cl clearance) doubt(s *subject, c constraint, e evidence) string {
 		switch {
 		case e.in >= cl.modelIn:
 			return fmt.Sprintf("%s scored %.2f by the classifier, at least %.2f", strings.Join(c.values, "/"), e.in, cl.modelIn)
-		case e.out < cl.modelOut:
+		case e.out < cl.modelOut && !(e.out >= cl.modelOutB2B && cl.businessOnly(s, c, e)):
 			return fmt.Sprintf("the business model that rules it out scores %.2f, under %.2f", e.out, cl.modelOut)
 		case s.wordCount() < cl.minWords:
 			return fmt.Sprintf("classified from %d words of homepage text, under %d", s.wordCount(), cl.minWords)

@@ -20,8 +20,9 @@ type evidence struct {
 	// the best label the constraint names (in, summed for industries) and of the best
 	// label it does not (out), and whether the classification had scores at all
 	// (scored). doubt reads them.
-	in, out float64
-	scored  bool
+	in, out  float64
+	outLabel string // the business model out is the score of
+	scored   bool
 }
 
 // Strength bounds: no single piece of evidence is taken as certain.
@@ -268,12 +269,13 @@ func (s *subject) model(c constraint) evidence {
 	if len(labels) == 0 {
 		return evidence{strength: 0.5, text: "business model unknown"}
 	}
-	in, out := 0.0, 0.0
-	for l, v := range labels {
+	in, out, outLabel := 0.0, 0.0, ""
+	for _, l := range byScore(labels) {
+		v := labels[l]
 		if contains(c.values, l) {
 			in = math.Max(in, v)
-		} else {
-			out = math.Max(out, v)
+		} else if v > out {
+			out, outLabel = v, l
 		}
 	}
 	desc := "business model " + co.BusinessModel
@@ -285,9 +287,9 @@ func (s *subject) model(c constraint) evidence {
 		desc = "business model " + strings.Join(parts, ", ")
 	}
 	if in == 0 {
-		return evidence{strength: 0.05, known: true, text: desc, out: out, scored: true}
+		return evidence{strength: 0.05, known: true, text: desc, out: out, outLabel: outLabel, scored: true}
 	}
-	return evidence{strength: in / (in + out), known: true, text: desc, in: in, out: out, scored: true}
+	return evidence{strength: in / (in + out), known: true, text: desc, in: in, out: out, outLabel: outLabel, scored: true}
 }
 
 func (s *subject) tech(c constraint) evidence {
