@@ -177,6 +177,9 @@ func nativeRow(v icpfit.Verdict, version string) map[string]any {
 	ev := make([]map[string]any, len(v.Criteria))
 	for i, c := range v.Criteria {
 		ev[i] = map[string]any{"section": c.Section, "criterion": c.Text, "met": c.Met, "strength": c.Strength, "evidence": c.Evidence}
+		if c.Doubt != "" {
+			ev[i]["doubt"] = c.Doubt
+		}
 	}
 	return map[string]any{ColICPFit: fit, ColICPScore: fmt.Sprintf("%.2f", v.Score), ColReasoning: v.Reasoning,
 		FieldEvidence: ev, FieldModelVersion: version}

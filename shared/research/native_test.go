@@ -177,6 +177,13 @@ func TestNativeICPOnBothEndpoints(t *testing.T) {
 	if got := cells(t, validate, "fit.com")[ColReasoning]; got != want.Reasoning {
 		t.Errorf("fit.com Reasoning %q, want the model's %q", got, want.Reasoning)
 	}
+	// fit.com's homepage is six words: too thin to rule "marketing agencies" out, so
+	// the reject line's evidence carries the doubt and the verdict is not a Yes.
+	ev, _ := cells(t, validate, "fit.com")[FieldEvidence].([]any)
+	rej, _ := ev[2].(map[string]any)
+	if d, _ := rej["doubt"].(string); rej["section"] != icpfit.SectionReject || !strings.Contains(d, "6 words of homepage text") || cells(t, validate, "fit.com")[ColICPFit] != "No" {
+		t.Errorf("fit.com: reject evidence %v, fit %v; want the doubt on thin homepage text and No", rej, cells(t, validate, "fit.com")[ColICPFit])
+	}
 }
 
 // TestNativeICPModelUnavailable: a model file that cannot be loaded is a 503 with
