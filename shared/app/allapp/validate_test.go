@@ -199,12 +199,33 @@ func TestICPValidationEndToEnd(t *testing.T) {
 	ldone := pollTask(t, e, lsub.body["task_id"].(string))
 	matchesReference(t, ref, "GET", "/v1/gen/status/x", "", ldone)
 	lresults, _ := ldone.body["results"].(map[string]any)
+	// The test model answers Yes with high confidence for every company; the native
+	// reject rule turns it into No where the company's record matches a reject line
+	// (the native run's evidence says which), naming the line.
+	overridden := 0
 	for _, d := range doms[:4] {
 		row, _ := lresults[d].(map[string]any)
+		matched := ""
+		nrow, _ := results[d].(map[string]any)
+		ev, _ := nrow["evidence"].([]any)
+		for _, e := range ev {
+			if c, _ := e.(map[string]any); c["section"] == "Reject if" && c["met"] == true {
+				matched = c["criterion"].(string)
+			}
+		}
+		if matched != "" {
+			overridden++
+			reason, _ := row["Reasoning"].(string)
+			if row["Fit"] != "No" || row["Confidence"] != "low" || !strings.HasPrefix(reason, fmt.Sprintf("Company record: Reject if %q matched", matched)) {
+				t.Errorf("%s: %v, want No beside the matched reject line %q", d, row, matched)
+			}
+			continue
+		}
 		if row["Fit"] != "Yes" || row["Confidence"] != "high" || row["Reasoning"] != "It sells to businesses. It is large enough." {
 			t.Errorf("%s: %v", d, row)
 		}
 	}
+	t.Logf("LLM run: %d of 4 Yes answers overridden by a matched reject line", overridden)
 	meta, _ := ldone.body["cost_metadata"].(map[string]any)
 	if m, _ := meta["custom/test-model"].(map[string]any); m["calls"] != float64(4) || m["prompt_tokens"] != float64(400) || m["completion_tokens"] != float64(80) {
 		t.Errorf("cost_metadata %v", meta)
