@@ -87,6 +87,44 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"cards as links with name and role spans",
 			`<div class="team-grid"><a class="team-card" href="/team/a/"><span class="team-card__name">Ian Barker</span><span class="team-card__role">Director</span></a><a class="team-card" href="/team/b/"><span class="team-card__name">Ruth Hale</span><span class="team-card__role">Technical Director</span></a></div>`,
 			map[string]string{"Ian Barker": "Director", "Ruth Hale": "Technical Director"}},
+		{"family names in capitals; a role heading above each name, outside its card",
+			`<div class="bureau"><h4>Chargée de la communication et des partenariats</h4><img src="a.jpg"><p class="nom">Mathilde DURAND</p><p>01 23 45 67 89<br><a href="mailto:m.durand@acme.example">m.durand@acme.example</a></p><hr><h4>Trésorier</h4><img src="b.jpg"><p class="nom">Paul-Henri LEROY</p><p>01 23 45 67 80</p></div>`,
+			map[string]string{"Mathilde Durand": "Chargée de la communication et des partenariats", "Paul-Henri Leroy": "Trésorier"}},
+		{"a bold label above the name, an address or an affiliation below it",
+			`<p><strong>Hegemeister</strong></p><p>Jonas Reuter</p><p>Am Mühlbach 59</p><p>27000 Dorfheim</p><hr><p><strong>2. Vorsitzender</strong></p><p>Udo Lenz</p><p>Feldweg 19</p><hr>
+<section><h3>Präsident:</h3><p><strong>Florian Berger</strong><br>Institut für Statistik<br>Universität Graz</p></section>`,
+			map[string]string{"Jonas Reuter": "Hegemeister", "Udo Lenz": "2. Vorsitzender", "Florian Berger": "Präsident"}},
+		{"a name with an aside, then its title; people side by side with bars",
+			`<h3>Klaus Weber (links) - Kaufmännischer Leiter</h3><p>Klaus Weber leitet seit vielen Jahren den kaufmännischen Bereich und die Buchhaltung.</p>
+<h2>Vorstand</h2><div class="caption">Sabine Roth (Vorsitzende) &nbsp;|&nbsp; Jan Hahn (Kassenwart) &nbsp;|&nbsp; Eva Brandt (Jugendwartin)</div>`,
+			map[string]string{"Klaus Weber": "Kaufmännischer Leiter", "Sabine Roth": "Vorsitzende", "Jan Hahn": "Kassenwart", "Eva Brandt": "Jugendwartin"}},
+		{"numbered roles in a table; a title class on a line that reads like a name",
+			`<table><tr><td>Platzwart 1</td><td>Thomas Berger</td></tr><tr><td>Beisitzer 2</td><td>Simone Kraus</td></tr></table>
+<div class="card"><div class="card-name">Lukas Brandl</div><div class="card-role">Turniersport Springen</div></div>`,
+			map[string]string{"Thomas Berger": "Platzwart 1", "Simone Kraus": "Beisitzer 2", "Lukas Brandl": "Turniersport Springen"}},
+		{"plural headings in other languages, a role in brackets, names in a comma list",
+			`<h2>Formateurs référents</h2><p class="nom">Arnaud PETIT</p><p class="nom">Julie MOREAU</p>
+<h3>Erweiterter Vorstand (Beisitzer):</h3><ul><li>Rudolf Karl</li><li>Anna Berg</li><li>Ole Brandt</li></ul>
+<h2>Vocales</h2><p>Laura Vidal Ortega, Carmen Ruiz Muñoz</p><h3>Responsabilidades</h3><ul><li>Apoyar a la junta en sus tareas.</li></ul>`,
+			map[string]string{"Arnaud Petit": "Formateur référent", "Julie Moreau": "Formateur référent", "Rudolf Karl": "Beisitzer", "Anna Berg": "Beisitzer", "Ole Brandt": "Beisitzer", "Laura Vidal Ortega": "Vocal", "Carmen Ruiz Muñoz": "Vocal"}},
+		{"a title cell spanning the names it heads; a lower-case aside is not a title",
+			`<table><tr><td colspan="2">Chef de projet</td><td colspan="2">Nos développeurs</td></tr><tr><th>Avi Cohen</th><th>Paul Martin</th><th>Lina Diaz</th><th>Hugo Petit</th></tr></table>
+<h3>Wijkmeesters</h3><ul><li>Michel Peeters (kookclub)</li><li>Sven Janssens</li><li>Paul Maes</li></ul>`,
+			map[string]string{"Avi Cohen": "Chef de projet", "Paul Martin": "Chef de projet", "Lina Diaz": "développeur", "Hugo Petit": "développeur", "Michel Peeters": "Wijkmeester", "Sven Janssens": "Wijkmeester", "Paul Maes": "Wijkmeester"}},
+		{"departments, firms, compounds, regions, placeholders and menus are not people",
+			`<div class="mobile-menu"><a href="/a">Unterricht</a> <a href="/b">Schulpferde</a> <a href="/c">Pensionspferde</a></div>
+<figure><img src="v.jpg"><figcaption>Gruppenfoto Vereinsvorstand</figcaption></figure>
+<div class="team"><div class="member"><h3>J. Keller</h3><p>Human Resources</p></div><div class="member"><h3>Elias Brenner</h3><p>Rinaldi Consultants</p></div>
+<div class="member"><h3>Anna Lindner</h3><p>Ehrenvorsitzende</p></div>
+<div class="member"><h3>[Name]</h3><p>North West</p></div><div class="member"><h3>Kano State</h3><p>Zonal Coordinator</p></div></div>`,
+			map[string]string{"J. Keller": "Human Resources", "Elias Brenner": "", "Anna Lindner": "Ehrenvorsitzende"}},
+		{"honorifics of other countries and glued initials",
+			`<div class="exco"><div class="member"><h4>Chief Bayo Adewale</h4><p>Vice Chairman</p></div><div class="member"><h4>Hon. Mrs Funmi Okafor</h4><p>National Treasurer</p></div><div class="member"><h4>Prof. Musa Bello OON</h4><p>Public Relations Officer</p></div>
+<div class="member"><h4>Prof.dr.ir. Pieter J.de Boer</h4><p>Penningmeester</p></div><div class="member"><h4>Mw.Prof.dr. Anne Visser</h4><p>Lid</p></div></div>`,
+			map[string]string{"Bayo Adewale": "Vice Chairman", "Funmi Okafor": "National Treasurer", "Musa Bello": "Public Relations Officer", "Pieter J. de Boer": "Penningmeester", "Anne Visser": "Lid"}},
+		{"a history table of past officers is not the current board",
+			`<h2>Presidente</h2><p>Marta Solís Vega</p><h2>Histórico de la junta directiva</h2><table><tr><th>Curso</th><th>Presidente</th></tr><tr><td>2019-20</td><td>Diego Herrera</td></tr><tr><td>2020-21</td><td>Lucía Campos</td></tr></table>`,
+			map[string]string{"Marta Solís Vega": "Presidente"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

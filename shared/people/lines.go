@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -33,6 +34,7 @@ type line struct {
 	heading int        // 1-6 when the block is a heading
 	links   []string   // hrefs of the links on the line
 	skip    bool       // in a section of former members or open positions
+	bold    bool       // all its text is set in bold (strong, b, th, dt): a label
 }
 
 // layout is a page laid out as lines.
@@ -56,6 +58,7 @@ func layOut(doc *html.Node) *layout {
 	var part strings.Builder
 	var links []string
 	var block *html.Node
+	boldDepth, plain := 0, false // bold elements entered; text outside them on the line
 	flushPart := func() {
 		if s := strings.Join(strings.Fields(part.String()), " "); s != "" {
 			parts = append(parts, s)
@@ -65,20 +68,23 @@ func layOut(doc *html.Node) *layout {
 	flush := func() {
 		flushPart()
 		if s := strings.Join(strings.Fields(cur.String()), " "); s != "" && block != nil {
-			ln := line{text: s, parts: parts, block: block, links: links}
+			ln := line{text: s, parts: parts, block: block, links: links, bold: !plain}
 			if h := headingLevel(block); h > 0 {
 				ln.heading = h
 			}
 			l.lines = append(l.lines, ln)
 		}
 		cur.Reset()
-		parts, links = nil, nil
+		parts, links, plain = nil, nil, false
 	}
 	var open []*html.Node // elements entered, to record their line spans
 	var rec func(n *html.Node)
 	rec = func(n *html.Node) {
 		switch n.Type {
 		case html.TextNode:
+			if boldDepth == 0 && strings.TrimSpace(n.Data) != "" {
+				plain = true
+			}
 			cur.WriteString(n.Data)
 			cur.WriteByte(' ')
 			part.WriteString(n.Data)
@@ -114,8 +120,15 @@ func layOut(doc *html.Node) *layout {
 		}
 		start := len(l.lines)
 		open = append(open, n)
+		bold := boldTags[n.DataAtom]
+		if bold {
+			boldDepth++
+		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			rec(c)
+		}
+		if bold {
+			boldDepth--
 		}
 		if !inline {
 			flush()
@@ -132,6 +145,9 @@ func layOut(doc *html.Node) *layout {
 	flush()
 	return l
 }
+
+// boldTags set a label's text apart.
+var boldTags = map[atom.Atom]bool{atom.Strong: true, atom.B: true, atom.Th: true, atom.Dt: true}
 
 func headingLevel(n *html.Node) int {
 	switch n.DataAtom {
@@ -152,10 +168,31 @@ func headingLevel(n *html.Node) int {
 }
 
 // skipSection marks headings of sections that list no current people.
-var skipSection = regexp.MustCompile(`(?i)\b(alumni|former|past|previous|emerit|in memoriam|ehemalige|früher|anciens?|anciennes?|antiguos?|antigos?|ex-|passati|ex membri|voormalige|oud-|tidligere|hiring|join us|join our|open positions|vacanc|vacatures|stellenangebote|offene stellen|jobs|careers|karriere|recrutement|nous rejoindre|trabaja con|lavora con|testimonial|what our (?:clients|customers) say|kundenstimmen|témoignages?|testimonios?|depoimentos?|recensioni|referenzen|reviews)`)
+var skipSection = regexp.MustCompile(`(?i)\b(alumni|former|history|historique|histórico|historico|storico|historie|past|previous|emerit|in memoriam|ehemalige|früher|anciens?|anciennes?|antiguos?|antigos?|ex-|passati|ex membri|voormalige|oud-|tidligere|hiring|join us|join our|open positions|vacanc|vacatures|stellenangebote|offene stellen|jobs|careers|karriere|recrutement|nous rejoindre|trabaja con|lavora con|testimonial|what our (?:clients|customers) say|kundenstimmen|témoignages?|testimonios?|depoimentos?|recensioni|referenzen|reviews)`)
 
 // genericHeading is a heading that names the page or its list, not a role or a body.
 var genericHeading = regexp.MustCompile(`(?i)^(the |our |meet |unser(e)? |notre |nuestro |nosso |a nossa |il nostro |il |lo |el |los |las |os |as |het |de |den |der |ons |vårt |l'|la |le |das |die )*(team|teams|équipe|equipe|equipo|equipa|people|staff|members|mitglieder|mitarbeiter(innen)?|personnel|persone|personas|pessoas|medewerkers|ansatte|medlemmer.*|membres|miembros|membri|membros|who we are|about us|über uns|qui sommes-nous|quiénes somos|chi siamo|over ons|om oss|contact|kontakt|contacto|contatti|leadership|management)$`)
+
+// headingRole is the title a heading or a label gives the people under it: the role
+// in brackets ("Erweiterter Vorstand (Beisitzer)" gives Beisitzer), else the heading
+// without a possessive ("Nos designers" gives designers).
+func headingRole(t string) string {
+	if m := nameParen.FindStringSubmatch(t); m != nil {
+		if r, ok := titleLine(m[2]); ok && looksLikeTitle(r) {
+			return r
+		}
+	}
+	return possessive.ReplaceAllString(t, "")
+}
+
+// roleClass is the class of an element that holds a title ("member-role",
+// "job-title", "cargo"; not "card-title", a heading): its text is a title even when it reads like a name
+// ("Breitensport Reiten").
+var roleClass = regexp.MustCompile(`(?i)(^|[-_\s])(role|position|job|job[-_]?title|funktion|fonction|poste|cargo|ruolo|function|designation|rolle|functie)($|[-_\s])`)
+
+// possessive opens a heading over a list of people ("Nos designers", "Unsere
+// Trainer"): the members' title is the rest.
+var possessive = regexp.MustCompile(`(?i)^(?:nos|notre|our|unsere?|nuestros|nuestras|nuestro|nuestra|i nostri|le nostre|onze|nossos|nossas)\s+`)
 
 // markSkipped flags the lines of sections whose heading says they list former
 // members or open positions, up to the next heading of the same or a higher rank.
@@ -205,13 +242,28 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 			continue
 		}
-		if n, ok := nameOf(ln.text); ok {
+		if n, ok := nameOf(ln.text); ok && !menuLine(ln) && !roleClass.MatchString(attr(ln.block, "class")) {
 			isName[i], names[i] = true, n
+			continue
+		}
+		if fs := barList(ln.text); len(fs) > 0 {
+			for _, f := range fs {
+				f.line = i
+				out = append(out, f)
+			}
+			isName[i] = true
 			continue
 		}
 		if p, ok, alone := shaped(ln.text); ok {
 			l.contacts(&p, i, true)
 			out = append(out, found{p: p, line: i, alone: alone, strong: roleColonName.MatchString(ln.text)})
+			isName[i] = true
+			continue
+		}
+		if ps := nameList(ln.text); len(ps) > 0 {
+			for _, p := range ps {
+				out = append(out, found{p: p, line: i, alone: true})
+			}
 			isName[i] = true
 			continue
 		}
@@ -230,6 +282,65 @@ func lines(doc *html.Node) []Person {
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].line < out[b].line })
 	return l.keep(out, isName)
+}
+
+// menuLine reports whether a line is a row of links, one word each ("Unterricht
+// Schulpferde Pensionspferde" in a menu), not a name.
+func menuLine(ln line) bool {
+	if len(ln.links) < 2 || len(ln.parts) < 2 {
+		return false
+	}
+	for _, p := range ln.parts {
+		if len(strings.Fields(p)) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// barSep splits a line of people set side by side ("Anna Roth (Vorsitzende) | Jan Hahn
+// (Kassenwart)").
+var barSep = regexp.MustCompile(`\s+[|·•]\s+`)
+
+// barList reads a line of two or more people set side by side with bars or dots,
+// each "Name (Role)", "Name – Role", "Role: Name" or a bare name; nothing when a part
+// is something else.
+func barList(text string) []found {
+	segs := barSep.Split(clean(text), -1)
+	if len(segs) < 2 {
+		return nil
+	}
+	var out []found
+	for _, seg := range segs {
+		if n, ok := nameOf(seg); ok && !strings.Contains(seg, "(") {
+			out = append(out, found{p: Person{Via: ViaBlock, Name: n}, alone: true})
+			continue
+		}
+		p, ok, alone := shaped(seg)
+		if !ok {
+			return nil
+		}
+		out = append(out, found{p: p, alone: alone, strong: roleColonName.MatchString(seg)})
+	}
+	return out
+}
+
+// nameList reads a line that is only names, two or more, separated by commas or
+// "and" ("Laura Vidal, Carmen Ortiz y Pablo Ruiz"): each a person without a title.
+func nameList(text string) []Person {
+	parts := listSep.Split(clean(text), -1)
+	if len(parts) < 2 {
+		return nil
+	}
+	var out []Person
+	for _, part := range parts {
+		n, ok := nameOf(part)
+		if !ok {
+			return nil
+		}
+		out = append(out, Person{Via: ViaBlock, Name: n})
+	}
+	return out
 }
 
 // joinSplitNames joins a name written over two lines ("Anna<br>Müller"): a single
@@ -274,21 +385,31 @@ func (l *layout) item(i int, isName []bool) (*html.Node, [2]int) {
 func (l *layout) personAt(i int, isName []bool, names []string) found {
 	p := Person{Via: ViaBlock, Name: names[i]}
 	it, sp := l.item(i, isName)
-	title := ""
-	// The line after the name in its card, else the line before it.
-	for k := i + 1; k < sp[1] && title == ""; k++ {
-		if t, ok := titleLine(l.lines[k].text); ok {
-			title = l.multiLine(k, t, sp[1], isName)
+	// The line after the name in its card, else the line before it (a role label
+	// above the name, in its card or just above it). A label that names a job wins
+	// over a line after the name that does not (an affiliation, an address).
+	after := ""
+	for k := i + 1; k < sp[1] && after == ""; k++ {
+		if l.lines[k].heading > 0 && l.lines[i].heading == 0 {
+			break // a heading after the name opens the next part
+		}
+		if t, ok := l.titleAt(k); ok {
+			after = l.multiLine(k, t, sp[1], isName)
 		} else if !isNoise(l.lines[k].text) {
 			break
 		}
 	}
-	for k := i - 1; k >= sp[0] && title == ""; k-- {
-		if t, ok := titleLine(l.lines[k].text); ok {
-			title = t
+	before, label := "", false
+	for k := i - 1; k >= sp[0] && before == ""; k-- {
+		if t, ok := l.titleAt(k); ok {
+			before, label = t, l.isLabel(k, i)
 		} else if !isNoise(l.lines[k].text) {
 			break
 		}
+	}
+	title := after
+	if after == "" || label && titleWord(before) && !titleWord(after) {
+		title = before
 	}
 	// A dt and its dd, a heading and its paragraph: the next sibling's line.
 	if title == "" && sp[1] < len(l.lines) && !isName[sp[1]] && l.lines[sp[1]].heading == 0 && l.sibling(it, l.lines[sp[1]].block) {
@@ -298,6 +419,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	}
 	if title == "" {
 		title = l.rowBelow(i, isName)
+	}
+	if title == "" {
+		title = l.labelAbove(i, sp, isName)
 	}
 	for k := sp[0]; k < sp[1] && title == ""; k++ {
 		if k != i && len(strings.Fields(l.lines[k].text)) > 6 {
@@ -312,8 +436,52 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	return found{p: p, line: i, alone: title == ""}
 }
 
+// titleAt reads line k as a title (titleLine); a line whose element has a title class
+// is one even when it reads like a name ("<div class=role>Breitensport Reiten</div>").
+func (l *layout) titleAt(k int) (string, bool) {
+	if t, ok := titleLine(l.lines[k].text); ok {
+		return t, true
+	}
+	if t := clean(l.lines[k].text); roleClass.MatchString(attr(l.lines[k].block, "class")) && t != "" && len(t) <= 110 && !isNoise(t) {
+		return t, true
+	}
+	return "", false
+}
+
+// isLabel reports whether line k, above the name on line i, is set as a label: a
+// heading, a line ending in a colon, or bold text over a name that is not bold.
+func (l *layout) isLabel(k, i int) bool {
+	ln := l.lines[k]
+	return ln.heading > 0 || strings.HasSuffix(ln.text, ":") || ln.bold && !l.lines[i].bold
+}
+
+// labelAbove is the role label right above a name's card, outside it ("<p><strong>
+// Kassenwart</strong></p><p>Jonas Reuter</p>", "<h4>Chargée de placement</h4><img><p>
+// Name</p>"): the line before the card when it is set as a label, names a role (not
+// the page), and is not part of the card of the name before.
+func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
+	k := sp[0] - 1
+	if k < 0 || isName[k] || l.lines[k].skip || l.lines[k].heading == 1 || !l.isLabel(k, i) {
+		return ""
+	}
+	for p := k - 1; p >= 0; p-- {
+		if isName[p] {
+			if _, sp2 := l.item(p, isName); sp2[1] > k {
+				return ""
+			}
+			break
+		}
+	}
+	t, ok := titleLine(l.lines[k].text)
+	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || words > 10 || l.lines[k].heading == 0 && words > 4 {
+		return "" // not a label but a sentence ("Il Consiglio Direttivo in carica è composto da:")
+	}
+	return singular(headingRole(t))
+}
+
 // rowBelow reads a table whose rows pair up: names in one row, their titles in the
-// same columns of the next. Line i's cell, its column, and the next row's cell there.
+// same columns of the next; or the titles in the row above, a title cell spanning
+// the columns of the names it heads ("<td colspan=2>Secrétaires</td>" over two names).
 func (l *layout) rowBelow(i int, isName []bool) string {
 	cell := l.lines[i].block
 	for cell != nil && cell.DataAtom != atom.Td && cell.DataAtom != atom.Th {
@@ -328,34 +496,67 @@ func (l *layout) rowBelow(i int, isName []bool) string {
 	col := 0
 	for c := cell.Parent.FirstChild; c != nil && c != cell; c = c.NextSibling {
 		if c.Type == html.ElementNode {
-			col++
+			col += colspan(c)
 		}
 	}
-	next := nextElement(cell.Parent)
-	if next == nil || next.DataAtom != atom.Tr {
-		return ""
+	if t := l.titleInColumn(nextElement(cell.Parent), col, isName); t != "" {
+		return t
+	}
+	if t := l.titleInColumn(prevElement(cell.Parent), col, isName); t != "" && colspan(l.cellAt(prevElement(cell.Parent), col)) > 1 {
+		return singular(headingRole(t))
+	}
+	return ""
+}
+
+// cellAt is the cell of row tr that covers column col, counting spans.
+func (l *layout) cellAt(tr *html.Node, col int) *html.Node {
+	if tr == nil || tr.DataAtom != atom.Tr {
+		return nil
 	}
 	k := 0
-	for c := next.FirstChild; c != nil; c = c.NextSibling {
+	for c := tr.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode {
 			continue
 		}
-		if k == col {
-			sp, ok := l.span[c]
-			if !ok || sp[1] <= sp[0] {
-				return ""
-			}
-			for j := sp[0]; j < sp[1]; j++ {
-				if isName[j] {
-					return ""
-				}
-			}
-			t, _ := titleLine(l.lines[sp[0]].text)
-			return t
+		if k += colspan(c); k > col {
+			return c
 		}
-		k++
 	}
-	return ""
+	return nil
+}
+
+// titleInColumn is the title in the cell of row tr over column col: its first line,
+// when no line of it is a name.
+func (l *layout) titleInColumn(tr *html.Node, col int, isName []bool) string {
+	c := l.cellAt(tr, col)
+	if c == nil {
+		return ""
+	}
+	sp, ok := l.span[c]
+	if !ok || sp[1] <= sp[0] {
+		return ""
+	}
+	for j := sp[0]; j < sp[1]; j++ {
+		if isName[j] {
+			return ""
+		}
+	}
+	t, _ := titleLine(l.lines[sp[0]].text)
+	return t
+}
+
+func colspan(c *html.Node) int {
+	if c == nil {
+		return 1
+	}
+	n := 0
+	for _, r := range attr(c, "colspan") {
+		if r < '0' || r > '9' || n > 100 {
+			break
+		}
+		n = n*10 + int(r-'0')
+	}
+	return max(n, 1)
 }
 
 // multiLine joins a title written over several lines of one block ("Directrice<br>et
@@ -462,8 +663,8 @@ func (l *layout) rosterKey(i int) string {
 	return k
 }
 
-// rosters are the lists of three or more people most of whose names the name model
-// knows: the others in them are names too.
+// rosters are the lists of three or more people at least half of whose names the
+// name model knows: the others in them are names too.
 func (l *layout) rosters(fs []found) map[string]bool {
 	known, all := map[string]int{}, map[string]int{}
 	for _, f := range fs {
@@ -475,7 +676,7 @@ func (l *layout) rosters(fs []found) map[string]bool {
 	}
 	out := map[string]bool{}
 	for k, n := range all {
-		out[k] = n >= 3 && known[k]*5 >= n*3
+		out[k] = n >= 3 && known[k]*2 >= n
 	}
 	return out
 }
@@ -494,6 +695,7 @@ func (l *layout) sectionOf(i, rank int) (title string, people bool) {
 		if genericHeading.MatchString(t) {
 			return "", true
 		}
+		t = headingRole(t)
 		if _, ok := nameOf(t); ok || len(strings.Fields(t)) > 6 || strings.ContainsAny(t, ".!?") {
 			return "", false
 		}
@@ -525,18 +727,38 @@ func titleLine(s string) (string, bool) {
 	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 || strings.HasSuffix(s, ".") && len(words) > 4 {
 		return "", false
 	}
-	if _, ok := nameOf(s); ok {
+	if _, ok := nameOf(s); ok || len(nameList(s)) > 0 {
 		return "", false
 	}
 	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
 		return "", false // an affiliation aside
 	}
-	for _, w := range words {
-		if strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789-–/.,+()") == "" {
+	if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
+		return "", false // a placeholder ("[Name]")
+	}
+	if len(words) >= 2 && pluralJobWord(strings.ToLower(words[len(words)-1])) && !titleWord(words[0]) && !possessive.MatchString(s) {
+		return "", false // a firm ("Rinaldi Consultants"), not a title
+	}
+	for k, w := range words {
+		if strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789-–/.,+()") == "" && !ordinal(words, k) {
 			return "", false // a number: a street number, a year, a phone
 		}
 	}
 	return s, true
+}
+
+// ordinal reports whether the number words[k] ranks a role ("2. Vorsitzender",
+// "Beisitzer 3") rather than giving an address or a year: one digit, before the role
+// with a dot or after it, next to a word that names a job.
+func ordinal(words []string, k int) bool {
+	w := words[k]
+	if len(words) < 2 || len(w) > 2 {
+		return false
+	}
+	if k == 0 {
+		return len(w) == 2 && w[1] == '.' && titleWord(strings.Join(words[1:], " "))
+	}
+	return k == len(words)-1 && len(w) == 1 && titleWord(strings.Join(words[:k], " "))
 }
 
 var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|web|website|tel\.?|phone|telefon|fax|vcard|contact|kontakt|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
@@ -558,6 +780,7 @@ var (
 // "Name – Title", "Name | Title", "Name, Title".
 // A name with only a date or an aside in brackets is a person without a title.
 func shaped(s string) (p Person, ok, alone bool) {
+	s = strings.TrimSpace(strings.Trim(s, "|·•"))
 	if m := roleColonName.FindStringSubmatch(s); m != nil {
 		rest := strings.TrimSpace(parenthetical.ReplaceAllString(m[2], ""))
 		if n, ok := nameOf(rest); ok {
@@ -573,12 +796,15 @@ func shaped(s string) (p Person, ok, alone bool) {
 			if isDateLike(m[2]) || strings.Contains(m[2], ".") && !strings.Contains(m[2], " ") {
 				t = "" // "(elected 12.11.2019)", "(Acme.Tech)"
 			}
+			if r := []rune(t); len(r) > 0 && unicode.IsLower(r[0]) && !looksLikeTitle(t) {
+				t = "" // an aside, not a role: "(kooklessen)", "(per Acme srl)"
+			}
 			return Person{Via: ViaBlock, Name: n, Title: t}, true, t == ""
 		}
 	}
 	for _, re := range []*regexp.Regexp{nameSepTitle, nameComma} {
 		if m := re.FindStringSubmatch(s); m != nil {
-			n, ok := nameOf(m[1])
+			n, ok := nameOf(strings.TrimSpace(parenthetical.ReplaceAllString(m[1], ""))) // "Name (links) – Title"
 			if !ok {
 				// "Title – Name", when the name model knows the name
 				if n, ok := nameOf(m[2]); ok && re == nameSepTitle && knownName(n) {
@@ -732,18 +958,41 @@ func prose(text string) []Person {
 }
 
 // singular is one member's title from a heading over several ("Advisors" is
-// Advisor, "Board Members" Board Member): an English plural whose singular is a job
-// word; other headings ("Vorstand", "Comissão Fiscal") are kept as they are.
+// Advisor, "Formateurs référents" Formateur référent, "Vocales" Vocal, "Wijkmeesters"
+// Wijkmeester): each word that is the plural of a job word or of an agent noun goes
+// to the singular; other headings ("Vorstand", "Comissão Fiscal") are kept as they are.
 func singular(head string) string {
 	words := strings.Fields(head)
-	last := words[len(words)-1]
-	if len(last) < 4 || !strings.HasSuffix(last, "s") || strings.HasSuffix(last, "ss") {
-		return head
+	for k, w := range words {
+		words[k] = singularWord(w)
 	}
-	one := strings.TrimSuffix(last, "s")
-	if lw := strings.ToLower(one); !jobWord(lw) && !titleWordSet()[lw] && lw != "member" && lw != "trustee" {
-		return head
-	}
-	words[len(words)-1] = one
 	return strings.Join(words, " ")
+}
+
+// agentEndings end the nouns that name what a person does, across the languages read
+// (Designer, Formateur, Director, Secrétaire, Tesorero, Consigliere...).
+var agentEndings = []string{"er", "eur", "or", "ant", "ent", "aire", "ist", "iste", "ista", "ier", "ière", "euse", "rice",
+	"eiro", "eira", "ero", "era", "ario", "aria", "ore", "ante", "ente", "ter", "ee", "ice", "ien", "ienne", "tor", "ster"}
+
+func singularWord(w string) string {
+	lw := strings.ToLower(w)
+	if len([]rune(lw)) < 5 || strings.HasSuffix(lw, "ss") {
+		return w
+	}
+	if stem, ok := strings.CutSuffix(lw, "es"); ok && (strings.HasSuffix(stem, "or") || strings.HasSuffix(stem, "al") || strings.HasSuffix(stem, "ar")) && !strings.HasSuffix(stem, "ior") {
+		return w[:len(w)-2] // Vocales, Directores
+	}
+	one, ok := strings.CutSuffix(lw, "s")
+	if !ok {
+		return w
+	}
+	if jobWord(one) || titleWordSet()[one] || one == "member" || one == "trustee" || one == "référent" {
+		return w[:len(w)-1]
+	}
+	for _, e := range agentEndings {
+		if strings.HasSuffix(one, e) {
+			return w[:len(w)-1]
+		}
+	}
+	return w
 }

@@ -69,6 +69,7 @@ var (
 		"dame": true, "lic": true, "me": true, "mtre": true, "ir": true, "drs.": true, "mgr": true, "doc": true, "univ.-prof": true,
 		"rev": true, "fr": true, "pr": true, "eng": true, "engª": true, "eng.ª": true, "dr.-ing": true, "mx": true,
 		"d": true, "dña": true, "dª": true, "don": true, "doña": true, "sig": true, "sig.ra": true, "sigra": true, "dott.ing": true,
+		"mw": true, "mevr": true, "dhr": true, "chief": true, "alhaji": true, "alhaja": true, "engr": true,
 		"lda": true, "ldo": true, "dipl.-kfm": true, "dipl.-kff": true, "dipl.-inf": true, "dipl.-psych": true, "rä": true, "ra": true,
 	}
 	degreeWords = map[string]bool{
@@ -78,6 +79,7 @@ var (
 		"b.eng": true, "dipl": true, "dipl.-ing": true, "mag": true, "frcs": true, "frsa": true, "obe": true, "mbe": true,
 		"cbe": true, "psyd": true, "edd": true, "jd": true, "j.d": true, "pmp": true, "cissp": true, "acca": true, "aca": true,
 		"fca": true, "cima": true, "rn": true, "dds": true, "dmd": true, "pe": true, "p.eng": true, "ceng": true, "mieee": true,
+		"oon": true, "ofr": true, "gcon": true, "mfr": true,
 		"m.ed": true, "med": true, "mpa": true, "mph": true, "dea": true, "dess": true, "hdr": true,
 		"psy.d": true, "d.ps": true, "dps": true, "ed": true, "sc": true, "ps": true, "psy": true, "éd": true,
 		"ps.éd": true, "ps.ed": true, "d": true, "mas": true, "mscs": true, "dr.sc": true, "dr.rer.nat": true, "rer": true,
@@ -94,9 +96,13 @@ func honorificKey(w string) string {
 // glued is an honorific written against the name ("Dr.Anna").
 var glued = regexp.MustCompile(`^(?i:(dr|prof|dre|dra|ing|mag))\.(\p{Lu})`)
 
+// gluedParticle is an initial written against the particle after it ("Arjen P.de Vries").
+var gluedParticle = regexp.MustCompile(`\b(\p{Lu})\.(de|van|von|da|di|du|le|la|del|der|den|ten|ter)\s`)
+
 // stripHonorifics removes honorifics before a name and degrees after it.
 func stripHonorifics(s string) string {
 	s = glued.ReplaceAllString(strings.TrimSpace(s), "$1. $2")
+	s = gluedParticle.ReplaceAllString(s, "$1. $2 ")
 	words := strings.Fields(s)
 	// An honorific goes only when a name of two words or more stays ("D. Smith" keeps its initial).
 	for len(words) > 2 && honorificKey(words[0]) != "" && (honorificWords[honorificKey(words[0])] || isDegreeChain(words[0])) {
@@ -162,13 +168,49 @@ func nameOf(s string) (string, bool) {
 	}
 	n := clean(stripHonorifics(clean(nickname.ReplaceAllString(s, " "))))
 	if IsName(n) {
+		// A phrase with a job word ("Amministratore Delegato") is a title, not a name,
+		// unless the name model knows a word of it.
+		if titleWord(n) && !knownName(n) {
+			return "", false
+		}
 		return n, true
 	}
-	// A name set in capitals ("MARIA JOHNSON") is a name when the name model knows it.
-	if t := titleCase(n); t != n && IsName(t) && knownName(t) {
-		return t, true
+	// A name set in capitals ("MARIA JOHNSON"), or a family name set in capitals after
+	// a given name written as usual ("Line-Rose AMOZIGH", the French and Spanish
+	// habit), is a name when the name model knows it.
+	for _, t := range []string{titleCase(n), capsFamilyName(n)} {
+		if t != n && IsName(t) && knownName(t) && !looksLikeTitle(t) {
+			return t, true
+		}
 	}
 	return "", false
+}
+
+// capsFamilyName writes the words in capitals of a name that also has words written
+// as usual the way a name is written ("Arnaud GARCIA FERNANDEZ" is "Arnaud Garcia
+// Fernandez"); a phrase with no such mix is left as it is.
+func capsFamilyName(s string) string {
+	words := strings.Fields(s)
+	caps, usual := 0, 0
+	for _, w := range words {
+		letters := strings.IndexFunc(w, unicode.IsLetter) >= 0
+		switch {
+		case !letters || particles[w]:
+		case strings.ToUpper(w) == w && len([]rune(strings.Trim(w, ".'-"))) >= 2:
+			caps++
+		case capitalised(w):
+			usual++
+		}
+	}
+	if caps == 0 || usual == 0 {
+		return s
+	}
+	for i, w := range words {
+		if strings.ToUpper(w) == w && len([]rune(strings.Trim(w, ".'-"))) >= 2 {
+			words[i] = titleCase(w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // titleCase writes a phrase in capitals as a name is written ("MARIA DE SOUSA-LIMA" is
