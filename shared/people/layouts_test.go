@@ -122,6 +122,21 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<div class="exco"><div class="member"><h4>Chief Bayo Adewale</h4><p>Vice Chairman</p></div><div class="member"><h4>Hon. Mrs Funmi Okafor</h4><p>National Treasurer</p></div><div class="member"><h4>Prof. Musa Bello OON</h4><p>Public Relations Officer</p></div>
 <div class="member"><h4>Prof.dr.ir. Pieter J.de Boer</h4><p>Penningmeester</p></div><div class="member"><h4>Mw.Prof.dr. Anne Visser</h4><p>Lid</p></div></div>`,
 			map[string]string{"Bayo Adewale": "Vice Chairman", "Funmi Okafor": "National Treasurer", "Musa Bello": "Public Relations Officer", "Pieter J. de Boer": "Penningmeester", "Anne Visser": "Lid"}},
+		{"a label styled as a heading by its class over a row of cards; a title given as a field",
+			`<h2>Our people</h2><div class="role-title">Co-leads</div><div class="row"><div class="member-card"><img src="1.jpg"><div class="member-name">Priya Raman</div></div><div class="member-card"><img src="2.jpg"><div class="member-name">Arjun Mehta</div></div></div>
+<div class="vorstand"><div class="person"><h3>Lukas Frei</h3><p>Funktion: Kassier</p><p>E-Mail: kassier@acme.example</p></div><div class="person"><h3>Nina Keller</h3><p>Funktion: Aktuarin</p></div></div>`,
+			map[string]string{"Priya Raman": "Co-lead", "Arjun Mehta": "Co-lead", "Lukas Frei": "Kassier", "Nina Keller": "Aktuarin"}},
+		{"emoji before names; an honorific in its own span; the title in the heading after the name",
+			`<div class="bestuur"><h3>🎯 Joris Bakker</h3><p>Events &amp; Finance</p><h3>🤝 Femke de Vries</h3><p>People &amp; Culture</p></div>
+<section class="leader"><h2><span class="leader-prefix">Mr.</span><span class="leader-name">Rohan Kulkarni</span></h2><h3>FOUNDER</h3><p>Rohan has built homes in the region for thirty years and still visits every site.</p></section>`,
+			map[string]string{"Joris Bakker": "Events & Finance", "Femke de Vries": "People & Culture", "Rohan Kulkarni": "FOUNDER"}},
+		{"names in h1 on a page of several h1, under an h1 over them",
+			`<h1>Socios fundadores</h1><div class="item"><h1>Dr. Mateo Ibáñez Rojas</h1><p>Abogado con veinte años de experiencia en derecho mercantil y societario en la región.</p></div><div class="item"><h1>Dra. Valeria Soto Pinto</h1><p>Abogada especialista en derecho laboral y en negociación colectiva desde hace años.</p></div>`,
+			map[string]string{"Mateo Ibáñez Rojas": "Socio fundador", "Valeria Soto Pinto": "Socio fundador"}},
+		{"family name first, then the title and the address, in one line",
+			`<h1>Team</h1><ul><li><a href="https://example.org/wiki/Jens">Albers-Kramer, Jens</a>, Dr.-Ing. - Geschäftsführer, Vorstand - <a href="mailto:jens@acme.example">jens@acme.example</a></li><li>Vogt, Petra - Pressereferentin - <a href="mailto:petra@acme.example">petra@acme.example</a></li></ul>
+<h4>Ansprechpartner Tischtennis</h4><p>Bernd Vogel</p><p><a href="mailto:tt@acme.example">tt@acme.example</a></p>`,
+			map[string]string{"Jens Albers-Kramer": "Geschäftsführer, Vorstand", "Petra Vogt": "Pressereferentin", "Bernd Vogel": "Ansprechpartner Tischtennis"}},
 		{"a history table of past officers is not the current board",
 			`<h2>Presidente</h2><p>Marta Solís Vega</p><h2>Histórico de la junta directiva</h2><table><tr><th>Curso</th><th>Presidente</th></tr><tr><td>2019-20</td><td>Diego Herrera</td></tr><tr><td>2020-21</td><td>Lucía Campos</td></tr></table>`,
 			map[string]string{"Marta Solís Vega": "Presidente"}},

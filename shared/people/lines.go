@@ -69,8 +69,10 @@ func layOut(doc *html.Node) *layout {
 		flushPart()
 		if s := strings.Join(strings.Fields(cur.String()), " "); s != "" && block != nil {
 			ln := line{text: s, parts: parts, block: block, links: links, bold: !plain}
-			if h := headingLevel(block); h > 0 {
+			if h := headingLevel(enclosingBlock(block)); h > 0 {
 				ln.heading = h
+			} else if labelClass.MatchString(attr(block, "class")) && len(strings.Fields(s)) <= 6 {
+				ln.heading = 7 // a label styled as a section heading ("<div class=role-title>")
 			}
 			l.lines = append(l.lines, ln)
 		}
@@ -145,6 +147,23 @@ func layOut(doc *html.Node) *layout {
 	flush()
 	return l
 }
+
+// enclosingBlock is the block element around n: n itself, or the first ancestor that
+// is not inline when n is a span or link read as a card ("<h2><span class=leader-name>").
+func enclosingBlock(n *html.Node) *html.Node {
+	b := n
+	for b != nil && b.Type == html.ElementNode && inlineTags[b.DataAtom] {
+		b = b.Parent
+	}
+	if b == nil || b.Type != html.ElementNode {
+		return n
+	}
+	return b
+}
+
+// labelClass is the class of a block that heads a group of people without being a
+// heading element ("role-title", "section-label").
+var labelClass = regexp.MustCompile(`(?i)(^|[-_\s])(role[-_]?title|section[-_]?(?:title|label|heading)|group[-_]?(?:title|label)|team[-_]?(?:title|heading))($|[-_\s])`)
 
 // boldTags set a label's text apart.
 var boldTags = map[atom.Atom]bool{atom.Strong: true, atom.B: true, atom.Th: true, atom.Dt: true}
@@ -226,9 +245,15 @@ func lines(doc *html.Node) []Person {
 	l.markSkipped()
 	isName := make([]bool, len(l.lines))
 	names := make([]string, len(l.lines))
+	h1 := 0 // a page with one h1 names itself there; with several, an h1 may be a person's
+	for _, ln := range l.lines {
+		if ln.heading == 1 {
+			h1++
+		}
+	}
 	var out []found
 	for i, ln := range l.lines {
-		if ln.heading == 1 || ln.skip {
+		if ln.heading == 1 && h1 < 2 || ln.skip {
 			continue
 		}
 		if fs := fromParts(ln.parts); len(fs) > 0 {
@@ -688,14 +713,17 @@ func (l *layout) sectionOf(i, rank int) (title string, people bool) {
 	for k := i - 1; k >= 0; k-- {
 		ln := l.lines[k]
 		label := strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) <= 4
-		if ln.heading == 0 && !label || rank > 0 && (ln.heading == 0 || ln.heading >= rank) {
-			continue
+		if ln.heading == 0 && !label || rank > 1 && (ln.heading == 0 || ln.heading >= rank) || rank == 1 && ln.heading != 1 {
+			continue // a name in an h1 (a page of several) looks at the other h1s
 		}
 		t := clean(ln.text)
 		if genericHeading.MatchString(t) {
 			return "", true
 		}
 		t = headingRole(t)
+		if _, ok := nameOf(t); ok && rank == 1 {
+			continue // another person's h1
+		}
 		if _, ok := nameOf(t); ok || len(strings.Fields(t)) > 6 || strings.ContainsAny(t, ".!?") {
 			return "", false
 		}
@@ -719,7 +747,7 @@ func (l *layout) personClass(i int) bool {
 // titleLine reports whether a line next to a name reads as its title: short, not a
 // sentence, not a contact detail or a link label; the label colon and degrees go.
 func titleLine(s string) (string, bool) {
-	s = stripDegrees(clean(strings.TrimSuffix(strings.TrimSpace(s), ":")))
+	s = stripDegrees(clean(fieldLabel.ReplaceAllString(strings.TrimSuffix(strings.TrimSpace(s), ":"), "")))
 	if s == "" || len(s) > 110 || isNoise(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") {
 		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
 	}
@@ -761,11 +789,15 @@ func ordinal(words []string, k int) bool {
 	return k == len(words)-1 && len(w) == 1 && titleWord(strings.Join(words[:k], " "))
 }
 
+// fieldLabel opens a title given as a form field ("Funktion: Präsident", "Position:
+// CFO"): the field's name is not part of the title.
+var fieldLabel = regexp.MustCompile(`(?i)^(?:funktion|function|fonction|position|role|rolle|titel|title|job title|poste|cargo|ruolo|functie|positie)\s*:\s+`)
+
 var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|web|website|tel\.?|phone|telefon|fax|vcard|contact|kontakt|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
 
 func isNoise(s string) bool {
 	s = strings.TrimSpace(s)
-	return s == "" || noise.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
+	return s == "" || honorificWords[honorificKey(s)] || noise.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
 }
 
 var (
@@ -805,6 +837,13 @@ func shaped(s string) (p Person, ok, alone bool) {
 	for _, re := range []*regexp.Regexp{nameSepTitle, nameComma} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			n, ok := nameOf(strings.TrimSpace(parenthetical.ReplaceAllString(m[1], ""))) // "Name (links) – Title"
+			if !ok && re == nameSepTitle {
+				// "Becker, Georg - Büroleiter - georg@acme.example": family name first, and
+				// the title is the first part after it.
+				if n, ok = inverted(m[1]); ok {
+					m[2] = barSep.Split(nameSepSplit.Split(m[2], 2)[0], 2)[0]
+				}
+			}
 			if !ok {
 				// "Title – Name", when the name model knows the name
 				if n, ok := nameOf(m[2]); ok && re == nameSepTitle && knownName(n) {
@@ -823,6 +862,27 @@ func shaped(s string) (p Person, ok, alone bool) {
 		}
 	}
 	return Person{}, false, false
+}
+
+// nameSepSplit splits the parts of a "Name – Title – contact" line.
+var nameSepSplit = regexp.MustCompile(`\s+(?:[–—|·]|-{1,2})\s+`)
+
+// inverted reads a name written family name first ("Becker, Georg", "Sander-Beuermann,
+// Wolfgang, Dr.-Ing."): one family name and given names the name model knows, then
+// degrees.
+func inverted(s string) (string, bool) {
+	parts := strings.Split(s, ",")
+	for len(parts) > 2 && stripHonorifics(strings.TrimSpace(parts[len(parts)-1])) == "" {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) != 2 {
+		return "", false
+	}
+	family, given := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])
+	if len(strings.Fields(family)) != 1 || len(strings.Fields(given)) > 2 || !knownName(given) {
+		return "", false
+	}
+	return nameOf(given + " " + family)
 }
 
 var dateLike = regexp.MustCompile(`[0-9]{4}|[0-9]{1,2}\.[0-9]{1,2}\.`)
@@ -986,7 +1046,8 @@ func singularWord(w string) string {
 	if !ok {
 		return w
 	}
-	if jobWord(one) || titleWordSet()[one] || one == "member" || one == "trustee" || one == "référent" {
+	head := one[strings.LastIndex(one, "-")+1:] // "co-leads": lead
+	if jobWord(one) || jobWord(head) || titleWordSet()[one] || one == "member" || one == "trustee" || one == "référent" {
 		return w[:len(w)-1]
 	}
 	for _, e := range agentEndings {

@@ -221,7 +221,7 @@ var notNameList = []string{
 	"nachname", "name", "nom", "prénom", "nombre", "apellido", "nome", "cognome", "naam",
 	"hotel", "hotels", "restaurant", "ristorante", "café", "bar", "bistro", "clinic", "clínica", "clinica", "klinik", "praxis",
 	"kanzlei", "atelier", "apotheke", "pharmacy", "farmacia", "bakery", "bäckerei", "boulangerie", "garage", "werkstatt",
-	"resources", "relations", "affairs", "state", "county", "province", "provincia", "région", "region", "district", "bezirk", "landkreis", "mitglied", "ehrenmitglied",
+	"resources", "relations", "affairs", "site", "visit", "book", "state", "county", "province", "provincia", "région", "region", "district", "bezirk", "landkreis", "mitglied", "ehrenmitglied",
 	"suite", "cloud", "platform", "app", "apps", "edition", "api", "sdk", "plugin", "engine", "saas", "enterprise",
 }
 
@@ -430,7 +430,8 @@ var jobSuffixes = []string{"manager", "managerin", "leiter", "leiterin", "office
 	"gestora", "ejecutivo", "executivo", "directora", "scientist", "programmer", "programmierer", "programmeur", "programador",
 	"programmatore", "sviluppatore", "sviluppatrice", "médica", "médico", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
 	"writer", "editor", "researcher", "programme", "program", "direktør", "leder", "sjef", "rådgiver", "konsulent", "utvikler",
-	"ansvarlig", "medewerker", "pédiatre", "psychiatre", "thérapeute", "therapeut", "therapist", "trainee", "technician", "adviseur", "adviser", "advisor", "chargée", "chargé", "juriste", "comptable", "contable", "stagiaire", "praktikant"}
+	"ansvarlig", "medewerker", "pédiatre", "psychiatre", "thérapeute", "therapeut", "therapist", "trainee", "technician", "adviseur", "adviser", "advisor", "chargée", "chargé", "juriste", "comptable", "contable", "stagiaire", "praktikant",
+	"ansprechpartner", "ansprechpartnerin"}
 
 // jobWords are whole words of job titles and departments that no name carries.
 var jobWords = map[string]bool{
