@@ -137,6 +137,10 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h1>Team</h1><ul><li><a href="https://example.org/wiki/Jens">Albers-Kramer, Jens</a>, Dr.-Ing. - Geschäftsführer, Vorstand - <a href="mailto:jens@acme.example">jens@acme.example</a></li><li>Vogt, Petra - Pressereferentin - <a href="mailto:petra@acme.example">petra@acme.example</a></li></ul>
 <h4>Ansprechpartner Tischtennis</h4><p>Bernd Vogel</p><p><a href="mailto:tt@acme.example">tt@acme.example</a></p>`,
 			map[string]string{"Jens Albers-Kramer": "Geschäftsführer, Vorstand", "Petra Vogt": "Pressereferentin", "Bernd Vogel": "Ansprechpartner Tischtennis"}},
+		{"a list alternating title and name, the family name first in capitals; an address is not a title; volunteers",
+			`<h2>Vorstand</h2><ul class="mobil"><li class="blue">1. Vorstand</li><li>BRANDT Jonas</li><li class="blue">Kassiererin</li><li>WEBER Laura</li><li class="blue">Sportwart alpin</li><li>KELLER Paul</li></ul>
+<h2>Team</h2><div class="person"><h3>Ilse Marx</h3><p>Zur Alten Mühle 3, Dorfheim</p></div><div class="card"><h3>Ravi Shah</h3><p>Cyber Volunteer</p></div>`,
+			map[string]string{"Jonas Brandt": "1. Vorstand", "Laura Weber": "Kassiererin", "Paul Keller": "Sportwart alpin", "Ilse Marx": "", "Ravi Shah": "Cyber Volunteer"}},
 		{"a history table of past officers is not the current board",
 			`<h2>Presidente</h2><p>Marta Solís Vega</p><h2>Histórico de la junta directiva</h2><table><tr><th>Curso</th><th>Presidente</th></tr><tr><td>2019-20</td><td>Diego Herrera</td></tr><tr><td>2020-21</td><td>Lucía Campos</td></tr></table>`,
 			map[string]string{"Marta Solís Vega": "Presidente"}},

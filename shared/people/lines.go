@@ -437,9 +437,16 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		title = before
 	}
 	// A dt and its dd, a heading and its paragraph: the next sibling's line.
-	if title == "" && sp[1] < len(l.lines) && !isName[sp[1]] && l.lines[sp[1]].heading == 0 && l.sibling(it, l.lines[sp[1]].block) {
+	if title == "" && sp[1] < len(l.lines) && !isName[sp[1]] && l.lines[sp[1]].heading == 0 && l.sibling(it, l.lines[sp[1]].block) && !l.titlesLead(it, isName) {
 		if t, ok := titleLine(l.lines[sp[1]].text); ok && looksLikeTitle(t) && (sp[1]+1 >= len(l.lines) || isName[sp[1]+1] || l.lines[sp[1]+1].heading > 0 || !l.sibling(it, l.lines[sp[1]+1].block)) {
 			title = t
+		}
+	}
+	if title == "" && l.titlesLead(it, isName) {
+		if prev := prevElement(it); prev != nil {
+			if sp2, ok := l.span[prev]; ok && sp2[1] > sp2[0] && !isName[sp2[0]] {
+				title, _ = titleLine(l.lines[sp2[0]].text)
+			}
 		}
 	}
 	if title == "" {
@@ -471,6 +478,37 @@ func (l *layout) titleAt(k int) (string, bool) {
 		return t, true
 	}
 	return "", false
+}
+
+// titlesLead reports whether the siblings of it alternate a title and a name with the
+// title first ("<li>Kassiererin</li><li>Anna Roth</li><li>Beisitzer</li>..."), from
+// the first to the last: a title belongs to the name after it, not to the name before.
+func (l *layout) titlesLead(it *html.Node, isName []bool) bool {
+	if it.Parent == nil {
+		return false
+	}
+	var run []int // the first line of each child of it's parent
+	for c := it.Parent.FirstChild; c != nil; c = c.NextSibling {
+		if sp, ok := l.span[c]; ok && c.Type == html.ElementNode && sp[1] > sp[0] {
+			run = append(run, sp[0])
+		}
+	}
+	if len(run) < 4 || len(run)%2 != 0 {
+		return false
+	}
+	names := 0
+	for k, first := range run {
+		if k%2 == 1 {
+			if isName[first] {
+				names++
+			}
+			continue
+		}
+		if _, ok := titleLine(l.lines[first].text); isName[first] || !ok {
+			return false
+		}
+	}
+	return names*5 >= len(run)/2*4 // a name the model does not know may sit among them
 }
 
 // isLabel reports whether line k, above the name on line i, is set as a label: a
@@ -764,6 +802,9 @@ func titleLine(s string) (string, bool) {
 	if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
 		return "", false // a placeholder ("[Name]")
 	}
+	if addressLike(words) {
+		return "", false // "Zur Keuchinger Flur, Mettlach", "Hauptstraße 12"
+	}
 	if len(words) >= 2 && pluralJobWord(strings.ToLower(words[len(words)-1])) && !titleWord(words[0]) && !possessive.MatchString(s) {
 		return "", false // a firm ("Rinaldi Consultants"), not a title
 	}
@@ -773,6 +814,38 @@ func titleLine(s string) (string, bool) {
 		}
 	}
 	return s, true
+}
+
+// streetEnds end street names (German and Dutch compounds); streetWords are street
+// names' own words elsewhere.
+var (
+	streetEnds  = []string{"straße", "strasse", "str.", "gasse", "weg", "allee", "platz", "damm", "laan", "straat", "gracht", "kade"}
+	streetWords = map[string]bool{"street": true, "road": true, "avenue": true, "lane": true, "drive": true, "rue": true,
+		"calle": true, "via": true, "rua": true, "st": true, "rd": true, "ave": true}
+)
+
+// addressLike reports whether a line is a postal address: it opens like a German
+// street name, or names a street and carries a house number or a comma.
+func addressLike(words []string) bool {
+	if streetOpeners[strings.ToLower(words[0])] && len(words) >= 2 {
+		return true
+	}
+	number := false
+	for _, w := range words {
+		number = number || strings.ContainsAny(w, "0123456789") || strings.HasSuffix(w, ",")
+	}
+	for _, w := range words {
+		lw := strings.ToLower(strings.Trim(w, ",."))
+		if number && streetWords[lw] {
+			return true
+		}
+		for _, e := range streetEnds {
+			if number && strings.HasSuffix(lw, e) && len(lw) > len(e)+2 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ordinal reports whether the number words[k] ranks a role ("2. Vorsitzender",

@@ -205,8 +205,18 @@ func capsFamilyName(s string) string {
 	if caps == 0 || usual == 0 {
 		return s
 	}
+	isCaps := func(w string) bool { return strings.ToUpper(w) == w && len([]rune(strings.Trim(w, ".'-"))) >= 2 }
+	// "HÜTTINGER Peter": the family name in capitals first, as lists sorted by it are
+	// written; the name is Peter Hüttinger.
+	lead := 0
+	for lead < len(words) && isCaps(words[lead]) {
+		lead++
+	}
+	if lead > 0 && lead < len(words) {
+		words = append(append([]string(nil), words[lead:]...), words[:lead]...)
+	}
 	for i, w := range words {
-		if strings.ToUpper(w) == w && len([]rune(strings.Trim(w, ".'-"))) >= 2 {
+		if isCaps(w) {
 			words[i] = titleCase(w)
 		}
 	}

@@ -244,6 +244,9 @@ func IsName(s string) bool {
 	if core > 5 || core < 2 {
 		return false
 	}
+	if streetOpeners[strings.ToLower(words[0])] {
+		return false // "Zur Keuchinger Flur", "Am Mühlbach": an address
+	}
 	compass := 0
 	for i, w := range words {
 		lw := strings.ToLower(w)
@@ -262,6 +265,9 @@ func IsName(s string) bool {
 	}
 	return compass < len(words) // "North West", "Süd Ost": a region
 }
+
+// streetOpeners begin German street names and never a personal name.
+var streetOpeners = map[string]bool{"zur": true, "zum": true, "am": true, "im": true, "auf": true, "beim": true, "unter": true, "hinter": true}
 
 // compassWords name the parts of a country ("North West" is a region, not a person).
 var compassWords = map[string]bool{"north": true, "south": true, "east": true, "west": true, "central": true, "nord": true,
@@ -451,7 +457,8 @@ var jobWords = map[string]bool{
 	"leder": true, "daglig": true, "consigliere": true, "consigliera": true, "vocal": true, "socio": true, "socia": true, "coach": true, "trainer": true,
 	"stagiaire": true, "praktikant": true, "member": true, "founder": true, "cofounder": true,
 	"co-founder": true, "fondateur": true, "fondatrice": true, "gründer": true, "gründerin": true, "fundador": true,
-	"fundadora": true, "fondatore": true, "oprichter": true, "coordinator": true, "präsident": true, "präsidentin": true,
+	"fundadora": true, "fondatore": true, "oprichter": true, "coordinator": true, "volunteer": true, "volunteers": true,
+	"freiwillige": true, "freiwilliger": true, "bénévole": true, "voluntario": true, "voluntaria": true, "vrijwilliger": true, "präsident": true, "präsidentin": true,
 	"vizepräsident": true, "vizepräsidentin": true, "sekretär": true, "sekretärin": true, "lid": true, "ondervoorzitter": true,
 	"vicevoorzitter": true, "schatbewaarder": true, "hoofd": true,
 }
