@@ -141,6 +141,11 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h2>Vorstand</h2><ul class="mobil"><li class="blue">1. Vorstand</li><li>BRANDT Jonas</li><li class="blue">Kassiererin</li><li>WEBER Laura</li><li class="blue">Sportwart alpin</li><li>KELLER Paul</li></ul>
 <h2>Team</h2><div class="person"><h3>Ilse Marx</h3><p>Zur Alten Mühle 3, Dorfheim</p></div><div class="card"><h3>Ravi Shah</h3><p>Cyber Volunteer</p></div>`,
 			map[string]string{"Jonas Brandt": "1. Vorstand", "Laura Weber": "Kassiererin", "Paul Keller": "Sportwart alpin", "Ilse Marx": "", "Ravi Shah": "Cyber Volunteer"}},
+		{"a name heading with its bio in the next paragraph, under a heading naming the firm's team; qualifications and clients are not people",
+			`<h2>The Nimbus Team</h2><h4><a href="/cv/rosa.html">Rosa Lindqvist</a></h4><p>Rosa is the Chief Financial Officer of Nimbus Labs and keeps the books in order for all of us.</p><h4>Tom Becker</h4><p>Tom joined in 2015 and has written most of the compiler since then, mostly at night.</p>
+<h2>Qualifikationen</h2><ul><li>Montessori Diplom</li><li>Marketing Zertifikat</li></ul><h2>Clients</h2><ul><li>Carbon Trust</li><li>Advanced Plasma Power</li><li>Harbour Utilities</li></ul>
+<h3>Équipe</h3><ul class="team"><li><strong>Élise Martin‑Roy</strong> (Chercheuse principale)</li></ul>`,
+			map[string]string{"Rosa Lindqvist": "Chief Financial Officer", "Tom Becker": "", "Élise Martin-Roy": ""}},
 		{"a history table of past officers is not the current board",
 			`<h2>Presidente</h2><p>Marta Solís Vega</p><h2>Histórico de la junta directiva</h2><table><tr><th>Curso</th><th>Presidente</th></tr><tr><td>2019-20</td><td>Diego Herrera</td></tr><tr><td>2020-21</td><td>Lucía Campos</td></tr></table>`,
 			map[string]string{"Marta Solís Vega": "Presidente"}},

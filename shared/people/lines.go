@@ -190,7 +190,7 @@ func headingLevel(n *html.Node) int {
 var skipSection = regexp.MustCompile(`(?i)\b(alumni|former|history|historique|histórico|historico|storico|historie|past|previous|emerit|in memoriam|ehemalige|früher|anciens?|anciennes?|antiguos?|antigos?|ex-|passati|ex membri|voormalige|oud-|tidligere|hiring|join us|join our|open positions|vacanc|vacatures|stellenangebote|offene stellen|jobs|careers|karriere|recrutement|nous rejoindre|trabaja con|lavora con|testimonial|what our (?:clients|customers) say|kundenstimmen|témoignages?|testimonios?|depoimentos?|recensioni|referenzen|reviews)`)
 
 // genericHeading is a heading that names the page or its list, not a role or a body.
-var genericHeading = regexp.MustCompile(`(?i)^(the |our |meet |unser(e)? |notre |nuestro |nosso |a nossa |il nostro |il |lo |el |los |las |os |as |het |de |den |der |ons |vårt |l'|la |le |das |die )*(team|teams|équipe|equipe|equipo|equipa|people|staff|members|mitglieder|mitarbeiter(innen)?|personnel|persone|personas|pessoas|medewerkers|ansatte|medlemmer.*|membres|miembros|membri|membros|who we are|about us|über uns|qui sommes-nous|quiénes somos|chi siamo|over ons|om oss|contact|kontakt|contacto|contatti|leadership|management)$`)
+var genericHeading = regexp.MustCompile(`(?i)^(?:(?:the|our|meet|unser(?:e|es)?|das|notre|l'|nuestro|el|il nostro|het|ons) \S+[ -])?(the |our |meet |unser(e)? |notre |nuestro |nosso |a nossa |il nostro |il |lo |el |los |las |os |as |het |de |den |der |ons |vårt |l'|la |le |das |die )*(team|teams|équipe|equipe|equipo|equipa|people|staff|members|mitglieder|mitarbeiter(innen)?|personnel|persone|personas|pessoas|medewerkers|ansatte|medlemmer.*|membres|miembros|membri|membros|who we are|about us|über uns|qui sommes-nous|quiénes somos|chi siamo|over ons|om oss|contact|kontakt|contacto|contatti|leadership|management)$`)
 
 // headingRole is the title a heading or a label gives the people under it: the role
 // in brackets ("Erweiterter Vorstand (Beisitzer)" gives Beisitzer), else the heading
@@ -460,6 +460,12 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 			title = bioTitle(l.lines[k].text)
 			break
 		}
+	}
+	// A name heading and its bio in the paragraph after it ("<h4>Name</h4><p>Name is
+	// the Chief Financial Officer of...</p>").
+	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading == 0 &&
+		len(strings.Fields(l.lines[k].text)) > 6 && l.sibling(it, l.lines[k].block) {
+		title = bioTitle(l.lines[k].text)
 	}
 	for k := sp[0]; k < sp[1]; k++ {
 		l.contacts(&p, k, k == i)

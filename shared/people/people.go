@@ -221,7 +221,8 @@ var notNameList = []string{
 	"nachname", "name", "nom", "prénom", "nombre", "apellido", "nome", "cognome", "naam",
 	"hotel", "hotels", "restaurant", "ristorante", "café", "bar", "bistro", "clinic", "clínica", "clinica", "klinik", "praxis",
 	"kanzlei", "atelier", "apotheke", "pharmacy", "farmacia", "bakery", "bäckerei", "boulangerie", "garage", "werkstatt",
-	"resources", "relations", "affairs", "site", "visit", "book", "state", "county", "province", "provincia", "région", "region", "district", "bezirk", "landkreis", "mitglied", "ehrenmitglied",
+	"resources", "relations", "affairs", "site", "visit", "book", "trust", "corporation", "utilities", "energy", "advanced",
+	"systems", "holdings", "industries", "ventures", "diplom", "diploma", "zertifikat", "certificate", "certificat", "ausbildung", "state", "county", "province", "provincia", "région", "region", "district", "bezirk", "landkreis", "mitglied", "ehrenmitglied",
 	"suite", "cloud", "platform", "app", "apps", "edition", "api", "sdk", "plugin", "engine", "saas", "enterprise",
 }
 
