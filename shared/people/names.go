@@ -162,8 +162,9 @@ var nickname = regexp.MustCompile(`\s[«“"(][^»”")]{1,20}[»”")]\s`)
 // nameOf reads s as a personal name once honorifics and degrees are off: the name,
 // and whether it is one.
 func nameOf(s string) (string, bool) {
-	s = strings.NewReplacer("\u2011", "-", "\u2010", "-").Replace(s) // non-breaking hyphens
-	s = strings.TrimLeftFunc(strings.TrimSpace(s), func(r rune) bool { return unicode.IsSymbol(r) || unicode.IsSpace(r) || r == '\ufe0f' }) // "🎉 Name"
+	// Non-breaking hyphens are hyphens; symbols before a name ("🎉 Name") go.
+	s = strings.NewReplacer("\u2011", "-", "\u2010", "-").Replace(s)
+	s = strings.TrimLeftFunc(strings.TrimSpace(s), func(r rune) bool { return unicode.IsSymbol(r) || unicode.IsSpace(r) || r == '\ufe0f' })
 	if s == "" || len(s) > 100 {
 		return "", false
 	}
