@@ -146,6 +146,10 @@ func TestTeamPageLayouts(t *testing.T) {
 <h2>Qualifikationen</h2><ul><li>Montessori Diplom</li><li>Marketing Zertifikat</li></ul><h2>Clients</h2><ul><li>Carbon Trust</li><li>Advanced Plasma Power</li><li>Harbour Utilities</li></ul>
 <h3>Équipe</h3><ul class="team"><li><strong>Élise Martin‑Roy</strong> (Chercheuse principale)</li></ul>`,
 			map[string]string{"Rosa Lindqvist": "Chief Financial Officer", "Tom Becker": "", "Élise Martin-Roy": ""}},
+		{"a page's author in JSON-LD is not one of the people; a lower-case title after a comma",
+			`<script type="application/ld+json">{"@context":"https://schema.org","@type":"WebPage","name":"Équipe","author":{"@type":"Person","name":"Gaspard Leclerc"}}</script>
+<h1>Équipe</h1><p>Hélène Dubois, directrice générale<br><br>Marc Petit, agent principal des finances<br><br>Sophie Roy, gestionnaire, Planification</p>`,
+			map[string]string{"Hélène Dubois": "directrice générale", "Marc Petit": "agent principal des finances", "Sophie Roy": "gestionnaire, Planification"}},
 		{"a history table of past officers is not the current board",
 			`<h2>Presidente</h2><p>Marta Solís Vega</p><h2>Histórico de la junta directiva</h2><table><tr><th>Curso</th><th>Presidente</th></tr><tr><td>2019-20</td><td>Diego Herrera</td></tr><tr><td>2020-21</td><td>Lucía Campos</td></tr></table>`,
 			map[string]string{"Marta Solís Vega": "Presidente"}},

@@ -811,7 +811,7 @@ func titleLine(s string) (string, bool) {
 	if addressLike(words) {
 		return "", false // "Zur Keuchinger Flur, Mettlach", "Hauptstraße 12"
 	}
-	if len(words) >= 2 && pluralJobWord(strings.ToLower(words[len(words)-1])) && !titleWord(words[0]) && !possessive.MatchString(s) {
+	if len(words) >= 2 && pluralJobWord(strings.ToLower(words[len(words)-1])) && capitalised(words[0]) && capitalised(words[len(words)-1]) && !titleWord(words[0]) && !possessive.MatchString(s) {
 		return "", false // a firm ("Rinaldi Consultants"), not a title
 	}
 	for k, w := range words {
