@@ -181,6 +181,12 @@ func TestNameModel(t *testing.T) {
 			t.Errorf("%s: the name model knows none of its words", n)
 		}
 	}
+	// The given-name model counts a word only as a name's first word.
+	for n, want := range map[string]bool{"Jurgen Baas": true, "Baas Jurgen": false} {
+		if knownName(n) != want || nameLexicon()["jurgen"] {
+			t.Errorf("knownName(%q) = %v, want %v (and jurgen only in the given-name model)", n, !want, want)
+		}
+	}
 	for _, n := range []string{"Formación Continua", "Agile Projektsteuerung", "Responsabilidad Social"} {
 		if _, ok := nameOf(n); ok {
 			t.Errorf("%s read as a name", n)
@@ -194,7 +200,7 @@ func TestNameModel(t *testing.T) {
 	if got := stripDegrees("CTO, MBA"); got != "CTO" {
 		t.Errorf("stripDegrees = %q", got)
 	}
-	if strings.Contains(namelexText, "\r") {
-		t.Error("namelex.txt has carriage returns")
+	if strings.Contains(namelexText, "\r") || strings.Contains(givenlexText, "\r") {
+		t.Error("namelex.txt or givenlex.txt has carriage returns")
 	}
 }

@@ -10,12 +10,27 @@ import (
 
 // namelex.txt is a name model of given names and family names across languages: every
 // word of the name lists of the npm package @faker-js/faker 10.6.0 (MIT), all its
-// locales, lower case, one a line; namegen/ makes it (go generate). It is read on
-// first use.
+// locales, lower case, one a line. givenlex.txt adds the given names of the npm
+// package gender-detection-from-name 1.11.5 (MIT; English, German, French, Spanish,
+// Italian, Turkish) that namelex.txt lacks; they count only as a name's first word.
+// namegen/ makes both (go generate). They are read on first use.
 //
-//go:generate sh -c "cd namegen && npm ci --no-audit --no-fund && node names.mjs > ../namelex.txt"
+//go:generate sh -c "cd namegen && npm ci --no-audit --no-fund && node names.mjs > ../namelex.txt && node given.mjs > ../givenlex.txt"
 //go:embed namelex.txt
 var namelexText string
+
+//go:embed givenlex.txt
+var givenlexText string
+
+var givenLexicon = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, 60000)
+	for _, w := range strings.Split(givenlexText, "\n") {
+		if w != "" {
+			m[w] = true
+		}
+	}
+	return m
+})
 
 var nameLexicon = sync.OnceValue(func() map[string]bool {
 	m := make(map[string]bool, 40000)
@@ -28,11 +43,11 @@ var nameLexicon = sync.OnceValue(func() map[string]bool {
 })
 
 // knownName reports whether a word of the name is a given or family name the name
-// model knows.
+// model knows, or its first word a given name of the given-name model.
 func knownName(name string) bool {
 	lex := nameLexicon()
-	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return unicode.IsSpace(r) || r == '-' }) {
-		if w = strings.Trim(w, ".,"); len([]rune(w)) >= 2 && !particles[w] && lex[w] {
+	for k, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return unicode.IsSpace(r) || r == '-' }) {
+		if w = strings.Trim(w, ".,"); len([]rune(w)) >= 2 && !particles[w] && (lex[w] || k == 0 && givenLexicon()[w]) {
 			return true
 		}
 	}
