@@ -150,6 +150,10 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<script type="application/ld+json">{"@context":"https://schema.org","@type":"WebPage","name":"Équipe","author":{"@type":"Person","name":"Gaspard Leclerc"}}</script>
 <h1>Équipe</h1><p>Hélène Dubois, directrice générale<br><br>Marc Petit, agent principal des finances<br><br>Sophie Roy, gestionnaire, Planification</p>`,
 			map[string]string{"Hélène Dubois": "directrice générale", "Marc Petit": "agent principal des finances", "Sophie Roy": "gestionnaire, Planification"}},
+		{"a card's skill tags are not people",
+			`<div class="crew"><article class="card"><h3>Lucas Moreau</h3><p>Ingénierie</p><p>Lucas veille à ce que chaque pièce du véhicule soit prête pour le raid.</p><ul class="tags"><li>Mécanique Auto</li><li>Gestion Projet</li></ul></article>
+<article class="card"><h3>Inès Garnier</h3><p>Logistique</p><ul class="tags"><li>Systèmes Embarqués</li><li>Fiabilité</li></ul></article></div>`,
+			map[string]string{"Lucas Moreau": "Ingénierie", "Inès Garnier": "Logistique"}},
 		{"a history table of past officers is not the current board",
 			`<h2>Presidente</h2><p>Marta Solís Vega</p><h2>Histórico de la junta directiva</h2><table><tr><th>Curso</th><th>Presidente</th></tr><tr><td>2019-20</td><td>Diego Herrera</td></tr><tr><td>2020-21</td><td>Lucía Campos</td></tr></table>`,
 			map[string]string{"Marta Solís Vega": "Presidente"}},

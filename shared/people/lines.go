@@ -703,7 +703,7 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 		// person class on its card, a "Role: Name" line, or a list whose other names
 		// the model knows: "Área Penal" over "Nuestro compromiso" is not a person.
 		strong := f.strong || f.p.Title != "" && looksLikeTitle(f.p.Title) || l.personClass(f.line) || roster[l.rosterKey(f.line)]
-		if !strong && !knownName(f.p.Name) {
+		if !strong && !knownName(f.p.Name) || !knownName(f.p.Name) && l.tagOfCard(f.line, isName) {
 			continue
 		}
 		if !f.alone {
@@ -719,6 +719,38 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 		}
 	}
 	return out
+}
+
+// tagOfCard reports whether line i, not a heading, sits in the card of the one person
+// named in a heading above it, as one of that card's tags or skills ("<h3>Name</h3>
+// <p>bio</p><ul><li>Systèmes Embarqués</li>...</ul>"): not a person of its own.
+func (l *layout) tagOfCard(i int, isName []bool) bool {
+	if l.lines[i].heading > 0 {
+		return false
+	}
+	it, _ := l.item(i, isName)
+	if it.Parent == nil {
+		return false
+	}
+	sp, ok := l.span[it.Parent]
+	if !ok {
+		return false
+	}
+	owner := -1
+	for k := sp[0]; k < sp[1]; k++ {
+		if k == i || !isName[k] {
+			continue
+		}
+		if owner >= 0 || k > i {
+			return false // more than one other name, or one after it: a list of people
+		}
+		owner = k
+	}
+	if owner < 0 || l.lines[owner].heading == 0 {
+		return false
+	}
+	n, ok := nameOf(l.lines[owner].text)
+	return ok && knownName(n)
 }
 
 // rosterKey groups the lines of one list: the shape of the line's block and of its
