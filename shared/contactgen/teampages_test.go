@@ -30,7 +30,9 @@ import (
 // (CI has them); the tests and benchmarks that read them skip when they are absent.
 // -teampages=eval measures on the evaluation set instead of the development corpus:
 // run it only when a change is done, and write the look down (BENCHMARKS.md).
-var teamPagesSet = flag.String("teampages", "corpora", "which ../shared team-pages set to read: corpora (development) or eval")
+// -teampages=/abs/dir reads a set in the same format from any other folder (a
+// development set kept outside the project), with each site's misses like the corpus.
+var teamPagesSet = flag.String("teampages", "corpora", "which team-pages set to read: corpora (../shared development corpus), eval (../shared evaluation set) or an absolute path to a folder in the same format")
 
 // teamSite is one site of a team-pages set: its domain, its pages by URL path and
 // the people the truth lists.
@@ -64,10 +66,13 @@ func teamPagesDir(tb testing.TB) string {
 		}
 	}
 	set := *teamPagesSet
-	if set != "corpora" && set != "eval" {
-		tb.Fatalf("-teampages=%q: want corpora or eval", set)
-	}
 	p := filepath.Join(filepath.Dir(dir), "shared", set, "team-pages")
+	if set != "corpora" && set != "eval" {
+		if !filepath.IsAbs(set) {
+			tb.Fatalf("-teampages=%q: want corpora, eval or an absolute folder", set)
+		}
+		p = set
+	}
 	if _, err := os.Stat(filepath.Join(p, "truth.tsv")); err != nil {
 		return ""
 	}
@@ -303,7 +308,7 @@ func TestTeamPagesFromStore(t *testing.T) {
 		_, res := run(t, s, site.domain, params{ICP: "Leadership and team", Mode: ModeWebsite, MaxContacts: 1000, SearchQueries: 1})
 		sc, misses := scoreSite(site, rowsOf(t, res.Row))
 		total.add(sc)
-		if *teamPagesSet == "corpora" {
+		if *teamPagesSet != "eval" {
 			t.Logf("%s (%s): %s", site.name, site.lang, sc)
 			for _, m := range misses {
 				t.Logf("  %s", m)
@@ -410,10 +415,11 @@ func TestTeamPagesCrawl(t *testing.T) {
 		t.Skip("../shared team-pages set absent")
 	}
 	sites := loadTeamPages(t, dir)
-	corpus := *teamPagesSet == "corpora"
-	sc := crawlTeamPages(t, sites, servedTeamPages(t, sites), 4, corpus && testing.Verbose())
+	sc := crawlTeamPages(t, sites, servedTeamPages(t, sites), 4, *teamPagesSet != "eval" && testing.Verbose())
 	t.Logf("%s, %d sites, crawled over HTTP: %s", *teamPagesSet, len(sites), sc)
-	if sc.precision() < 0.97 || sc.recall() < 0.90 || sc.titles() < 0.90 || sc.groups > 0 {
+	// A development set of one's own (an absolute folder) is measured, not held to the bar.
+	heldToBar := *teamPagesSet == "corpora" || *teamPagesSet == "eval"
+	if heldToBar && (sc.precision() < 0.97 || sc.recall() < 0.90 || sc.titles() < 0.90 || sc.groups > 0) {
 		t.Errorf("%s: want precision >= 0.97, recall >= 0.90, titles >= 0.90 and no group rows", sc)
 	}
 }

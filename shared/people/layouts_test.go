@@ -87,6 +87,76 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"cards as links with name and role spans",
 			`<div class="team-grid"><a class="team-card" href="/team/a/"><span class="team-card__name">Ian Barker</span><span class="team-card__role">Director</span></a><a class="team-card" href="/team/b/"><span class="team-card__name">Ruth Hale</span><span class="team-card__role">Technical Director</span></a></div>`,
 			map[string]string{"Ian Barker": "Director", "Ruth Hale": "Technical Director"}},
+		{"family names in capitals; a role heading above each name, outside its card",
+			`<div class="bureau"><h4>Chargée de la communication et des partenariats</h4><img src="a.jpg"><p class="nom">Mathilde DURAND</p><p>01 23 45 67 89<br><a href="mailto:m.durand@acme.example">m.durand@acme.example</a></p><hr><h4>Trésorier</h4><img src="b.jpg"><p class="nom">Paul-Henri LEROY</p><p>01 23 45 67 80</p></div>`,
+			map[string]string{"Mathilde Durand": "Chargée de la communication et des partenariats", "Paul-Henri Leroy": "Trésorier"}},
+		{"a bold label above the name, an address or an affiliation below it",
+			`<p><strong>Hegemeister</strong></p><p>Jonas Reuter</p><p>Am Mühlbach 59</p><p>27000 Dorfheim</p><hr><p><strong>2. Vorsitzender</strong></p><p>Udo Lenz</p><p>Feldweg 19</p><hr>
+<section><h3>Präsident:</h3><p><strong>Florian Berger</strong><br>Institut für Statistik<br>Universität Graz</p></section>`,
+			map[string]string{"Jonas Reuter": "Hegemeister", "Udo Lenz": "2. Vorsitzender", "Florian Berger": "Präsident"}},
+		{"a name with an aside, then its title; people side by side with bars",
+			`<h3>Klaus Weber (links) - Kaufmännischer Leiter</h3><p>Klaus Weber leitet seit vielen Jahren den kaufmännischen Bereich und die Buchhaltung.</p>
+<h2>Vorstand</h2><div class="caption">Sabine Roth (Vorsitzende) &nbsp;|&nbsp; Jan Hahn (Kassenwart) &nbsp;|&nbsp; Eva Brandt (Jugendwartin)</div>`,
+			map[string]string{"Klaus Weber": "Kaufmännischer Leiter", "Sabine Roth": "Vorsitzende", "Jan Hahn": "Kassenwart", "Eva Brandt": "Jugendwartin"}},
+		{"numbered roles in a table; a title class on a line that reads like a name",
+			`<table><tr><td>Platzwart 1</td><td>Thomas Berger</td></tr><tr><td>Beisitzer 2</td><td>Simone Kraus</td></tr></table>
+<div class="card"><div class="card-name">Lukas Brandl</div><div class="card-role">Turniersport Springen</div></div>`,
+			map[string]string{"Thomas Berger": "Platzwart 1", "Simone Kraus": "Beisitzer 2", "Lukas Brandl": "Turniersport Springen"}},
+		{"plural headings in other languages, a role in brackets, names in a comma list",
+			`<h2>Formateurs référents</h2><p class="nom">Arnaud PETIT</p><p class="nom">Julie MOREAU</p>
+<h3>Erweiterter Vorstand (Beisitzer):</h3><ul><li>Rudolf Karl</li><li>Anna Berg</li><li>Ole Brandt</li></ul>
+<h2>Vocales</h2><p>Laura Vidal Ortega, Carmen Ruiz Muñoz</p><h3>Responsabilidades</h3><ul><li>Apoyar a la junta en sus tareas.</li></ul>`,
+			map[string]string{"Arnaud Petit": "Formateur référent", "Julie Moreau": "Formateur référent", "Rudolf Karl": "Beisitzer", "Anna Berg": "Beisitzer", "Ole Brandt": "Beisitzer", "Laura Vidal Ortega": "Vocal", "Carmen Ruiz Muñoz": "Vocal"}},
+		{"a title cell spanning the names it heads; a lower-case aside is not a title",
+			`<table><tr><td colspan="2">Chef de projet</td><td colspan="2">Nos développeurs</td></tr><tr><th>Avi Cohen</th><th>Paul Martin</th><th>Lina Diaz</th><th>Hugo Petit</th></tr></table>
+<h3>Wijkmeesters</h3><ul><li>Michel Peeters (kookclub)</li><li>Sven Janssens</li><li>Paul Maes</li></ul>`,
+			map[string]string{"Avi Cohen": "Chef de projet", "Paul Martin": "Chef de projet", "Lina Diaz": "développeur", "Hugo Petit": "développeur", "Michel Peeters": "Wijkmeester", "Sven Janssens": "Wijkmeester", "Paul Maes": "Wijkmeester"}},
+		{"departments, firms, compounds, regions, placeholders and menus are not people",
+			`<div class="mobile-menu"><a href="/a">Unterricht</a> <a href="/b">Schulpferde</a> <a href="/c">Pensionspferde</a></div>
+<figure><img src="v.jpg"><figcaption>Gruppenfoto Vereinsvorstand</figcaption></figure>
+<div class="team"><div class="member"><h3>J. Keller</h3><p>Human Resources</p></div><div class="member"><h3>Elias Brenner</h3><p>Rinaldi Consultants</p></div>
+<div class="member"><h3>Anna Lindner</h3><p>Ehrenvorsitzende</p></div>
+<div class="member"><h3>[Name]</h3><p>North West</p></div><div class="member"><h3>Kano State</h3><p>Zonal Coordinator</p></div></div>`,
+			map[string]string{"J. Keller": "Human Resources", "Elias Brenner": "", "Anna Lindner": "Ehrenvorsitzende"}},
+		{"honorifics of other countries and glued initials",
+			`<div class="exco"><div class="member"><h4>Chief Bayo Adewale</h4><p>Vice Chairman</p></div><div class="member"><h4>Hon. Mrs Funmi Okafor</h4><p>National Treasurer</p></div><div class="member"><h4>Prof. Musa Bello OON</h4><p>Public Relations Officer</p></div>
+<div class="member"><h4>Prof.dr.ir. Pieter J.de Boer</h4><p>Penningmeester</p></div><div class="member"><h4>Mw.Prof.dr. Anne Visser</h4><p>Lid</p></div></div>`,
+			map[string]string{"Bayo Adewale": "Vice Chairman", "Funmi Okafor": "National Treasurer", "Musa Bello": "Public Relations Officer", "Pieter J. de Boer": "Penningmeester", "Anne Visser": "Lid"}},
+		{"a label styled as a heading by its class over a row of cards; a title given as a field",
+			`<h2>Our people</h2><div class="role-title">Co-leads</div><div class="row"><div class="member-card"><img src="1.jpg"><div class="member-name">Priya Raman</div></div><div class="member-card"><img src="2.jpg"><div class="member-name">Arjun Mehta</div></div></div>
+<div class="vorstand"><div class="person"><h3>Lukas Frei</h3><p>Funktion: Kassier</p><p>E-Mail: kassier@acme.example</p></div><div class="person"><h3>Nina Keller</h3><p>Funktion: Aktuarin</p></div></div>`,
+			map[string]string{"Priya Raman": "Co-lead", "Arjun Mehta": "Co-lead", "Lukas Frei": "Kassier", "Nina Keller": "Aktuarin"}},
+		{"emoji before names; an honorific in its own span; the title in the heading after the name",
+			`<div class="bestuur"><h3>🎯 Joris Bakker</h3><p>Events &amp; Finance</p><h3>🤝 Femke de Vries</h3><p>People &amp; Culture</p></div>
+<section class="leader"><h2><span class="leader-prefix">Mr.</span><span class="leader-name">Rohan Kulkarni</span></h2><h3>FOUNDER</h3><p>Rohan has built homes in the region for thirty years and still visits every site.</p></section>`,
+			map[string]string{"Joris Bakker": "Events & Finance", "Femke de Vries": "People & Culture", "Rohan Kulkarni": "FOUNDER"}},
+		{"names in h1 on a page of several h1, under an h1 over them",
+			`<h1>Socios fundadores</h1><div class="item"><h1>Dr. Mateo Ibáñez Rojas</h1><p>Abogado con veinte años de experiencia en derecho mercantil y societario en la región.</p></div><div class="item"><h1>Dra. Valeria Soto Pinto</h1><p>Abogada especialista en derecho laboral y en negociación colectiva desde hace años.</p></div>`,
+			map[string]string{"Mateo Ibáñez Rojas": "Socio fundador", "Valeria Soto Pinto": "Socio fundador"}},
+		{"family name first, then the title and the address, in one line",
+			`<h1>Team</h1><ul><li><a href="https://example.org/wiki/Jens">Albers-Kramer, Jens</a>, Dr.-Ing. - Geschäftsführer, Vorstand - <a href="mailto:jens@acme.example">jens@acme.example</a></li><li>Vogt, Petra - Pressereferentin - <a href="mailto:petra@acme.example">petra@acme.example</a></li></ul>
+<h4>Ansprechpartner Tischtennis</h4><p>Bernd Vogel</p><p><a href="mailto:tt@acme.example">tt@acme.example</a></p>`,
+			map[string]string{"Jens Albers-Kramer": "Geschäftsführer, Vorstand", "Petra Vogt": "Pressereferentin", "Bernd Vogel": "Ansprechpartner Tischtennis"}},
+		{"a list alternating title and name, the family name first in capitals; an address is not a title; volunteers",
+			`<h2>Vorstand</h2><ul class="mobil"><li class="blue">1. Vorstand</li><li>BRANDT Jonas</li><li class="blue">Kassiererin</li><li>WEBER Laura</li><li class="blue">Sportwart alpin</li><li>KELLER Paul</li></ul>
+<h2>Team</h2><div class="person"><h3>Ilse Marx</h3><p>Zur Alten Mühle 3, Dorfheim</p></div><div class="card"><h3>Ravi Shah</h3><p>Cyber Volunteer</p></div>`,
+			map[string]string{"Jonas Brandt": "1. Vorstand", "Laura Weber": "Kassiererin", "Paul Keller": "Sportwart alpin", "Ilse Marx": "", "Ravi Shah": "Cyber Volunteer"}},
+		{"a name heading with its bio in the next paragraph, under a heading naming the firm's team; qualifications and clients are not people",
+			`<h2>The Nimbus Team</h2><h4><a href="/cv/rosa.html">Rosa Lindqvist</a></h4><p>Rosa is the Chief Financial Officer of Nimbus Labs and keeps the books in order for all of us.</p><h4>Tom Becker</h4><p>Tom joined in 2015 and has written most of the compiler since then, mostly at night.</p>
+<h2>Qualifikationen</h2><ul><li>Montessori Diplom</li><li>Marketing Zertifikat</li></ul><h2>Clients</h2><ul><li>Carbon Trust</li><li>Advanced Plasma Power</li><li>Harbour Utilities</li></ul>
+<h3>Équipe</h3><ul class="team"><li><strong>Élise Martin‑Roy</strong> (Chercheuse principale)</li></ul>`,
+			map[string]string{"Rosa Lindqvist": "Chief Financial Officer", "Tom Becker": "", "Élise Martin-Roy": ""}},
+		{"a page's author in JSON-LD is not one of the people; a lower-case title after a comma",
+			`<script type="application/ld+json">{"@context":"https://schema.org","@type":"WebPage","name":"Équipe","author":{"@type":"Person","name":"Gaspard Leclerc"}}</script>
+<h1>Équipe</h1><p>Hélène Dubois, directrice générale<br><br>Marc Petit, agent principal des finances<br><br>Sophie Roy, gestionnaire, Planification</p>`,
+			map[string]string{"Hélène Dubois": "directrice générale", "Marc Petit": "agent principal des finances", "Sophie Roy": "gestionnaire, Planification"}},
+		{"a card's skill tags are not people",
+			`<div class="crew"><article class="card"><h3>Lucas Moreau</h3><p>Ingénierie</p><p>Lucas veille à ce que chaque pièce du véhicule soit prête pour le raid.</p><ul class="tags"><li>Mécanique Auto</li><li>Gestion Projet</li></ul></article>
+<article class="card"><h3>Inès Garnier</h3><p>Logistique</p><ul class="tags"><li>Systèmes Embarqués</li><li>Fiabilité</li></ul></article></div>`,
+			map[string]string{"Lucas Moreau": "Ingénierie", "Inès Garnier": "Logistique"}},
+		{"a history table of past officers is not the current board",
+			`<h2>Presidente</h2><p>Marta Solís Vega</p><h2>Histórico de la junta directiva</h2><table><tr><th>Curso</th><th>Presidente</th></tr><tr><td>2019-20</td><td>Diego Herrera</td></tr><tr><td>2020-21</td><td>Lucía Campos</td></tr></table>`,
+			map[string]string{"Marta Solís Vega": "Presidente"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -115,6 +185,12 @@ func TestNameModel(t *testing.T) {
 			t.Errorf("%s: the name model knows none of its words", n)
 		}
 	}
+	// The given-name model counts a word only as a name's first word.
+	for n, want := range map[string]bool{"Jurgen Baas": true, "Baas Jurgen": false} {
+		if knownName(n) != want || nameLexicon()["jurgen"] {
+			t.Errorf("knownName(%q) = %v, want %v (and jurgen only in the given-name model)", n, !want, want)
+		}
+	}
 	for _, n := range []string{"Formación Continua", "Agile Projektsteuerung", "Responsabilidad Social"} {
 		if _, ok := nameOf(n); ok {
 			t.Errorf("%s read as a name", n)
@@ -128,7 +204,7 @@ func TestNameModel(t *testing.T) {
 	if got := stripDegrees("CTO, MBA"); got != "CTO" {
 		t.Errorf("stripDegrees = %q", got)
 	}
-	if strings.Contains(namelexText, "\r") {
-		t.Error("namelex.txt has carriage returns")
+	if strings.Contains(namelexText, "\r") || strings.Contains(givenlexText, "\r") {
+		t.Error("namelex.txt or givenlex.txt has carriage returns")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -33,6 +34,7 @@ type line struct {
 	heading int        // 1-6 when the block is a heading
 	links   []string   // hrefs of the links on the line
 	skip    bool       // in a section of former members or open positions
+	bold    bool       // all its text is set in bold (strong, b, th, dt): a label
 }
 
 // layout is a page laid out as lines.
@@ -56,6 +58,7 @@ func layOut(doc *html.Node) *layout {
 	var part strings.Builder
 	var links []string
 	var block *html.Node
+	boldDepth, plain := 0, false // bold elements entered; text outside them on the line
 	flushPart := func() {
 		if s := strings.Join(strings.Fields(part.String()), " "); s != "" {
 			parts = append(parts, s)
@@ -65,20 +68,25 @@ func layOut(doc *html.Node) *layout {
 	flush := func() {
 		flushPart()
 		if s := strings.Join(strings.Fields(cur.String()), " "); s != "" && block != nil {
-			ln := line{text: s, parts: parts, block: block, links: links}
-			if h := headingLevel(block); h > 0 {
+			ln := line{text: s, parts: parts, block: block, links: links, bold: !plain}
+			if h := headingLevel(enclosingBlock(block)); h > 0 {
 				ln.heading = h
+			} else if labelClass.MatchString(attr(block, "class")) && len(strings.Fields(s)) <= 6 {
+				ln.heading = 7 // a label styled as a section heading ("<div class=role-title>")
 			}
 			l.lines = append(l.lines, ln)
 		}
 		cur.Reset()
-		parts, links = nil, nil
+		parts, links, plain = nil, nil, false
 	}
 	var open []*html.Node // elements entered, to record their line spans
 	var rec func(n *html.Node)
 	rec = func(n *html.Node) {
 		switch n.Type {
 		case html.TextNode:
+			if boldDepth == 0 && strings.TrimSpace(n.Data) != "" {
+				plain = true
+			}
 			cur.WriteString(n.Data)
 			cur.WriteByte(' ')
 			part.WriteString(n.Data)
@@ -114,8 +122,15 @@ func layOut(doc *html.Node) *layout {
 		}
 		start := len(l.lines)
 		open = append(open, n)
+		bold := boldTags[n.DataAtom]
+		if bold {
+			boldDepth++
+		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			rec(c)
+		}
+		if bold {
+			boldDepth--
 		}
 		if !inline {
 			flush()
@@ -132,6 +147,26 @@ func layOut(doc *html.Node) *layout {
 	flush()
 	return l
 }
+
+// enclosingBlock is the block element around n: n itself, or the first ancestor that
+// is not inline when n is a span or link read as a card ("<h2><span class=leader-name>").
+func enclosingBlock(n *html.Node) *html.Node {
+	b := n
+	for b != nil && b.Type == html.ElementNode && inlineTags[b.DataAtom] {
+		b = b.Parent
+	}
+	if b == nil || b.Type != html.ElementNode {
+		return n
+	}
+	return b
+}
+
+// labelClass is the class of a block that heads a group of people without being a
+// heading element ("role-title", "section-label").
+var labelClass = regexp.MustCompile(`(?i)(^|[-_\s])(role[-_]?title|section[-_]?(?:title|label|heading)|group[-_]?(?:title|label)|team[-_]?(?:title|heading))($|[-_\s])`)
+
+// boldTags set a label's text apart.
+var boldTags = map[atom.Atom]bool{atom.Strong: true, atom.B: true, atom.Th: true, atom.Dt: true}
 
 func headingLevel(n *html.Node) int {
 	switch n.DataAtom {
@@ -152,10 +187,31 @@ func headingLevel(n *html.Node) int {
 }
 
 // skipSection marks headings of sections that list no current people.
-var skipSection = regexp.MustCompile(`(?i)\b(alumni|former|past|previous|emerit|in memoriam|ehemalige|früher|anciens?|anciennes?|antiguos?|antigos?|ex-|passati|ex membri|voormalige|oud-|tidligere|hiring|join us|join our|open positions|vacanc|vacatures|stellenangebote|offene stellen|jobs|careers|karriere|recrutement|nous rejoindre|trabaja con|lavora con|testimonial|what our (?:clients|customers) say|kundenstimmen|témoignages?|testimonios?|depoimentos?|recensioni|referenzen|reviews)`)
+var skipSection = regexp.MustCompile(`(?i)\b(alumni|former|history|historique|histórico|historico|storico|historie|past|previous|emerit|in memoriam|ehemalige|früher|anciens?|anciennes?|antiguos?|antigos?|ex-|passati|ex membri|voormalige|oud-|tidligere|hiring|join us|join our|open positions|vacanc|vacatures|stellenangebote|offene stellen|jobs|careers|karriere|recrutement|nous rejoindre|trabaja con|lavora con|testimonial|what our (?:clients|customers) say|kundenstimmen|témoignages?|testimonios?|depoimentos?|recensioni|referenzen|reviews)`)
 
 // genericHeading is a heading that names the page or its list, not a role or a body.
-var genericHeading = regexp.MustCompile(`(?i)^(the |our |meet |unser(e)? |notre |nuestro |nosso |a nossa |il nostro |il |lo |el |los |las |os |as |het |de |den |der |ons |vårt |l'|la |le |das |die )*(team|teams|équipe|equipe|equipo|equipa|people|staff|members|mitglieder|mitarbeiter(innen)?|personnel|persone|personas|pessoas|medewerkers|ansatte|medlemmer.*|membres|miembros|membri|membros|who we are|about us|über uns|qui sommes-nous|quiénes somos|chi siamo|over ons|om oss|contact|kontakt|contacto|contatti|leadership|management)$`)
+var genericHeading = regexp.MustCompile(`(?i)^(?:(?:the|our|meet|unser(?:e|es)?|das|notre|l'|nuestro|el|il nostro|het|ons) \S+[ -])?(the |our |meet |unser(e)? |notre |nuestro |nosso |a nossa |il nostro |il |lo |el |los |las |os |as |het |de |den |der |ons |vårt |l'|la |le |das |die )*(team|teams|équipe|equipe|equipo|equipa|people|staff|members|mitglieder|mitarbeiter(innen)?|personnel|persone|personas|pessoas|medewerkers|ansatte|medlemmer.*|membres|miembros|membri|membros|who we are|about us|über uns|qui sommes-nous|quiénes somos|chi siamo|over ons|om oss|contact|kontakt|contacto|contatti|leadership|management)$`)
+
+// headingRole is the title a heading or a label gives the people under it: the role
+// in brackets ("Erweiterter Vorstand (Beisitzer)" gives Beisitzer), else the heading
+// without a possessive ("Nos designers" gives designers).
+func headingRole(t string) string {
+	if m := nameParen.FindStringSubmatch(t); m != nil {
+		if r, ok := titleLine(m[2]); ok && looksLikeTitle(r) {
+			return r
+		}
+	}
+	return possessive.ReplaceAllString(t, "")
+}
+
+// roleClass is the class of an element that holds a title ("member-role",
+// "job-title", "cargo"; not "card-title", a heading): its text is a title even when it reads like a name
+// ("Breitensport Reiten").
+var roleClass = regexp.MustCompile(`(?i)(^|[-_\s])(role|position|job|job[-_]?title|funktion|fonction|poste|cargo|ruolo|function|designation|rolle|functie)($|[-_\s])`)
+
+// possessive opens a heading over a list of people ("Nos designers", "Unsere
+// Trainer"): the members' title is the rest.
+var possessive = regexp.MustCompile(`(?i)^(?:nos|notre|our|unsere?|nuestros|nuestras|nuestro|nuestra|i nostri|le nostre|onze|nossos|nossas)\s+`)
 
 // markSkipped flags the lines of sections whose heading says they list former
 // members or open positions, up to the next heading of the same or a higher rank.
@@ -189,9 +245,15 @@ func lines(doc *html.Node) []Person {
 	l.markSkipped()
 	isName := make([]bool, len(l.lines))
 	names := make([]string, len(l.lines))
+	h1 := 0 // a page with one h1 names itself there; with several, an h1 may be a person's
+	for _, ln := range l.lines {
+		if ln.heading == 1 {
+			h1++
+		}
+	}
 	var out []found
 	for i, ln := range l.lines {
-		if ln.heading == 1 || ln.skip {
+		if ln.heading == 1 && h1 < 2 || ln.skip {
 			continue
 		}
 		if fs := fromParts(ln.parts); len(fs) > 0 {
@@ -205,13 +267,28 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 			continue
 		}
-		if n, ok := nameOf(ln.text); ok {
+		if n, ok := nameOf(ln.text); ok && !menuLine(ln) && !roleClass.MatchString(attr(ln.block, "class")) {
 			isName[i], names[i] = true, n
+			continue
+		}
+		if fs := barList(ln.text); len(fs) > 0 {
+			for _, f := range fs {
+				f.line = i
+				out = append(out, f)
+			}
+			isName[i] = true
 			continue
 		}
 		if p, ok, alone := shaped(ln.text); ok {
 			l.contacts(&p, i, true)
 			out = append(out, found{p: p, line: i, alone: alone, strong: roleColonName.MatchString(ln.text)})
+			isName[i] = true
+			continue
+		}
+		if ps := nameList(ln.text); len(ps) > 0 {
+			for _, p := range ps {
+				out = append(out, found{p: p, line: i, alone: true})
+			}
 			isName[i] = true
 			continue
 		}
@@ -230,6 +307,65 @@ func lines(doc *html.Node) []Person {
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].line < out[b].line })
 	return l.keep(out, isName)
+}
+
+// menuLine reports whether a line is a row of links, one word each ("Unterricht
+// Schulpferde Pensionspferde" in a menu), not a name.
+func menuLine(ln line) bool {
+	if len(ln.links) < 2 || len(ln.parts) < 2 {
+		return false
+	}
+	for _, p := range ln.parts {
+		if len(strings.Fields(p)) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// barSep splits a line of people set side by side ("Anna Roth (Vorsitzende) | Jan Hahn
+// (Kassenwart)").
+var barSep = regexp.MustCompile(`\s+[|·•]\s+`)
+
+// barList reads a line of two or more people set side by side with bars or dots,
+// each "Name (Role)", "Name – Role", "Role: Name" or a bare name; nothing when a part
+// is something else.
+func barList(text string) []found {
+	segs := barSep.Split(clean(text), -1)
+	if len(segs) < 2 {
+		return nil
+	}
+	var out []found
+	for _, seg := range segs {
+		if n, ok := nameOf(seg); ok && !strings.Contains(seg, "(") {
+			out = append(out, found{p: Person{Via: ViaBlock, Name: n}, alone: true})
+			continue
+		}
+		p, ok, alone := shaped(seg)
+		if !ok {
+			return nil
+		}
+		out = append(out, found{p: p, alone: alone, strong: roleColonName.MatchString(seg)})
+	}
+	return out
+}
+
+// nameList reads a line that is only names, two or more, separated by commas or
+// "and" ("Laura Vidal, Carmen Ortiz y Pablo Ruiz"): each a person without a title.
+func nameList(text string) []Person {
+	parts := listSep.Split(clean(text), -1)
+	if len(parts) < 2 {
+		return nil
+	}
+	var out []Person
+	for _, part := range parts {
+		n, ok := nameOf(part)
+		if !ok {
+			return nil
+		}
+		out = append(out, Person{Via: ViaBlock, Name: n})
+	}
+	return out
 }
 
 // joinSplitNames joins a name written over two lines ("Anna<br>Müller"): a single
@@ -274,36 +410,62 @@ func (l *layout) item(i int, isName []bool) (*html.Node, [2]int) {
 func (l *layout) personAt(i int, isName []bool, names []string) found {
 	p := Person{Via: ViaBlock, Name: names[i]}
 	it, sp := l.item(i, isName)
-	title := ""
-	// The line after the name in its card, else the line before it.
-	for k := i + 1; k < sp[1] && title == ""; k++ {
-		if t, ok := titleLine(l.lines[k].text); ok {
-			title = l.multiLine(k, t, sp[1], isName)
+	// The line after the name in its card, else the line before it (a role label
+	// above the name, in its card or just above it). A label that names a job wins
+	// over a line after the name that does not (an affiliation, an address).
+	after := ""
+	for k := i + 1; k < sp[1] && after == ""; k++ {
+		if l.lines[k].heading > 0 && l.lines[i].heading == 0 {
+			break // a heading after the name opens the next part
+		}
+		if t, ok := l.titleAt(k); ok {
+			after = l.multiLine(k, t, sp[1], isName)
 		} else if !isNoise(l.lines[k].text) {
 			break
 		}
 	}
-	for k := i - 1; k >= sp[0] && title == ""; k-- {
-		if t, ok := titleLine(l.lines[k].text); ok {
-			title = t
+	before, label := "", false
+	for k := i - 1; k >= sp[0] && before == ""; k-- {
+		if t, ok := l.titleAt(k); ok {
+			before, label = t, l.isLabel(k, i)
 		} else if !isNoise(l.lines[k].text) {
 			break
 		}
+	}
+	title := after
+	if after == "" || label && titleWord(before) && !titleWord(after) {
+		title = before
 	}
 	// A dt and its dd, a heading and its paragraph: the next sibling's line.
-	if title == "" && sp[1] < len(l.lines) && !isName[sp[1]] && l.lines[sp[1]].heading == 0 && l.sibling(it, l.lines[sp[1]].block) {
+	if title == "" && sp[1] < len(l.lines) && !isName[sp[1]] && l.lines[sp[1]].heading == 0 && l.sibling(it, l.lines[sp[1]].block) && !l.titlesLead(it, isName) {
 		if t, ok := titleLine(l.lines[sp[1]].text); ok && looksLikeTitle(t) && (sp[1]+1 >= len(l.lines) || isName[sp[1]+1] || l.lines[sp[1]+1].heading > 0 || !l.sibling(it, l.lines[sp[1]+1].block)) {
 			title = t
 		}
 	}
+	if title == "" && l.titlesLead(it, isName) {
+		if prev := prevElement(it); prev != nil {
+			if sp2, ok := l.span[prev]; ok && sp2[1] > sp2[0] && !isName[sp2[0]] {
+				title, _ = titleLine(l.lines[sp2[0]].text)
+			}
+		}
+	}
 	if title == "" {
 		title = l.rowBelow(i, isName)
+	}
+	if title == "" {
+		title = l.labelAbove(i, sp, isName)
 	}
 	for k := sp[0]; k < sp[1] && title == ""; k++ {
 		if k != i && len(strings.Fields(l.lines[k].text)) > 6 {
 			title = bioTitle(l.lines[k].text)
 			break
 		}
+	}
+	// A name heading and its bio in the paragraph after it ("<h4>Name</h4><p>Name is
+	// the Chief Financial Officer of...</p>").
+	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading == 0 &&
+		len(strings.Fields(l.lines[k].text)) > 6 && l.sibling(it, l.lines[k].block) {
+		title = bioTitle(l.lines[k].text)
 	}
 	for k := sp[0]; k < sp[1]; k++ {
 		l.contacts(&p, k, k == i)
@@ -312,8 +474,83 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	return found{p: p, line: i, alone: title == ""}
 }
 
+// titleAt reads line k as a title (titleLine); a line whose element has a title class
+// is one even when it reads like a name ("<div class=role>Breitensport Reiten</div>").
+func (l *layout) titleAt(k int) (string, bool) {
+	if t, ok := titleLine(l.lines[k].text); ok {
+		return t, true
+	}
+	if t := clean(l.lines[k].text); roleClass.MatchString(attr(l.lines[k].block, "class")) && t != "" && len(t) <= 110 && !isNoise(t) {
+		return t, true
+	}
+	return "", false
+}
+
+// titlesLead reports whether the siblings of it alternate a title and a name with the
+// title first ("<li>Kassiererin</li><li>Anna Roth</li><li>Beisitzer</li>..."), from
+// the first to the last: a title belongs to the name after it, not to the name before.
+func (l *layout) titlesLead(it *html.Node, isName []bool) bool {
+	if it.Parent == nil {
+		return false
+	}
+	var run []int // the first line of each child of it's parent
+	for c := it.Parent.FirstChild; c != nil; c = c.NextSibling {
+		if sp, ok := l.span[c]; ok && c.Type == html.ElementNode && sp[1] > sp[0] {
+			run = append(run, sp[0])
+		}
+	}
+	if len(run) < 4 || len(run)%2 != 0 {
+		return false
+	}
+	names := 0
+	for k, first := range run {
+		if k%2 == 1 {
+			if isName[first] {
+				names++
+			}
+			continue
+		}
+		if _, ok := titleLine(l.lines[first].text); isName[first] || !ok {
+			return false
+		}
+	}
+	return names*5 >= len(run)/2*4 // a name the model does not know may sit among them
+}
+
+// isLabel reports whether line k, above the name on line i, is set as a label: a
+// heading, a line ending in a colon, or bold text over a name that is not bold.
+func (l *layout) isLabel(k, i int) bool {
+	ln := l.lines[k]
+	return ln.heading > 0 || strings.HasSuffix(ln.text, ":") || ln.bold && !l.lines[i].bold
+}
+
+// labelAbove is the role label right above a name's card, outside it ("<p><strong>
+// Kassenwart</strong></p><p>Jonas Reuter</p>", "<h4>Chargée de placement</h4><img><p>
+// Name</p>"): the line before the card when it is set as a label, names a role (not
+// the page), and is not part of the card of the name before.
+func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
+	k := sp[0] - 1
+	if k < 0 || isName[k] || l.lines[k].skip || l.lines[k].heading == 1 || !l.isLabel(k, i) {
+		return ""
+	}
+	for p := k - 1; p >= 0; p-- {
+		if isName[p] {
+			if _, sp2 := l.item(p, isName); sp2[1] > k {
+				return ""
+			}
+			break
+		}
+	}
+	t, ok := titleLine(l.lines[k].text)
+	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || words > 10 || l.lines[k].heading == 0 && words > 4 {
+		return "" // not a label but a sentence ("Il Consiglio Direttivo in carica è composto da:")
+	}
+	return singular(headingRole(t))
+}
+
 // rowBelow reads a table whose rows pair up: names in one row, their titles in the
-// same columns of the next. Line i's cell, its column, and the next row's cell there.
+// same columns of the next; or the titles in the row above, a title cell spanning
+// the columns of the names it heads ("<td colspan=2>Secrétaires</td>" over two names).
 func (l *layout) rowBelow(i int, isName []bool) string {
 	cell := l.lines[i].block
 	for cell != nil && cell.DataAtom != atom.Td && cell.DataAtom != atom.Th {
@@ -328,34 +565,67 @@ func (l *layout) rowBelow(i int, isName []bool) string {
 	col := 0
 	for c := cell.Parent.FirstChild; c != nil && c != cell; c = c.NextSibling {
 		if c.Type == html.ElementNode {
-			col++
+			col += colspan(c)
 		}
 	}
-	next := nextElement(cell.Parent)
-	if next == nil || next.DataAtom != atom.Tr {
-		return ""
+	if t := l.titleInColumn(nextElement(cell.Parent), col, isName); t != "" {
+		return t
+	}
+	if t := l.titleInColumn(prevElement(cell.Parent), col, isName); t != "" && colspan(l.cellAt(prevElement(cell.Parent), col)) > 1 {
+		return singular(headingRole(t))
+	}
+	return ""
+}
+
+// cellAt is the cell of row tr that covers column col, counting spans.
+func (l *layout) cellAt(tr *html.Node, col int) *html.Node {
+	if tr == nil || tr.DataAtom != atom.Tr {
+		return nil
 	}
 	k := 0
-	for c := next.FirstChild; c != nil; c = c.NextSibling {
+	for c := tr.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode {
 			continue
 		}
-		if k == col {
-			sp, ok := l.span[c]
-			if !ok || sp[1] <= sp[0] {
-				return ""
-			}
-			for j := sp[0]; j < sp[1]; j++ {
-				if isName[j] {
-					return ""
-				}
-			}
-			t, _ := titleLine(l.lines[sp[0]].text)
-			return t
+		if k += colspan(c); k > col {
+			return c
 		}
-		k++
 	}
-	return ""
+	return nil
+}
+
+// titleInColumn is the title in the cell of row tr over column col: its first line,
+// when no line of it is a name.
+func (l *layout) titleInColumn(tr *html.Node, col int, isName []bool) string {
+	c := l.cellAt(tr, col)
+	if c == nil {
+		return ""
+	}
+	sp, ok := l.span[c]
+	if !ok || sp[1] <= sp[0] {
+		return ""
+	}
+	for j := sp[0]; j < sp[1]; j++ {
+		if isName[j] {
+			return ""
+		}
+	}
+	t, _ := titleLine(l.lines[sp[0]].text)
+	return t
+}
+
+func colspan(c *html.Node) int {
+	if c == nil {
+		return 1
+	}
+	n := 0
+	for _, r := range attr(c, "colspan") {
+		if r < '0' || r > '9' || n > 100 {
+			break
+		}
+		n = n*10 + int(r-'0')
+	}
+	return max(n, 1)
 }
 
 // multiLine joins a title written over several lines of one block ("Directrice<br>et
@@ -433,7 +703,7 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 		// person class on its card, a "Role: Name" line, or a list whose other names
 		// the model knows: "Área Penal" over "Nuestro compromiso" is not a person.
 		strong := f.strong || f.p.Title != "" && looksLikeTitle(f.p.Title) || l.personClass(f.line) || roster[l.rosterKey(f.line)]
-		if !strong && !knownName(f.p.Name) {
+		if !strong && !knownName(f.p.Name) || !knownName(f.p.Name) && l.tagOfCard(f.line, isName) {
 			continue
 		}
 		if !f.alone {
@@ -451,6 +721,38 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 	return out
 }
 
+// tagOfCard reports whether line i, not a heading, sits in the card of the one person
+// named in a heading above it, as one of that card's tags or skills ("<h3>Name</h3>
+// <p>bio</p><ul><li>Systèmes Embarqués</li>...</ul>"): not a person of its own.
+func (l *layout) tagOfCard(i int, isName []bool) bool {
+	if l.lines[i].heading > 0 {
+		return false
+	}
+	it, _ := l.item(i, isName)
+	if it.Parent == nil {
+		return false
+	}
+	sp, ok := l.span[it.Parent]
+	if !ok {
+		return false
+	}
+	owner := -1
+	for k := sp[0]; k < sp[1]; k++ {
+		if k == i || !isName[k] {
+			continue
+		}
+		if owner >= 0 || k > i {
+			return false // more than one other name, or one after it: a list of people
+		}
+		owner = k
+	}
+	if owner < 0 || l.lines[owner].heading == 0 {
+		return false
+	}
+	n, ok := nameOf(l.lines[owner].text)
+	return ok && knownName(n)
+}
+
 // rosterKey groups the lines of one list: the shape of the line's block and of its
 // parent.
 func (l *layout) rosterKey(i int) string {
@@ -462,8 +764,8 @@ func (l *layout) rosterKey(i int) string {
 	return k
 }
 
-// rosters are the lists of three or more people most of whose names the name model
-// knows: the others in them are names too.
+// rosters are the lists of three or more people at least half of whose names the
+// name model knows: the others in them are names too.
 func (l *layout) rosters(fs []found) map[string]bool {
 	known, all := map[string]int{}, map[string]int{}
 	for _, f := range fs {
@@ -475,7 +777,7 @@ func (l *layout) rosters(fs []found) map[string]bool {
 	}
 	out := map[string]bool{}
 	for k, n := range all {
-		out[k] = n >= 3 && known[k]*5 >= n*3
+		out[k] = n >= 3 && known[k]*2 >= n
 	}
 	return out
 }
@@ -487,12 +789,16 @@ func (l *layout) sectionOf(i, rank int) (title string, people bool) {
 	for k := i - 1; k >= 0; k-- {
 		ln := l.lines[k]
 		label := strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) <= 4
-		if ln.heading == 0 && !label || rank > 0 && (ln.heading == 0 || ln.heading >= rank) {
-			continue
+		if ln.heading == 0 && !label || rank > 1 && (ln.heading == 0 || ln.heading >= rank) || rank == 1 && ln.heading != 1 {
+			continue // a name in an h1 (a page of several) looks at the other h1s
 		}
 		t := clean(ln.text)
 		if genericHeading.MatchString(t) {
 			return "", true
+		}
+		t = headingRole(t)
+		if _, ok := nameOf(t); ok && rank == 1 {
+			continue // another person's h1
 		}
 		if _, ok := nameOf(t); ok || len(strings.Fields(t)) > 6 || strings.ContainsAny(t, ".!?") {
 			return "", false
@@ -517,7 +823,7 @@ func (l *layout) personClass(i int) bool {
 // titleLine reports whether a line next to a name reads as its title: short, not a
 // sentence, not a contact detail or a link label; the label colon and degrees go.
 func titleLine(s string) (string, bool) {
-	s = stripDegrees(clean(strings.TrimSuffix(strings.TrimSpace(s), ":")))
+	s = stripDegrees(clean(fieldLabel.ReplaceAllString(strings.TrimSuffix(strings.TrimSpace(s), ":"), "")))
 	if s == "" || len(s) > 110 || isNoise(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") {
 		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
 	}
@@ -525,25 +831,84 @@ func titleLine(s string) (string, bool) {
 	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 || strings.HasSuffix(s, ".") && len(words) > 4 {
 		return "", false
 	}
-	if _, ok := nameOf(s); ok {
+	if _, ok := nameOf(s); ok || len(nameList(s)) > 0 {
 		return "", false
 	}
 	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
 		return "", false // an affiliation aside
 	}
-	for _, w := range words {
-		if strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789-–/.,+()") == "" {
+	if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
+		return "", false // a placeholder ("[Name]")
+	}
+	if addressLike(words) {
+		return "", false // "Zur Keuchinger Flur, Mettlach", "Hauptstraße 12"
+	}
+	if len(words) >= 2 && pluralJobWord(strings.ToLower(words[len(words)-1])) && capitalised(words[0]) && capitalised(words[len(words)-1]) && !titleWord(words[0]) && !possessive.MatchString(s) {
+		return "", false // a firm ("Rinaldi Consultants"), not a title
+	}
+	for k, w := range words {
+		if strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789-–/.,+()") == "" && !ordinal(words, k) {
 			return "", false // a number: a street number, a year, a phone
 		}
 	}
 	return s, true
 }
 
+// streetEnds end street names (German and Dutch compounds); streetWords are street
+// names' own words elsewhere.
+var (
+	streetEnds  = []string{"straße", "strasse", "str.", "gasse", "weg", "allee", "platz", "damm", "laan", "straat", "gracht", "kade"}
+	streetWords = map[string]bool{"street": true, "road": true, "avenue": true, "lane": true, "drive": true, "rue": true,
+		"calle": true, "via": true, "rua": true, "st": true, "rd": true, "ave": true}
+)
+
+// addressLike reports whether a line is a postal address: it opens like a German
+// street name, or names a street and carries a house number or a comma.
+func addressLike(words []string) bool {
+	if streetOpeners[strings.ToLower(words[0])] && len(words) >= 2 {
+		return true
+	}
+	number := false
+	for _, w := range words {
+		number = number || strings.ContainsAny(w, "0123456789") || strings.HasSuffix(w, ",")
+	}
+	for _, w := range words {
+		lw := strings.ToLower(strings.Trim(w, ",."))
+		if number && streetWords[lw] {
+			return true
+		}
+		for _, e := range streetEnds {
+			if number && strings.HasSuffix(lw, e) && len(lw) > len(e)+2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ordinal reports whether the number words[k] ranks a role ("2. Vorsitzender",
+// "Beisitzer 3") rather than giving an address or a year: one digit, before the role
+// with a dot or after it, next to a word that names a job.
+func ordinal(words []string, k int) bool {
+	w := words[k]
+	if len(words) < 2 || len(w) > 2 {
+		return false
+	}
+	if k == 0 {
+		return len(w) == 2 && w[1] == '.' && titleWord(strings.Join(words[1:], " "))
+	}
+	return k == len(words)-1 && len(w) == 1 && titleWord(strings.Join(words[:k], " "))
+}
+
+// fieldLabel opens a title given as a form field ("Funktion: Präsident", "Position:
+// CFO"): the field's name is not part of the title.
+var fieldLabel = regexp.MustCompile(`(?i)^(?:funktion|function|fonction|position|role|rolle|titel|title|job title|poste|cargo|ruolo|functie|positie)\s*:\s+`)
+
 var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|web|website|tel\.?|phone|telefon|fax|vcard|contact|kontakt|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
 
 func isNoise(s string) bool {
 	s = strings.TrimSpace(s)
-	return s == "" || noise.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
+	return s == "" || honorificWords[honorificKey(s)] || noise.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
 }
 
 var (
@@ -558,6 +923,7 @@ var (
 // "Name – Title", "Name | Title", "Name, Title".
 // A name with only a date or an aside in brackets is a person without a title.
 func shaped(s string) (p Person, ok, alone bool) {
+	s = strings.TrimSpace(strings.Trim(s, "|·•"))
 	if m := roleColonName.FindStringSubmatch(s); m != nil {
 		rest := strings.TrimSpace(parenthetical.ReplaceAllString(m[2], ""))
 		if n, ok := nameOf(rest); ok {
@@ -573,12 +939,22 @@ func shaped(s string) (p Person, ok, alone bool) {
 			if isDateLike(m[2]) || strings.Contains(m[2], ".") && !strings.Contains(m[2], " ") {
 				t = "" // "(elected 12.11.2019)", "(Acme.Tech)"
 			}
+			if r := []rune(t); len(r) > 0 && unicode.IsLower(r[0]) && !looksLikeTitle(t) {
+				t = "" // an aside, not a role: "(kooklessen)", "(per Acme srl)"
+			}
 			return Person{Via: ViaBlock, Name: n, Title: t}, true, t == ""
 		}
 	}
 	for _, re := range []*regexp.Regexp{nameSepTitle, nameComma} {
 		if m := re.FindStringSubmatch(s); m != nil {
-			n, ok := nameOf(m[1])
+			n, ok := nameOf(strings.TrimSpace(parenthetical.ReplaceAllString(m[1], ""))) // "Name (links) – Title"
+			if !ok && re == nameSepTitle {
+				// "Becker, Georg - Büroleiter - georg@acme.example": family name first, and
+				// the title is the first part after it.
+				if n, ok = inverted(m[1]); ok {
+					m[2] = barSep.Split(nameSepSplit.Split(m[2], 2)[0], 2)[0]
+				}
+			}
 			if !ok {
 				// "Title – Name", when the name model knows the name
 				if n, ok := nameOf(m[2]); ok && re == nameSepTitle && knownName(n) {
@@ -597,6 +973,27 @@ func shaped(s string) (p Person, ok, alone bool) {
 		}
 	}
 	return Person{}, false, false
+}
+
+// nameSepSplit splits the parts of a "Name – Title – contact" line.
+var nameSepSplit = regexp.MustCompile(`\s+(?:[–—|·]|-{1,2})\s+`)
+
+// inverted reads a name written family name first ("Becker, Georg", "Sander-Beuermann,
+// Wolfgang, Dr.-Ing."): one family name and given names the name model knows, then
+// degrees.
+func inverted(s string) (string, bool) {
+	parts := strings.Split(s, ",")
+	for len(parts) > 2 && stripHonorifics(strings.TrimSpace(parts[len(parts)-1])) == "" {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) != 2 {
+		return "", false
+	}
+	family, given := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])
+	if len(strings.Fields(family)) != 1 || len(strings.Fields(given)) > 2 || !knownName(given) {
+		return "", false
+	}
+	return nameOf(given + " " + family)
 }
 
 var dateLike = regexp.MustCompile(`[0-9]{4}|[0-9]{1,2}\.[0-9]{1,2}\.`)
@@ -732,18 +1129,42 @@ func prose(text string) []Person {
 }
 
 // singular is one member's title from a heading over several ("Advisors" is
-// Advisor, "Board Members" Board Member): an English plural whose singular is a job
-// word; other headings ("Vorstand", "Comissão Fiscal") are kept as they are.
+// Advisor, "Formateurs référents" Formateur référent, "Vocales" Vocal, "Wijkmeesters"
+// Wijkmeester): each word that is the plural of a job word or of an agent noun goes
+// to the singular; other headings ("Vorstand", "Comissão Fiscal") are kept as they are.
 func singular(head string) string {
 	words := strings.Fields(head)
-	last := words[len(words)-1]
-	if len(last) < 4 || !strings.HasSuffix(last, "s") || strings.HasSuffix(last, "ss") {
-		return head
+	for k, w := range words {
+		words[k] = singularWord(w)
 	}
-	one := strings.TrimSuffix(last, "s")
-	if lw := strings.ToLower(one); !jobWord(lw) && !titleWordSet()[lw] && lw != "member" && lw != "trustee" {
-		return head
-	}
-	words[len(words)-1] = one
 	return strings.Join(words, " ")
+}
+
+// agentEndings end the nouns that name what a person does, across the languages read
+// (Designer, Formateur, Director, Secrétaire, Tesorero, Consigliere...).
+var agentEndings = []string{"er", "eur", "or", "ant", "ent", "aire", "ist", "iste", "ista", "ier", "ière", "euse", "rice",
+	"eiro", "eira", "ero", "era", "ario", "aria", "ore", "ante", "ente", "ter", "ee", "ice", "ien", "ienne", "tor", "ster"}
+
+func singularWord(w string) string {
+	lw := strings.ToLower(w)
+	if len([]rune(lw)) < 5 || strings.HasSuffix(lw, "ss") {
+		return w
+	}
+	if stem, ok := strings.CutSuffix(lw, "es"); ok && (strings.HasSuffix(stem, "or") || strings.HasSuffix(stem, "al") || strings.HasSuffix(stem, "ar")) && !strings.HasSuffix(stem, "ior") {
+		return w[:len(w)-2] // Vocales, Directores
+	}
+	one, ok := strings.CutSuffix(lw, "s")
+	if !ok {
+		return w
+	}
+	head := one[strings.LastIndex(one, "-")+1:] // "co-leads": lead
+	if jobWord(one) || jobWord(head) || titleWordSet()[one] || one == "member" || one == "trustee" || one == "référent" {
+		return w[:len(w)-1]
+	}
+	for _, e := range agentEndings {
+		if strings.HasSuffix(one, e) {
+			return w[:len(w)-1]
+		}
+	}
+	return w
 }

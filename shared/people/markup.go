@@ -17,7 +17,7 @@ func signature(n *html.Node) string {
 	return n.Data + "." + strings.Join(cls, ".")
 }
 
-var personClass = regexp.MustCompile(`(?i)member|person|people|team|staff|profile|leader|employee|mitarbeiter|equipe|equipo|membre|integrante|miembro|bio|crew|colleague|medewerker|ansatt|board|founder|director|executive|vcard`)
+var personClass = regexp.MustCompile(`(?i)member|person|people|team|staff|profile|leader|employee|mitarbeiter|equipe|equipo|membre|integrante|miembro|persoon|bio|crew|colleague|medewerker|ansatt|board|founder|director|executive|vcard`)
 
 func personish(n *html.Node) bool { return personClass.MatchString(attr(n, "class")) }
 
@@ -30,6 +30,15 @@ var (
 
 func nextElement(n *html.Node) *html.Node {
 	for c := n.NextSibling; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			return c
+		}
+	}
+	return nil
+}
+
+func prevElement(n *html.Node) *html.Node {
+	for c := n.PrevSibling; c != nil; c = c.PrevSibling {
 		if c.Type == html.ElementNode {
 			return c
 		}

@@ -10,12 +10,27 @@ import (
 
 // namelex.txt is a name model of given names and family names across languages: every
 // word of the name lists of the npm package @faker-js/faker 10.6.0 (MIT), all its
-// locales, lower case, one a line; namegen/ makes it (go generate). It is read on
-// first use.
+// locales, lower case, one a line. givenlex.txt adds the given names of the npm
+// package gender-detection-from-name 1.11.5 (MIT; English, German, French, Spanish,
+// Italian, Turkish) that namelex.txt lacks; they count only as a name's first word.
+// namegen/ makes both (go generate). They are read on first use.
 //
-//go:generate sh -c "cd namegen && npm ci --no-audit --no-fund && node names.mjs > ../namelex.txt"
+//go:generate sh -c "cd namegen && npm ci --no-audit --no-fund && node names.mjs > ../namelex.txt && node given.mjs > ../givenlex.txt"
 //go:embed namelex.txt
 var namelexText string
+
+//go:embed givenlex.txt
+var givenlexText string
+
+var givenLexicon = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, 60000)
+	for _, w := range strings.Split(givenlexText, "\n") {
+		if w != "" {
+			m[w] = true
+		}
+	}
+	return m
+})
 
 var nameLexicon = sync.OnceValue(func() map[string]bool {
 	m := make(map[string]bool, 40000)
@@ -28,11 +43,11 @@ var nameLexicon = sync.OnceValue(func() map[string]bool {
 })
 
 // knownName reports whether a word of the name is a given or family name the name
-// model knows.
+// model knows, or its first word a given name of the given-name model.
 func knownName(name string) bool {
 	lex := nameLexicon()
-	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return unicode.IsSpace(r) || r == '-' }) {
-		if w = strings.Trim(w, ".,"); len([]rune(w)) >= 2 && !particles[w] && lex[w] {
+	for k, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return unicode.IsSpace(r) || r == '-' }) {
+		if w = strings.Trim(w, ".,"); len([]rune(w)) >= 2 && !particles[w] && (lex[w] || k == 0 && givenLexicon()[w]) {
 			return true
 		}
 	}
@@ -69,6 +84,7 @@ var (
 		"dame": true, "lic": true, "me": true, "mtre": true, "ir": true, "drs.": true, "mgr": true, "doc": true, "univ.-prof": true,
 		"rev": true, "fr": true, "pr": true, "eng": true, "engª": true, "eng.ª": true, "dr.-ing": true, "mx": true,
 		"d": true, "dña": true, "dª": true, "don": true, "doña": true, "sig": true, "sig.ra": true, "sigra": true, "dott.ing": true,
+		"mw": true, "mevr": true, "dhr": true, "chief": true, "alhaji": true, "alhaja": true, "engr": true,
 		"lda": true, "ldo": true, "dipl.-kfm": true, "dipl.-kff": true, "dipl.-inf": true, "dipl.-psych": true, "rä": true, "ra": true,
 	}
 	degreeWords = map[string]bool{
@@ -78,6 +94,7 @@ var (
 		"b.eng": true, "dipl": true, "dipl.-ing": true, "mag": true, "frcs": true, "frsa": true, "obe": true, "mbe": true,
 		"cbe": true, "psyd": true, "edd": true, "jd": true, "j.d": true, "pmp": true, "cissp": true, "acca": true, "aca": true,
 		"fca": true, "cima": true, "rn": true, "dds": true, "dmd": true, "pe": true, "p.eng": true, "ceng": true, "mieee": true,
+		"oon": true, "ofr": true, "gcon": true, "mfr": true,
 		"m.ed": true, "med": true, "mpa": true, "mph": true, "dea": true, "dess": true, "hdr": true,
 		"psy.d": true, "d.ps": true, "dps": true, "ed": true, "sc": true, "ps": true, "psy": true, "éd": true,
 		"ps.éd": true, "ps.ed": true, "d": true, "mas": true, "mscs": true, "dr.sc": true, "dr.rer.nat": true, "rer": true,
@@ -94,9 +111,13 @@ func honorificKey(w string) string {
 // glued is an honorific written against the name ("Dr.Anna").
 var glued = regexp.MustCompile(`^(?i:(dr|prof|dre|dra|ing|mag))\.(\p{Lu})`)
 
+// gluedParticle is an initial written against the particle after it ("Arjen P.de Vries").
+var gluedParticle = regexp.MustCompile(`\b(\p{Lu})\.(de|van|von|da|di|du|le|la|del|der|den|ten|ter)\s`)
+
 // stripHonorifics removes honorifics before a name and degrees after it.
 func stripHonorifics(s string) string {
 	s = glued.ReplaceAllString(strings.TrimSpace(s), "$1. $2")
+	s = gluedParticle.ReplaceAllString(s, "$1. $2 ")
 	words := strings.Fields(s)
 	// An honorific goes only when a name of two words or more stays ("D. Smith" keeps its initial).
 	for len(words) > 2 && honorificKey(words[0]) != "" && (honorificWords[honorificKey(words[0])] || isDegreeChain(words[0])) {
@@ -156,19 +177,67 @@ var nickname = regexp.MustCompile(`\s[«“"(][^»”")]{1,20}[»”")]\s`)
 // nameOf reads s as a personal name once honorifics and degrees are off: the name,
 // and whether it is one.
 func nameOf(s string) (string, bool) {
-	s = strings.TrimSpace(s)
+	// Non-breaking hyphens are hyphens; symbols before a name ("🎉 Name") go.
+	s = strings.NewReplacer("\u2011", "-", "\u2010", "-").Replace(s)
+	s = strings.TrimLeftFunc(strings.TrimSpace(s), func(r rune) bool { return unicode.IsSymbol(r) || unicode.IsSpace(r) || r == '\ufe0f' })
 	if s == "" || len(s) > 100 {
 		return "", false
 	}
 	n := clean(stripHonorifics(clean(nickname.ReplaceAllString(s, " "))))
 	if IsName(n) {
+		// A phrase with a job word ("Amministratore Delegato") is a title, not a name,
+		// unless the name model knows a word of it.
+		if titleWord(n) && !knownName(n) {
+			return "", false
+		}
 		return n, true
 	}
-	// A name set in capitals ("MARIA JOHNSON") is a name when the name model knows it.
-	if t := titleCase(n); t != n && IsName(t) && knownName(t) {
-		return t, true
+	// A name set in capitals ("MARIA JOHNSON"), or a family name set in capitals after
+	// a given name written as usual ("Line-Rose AMOZIGH", the French and Spanish
+	// habit), is a name when the name model knows it.
+	for _, t := range []string{titleCase(n), capsFamilyName(n)} {
+		if t != n && IsName(t) && knownName(t) && !looksLikeTitle(t) {
+			return t, true
+		}
 	}
 	return "", false
+}
+
+// capsFamilyName writes the words in capitals of a name that also has words written
+// as usual the way a name is written ("Arnaud GARCIA FERNANDEZ" is "Arnaud Garcia
+// Fernandez"); a phrase with no such mix is left as it is.
+func capsFamilyName(s string) string {
+	words := strings.Fields(s)
+	caps, usual := 0, 0
+	for _, w := range words {
+		letters := strings.IndexFunc(w, unicode.IsLetter) >= 0
+		switch {
+		case !letters || particles[w]:
+		case strings.ToUpper(w) == w && len([]rune(strings.Trim(w, ".'-"))) >= 2:
+			caps++
+		case capitalised(w):
+			usual++
+		}
+	}
+	if caps == 0 || usual == 0 {
+		return s
+	}
+	isCaps := func(w string) bool { return strings.ToUpper(w) == w && len([]rune(strings.Trim(w, ".'-"))) >= 2 }
+	// "HÜTTINGER Peter": the family name in capitals first, as lists sorted by it are
+	// written; the name is Peter Hüttinger.
+	lead := 0
+	for lead < len(words) && isCaps(words[lead]) {
+		lead++
+	}
+	if lead > 0 && lead < len(words) {
+		words = append(append([]string(nil), words[lead:]...), words[:lead]...)
+	}
+	for i, w := range words {
+		if isCaps(w) {
+			words[i] = titleCase(w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // titleCase writes a phrase in capitals as a name is written ("MARIA DE SOUSA-LIMA" is

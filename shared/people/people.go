@@ -207,7 +207,7 @@ var notNameList = []string{
 	"diretoria", "direttivo", "fiscal", "suplente", "supplenti", "association", "verein", "stiftung", "foundation",
 	"fondation", "fundación", "fundação", "fondazione", "stichting", "club", "clube", "society", "institute", "institut",
 	"university", "universität", "université", "universidad", "universidade", "università", "ltd", "gmbh", "inc", "llc",
-	"sas", "sarl", "sàrl", "srl", "spa", "bv", "ag", "sa", "kg", "ohg", "ug", "nv", "plc", "pty", "ltda", "lda", "oy", "ab", "asa", "aps", "labs", "lab", "studio", "studios", "agency", "digital", "solutions",
+	"sas", "sarl", "sàrl", "srl", "llp", "lp", "pllc", "corp", "gbr", "ev", "spa", "bv", "ag", "sa", "kg", "ohg", "ug", "nv", "plc", "pty", "ltda", "lda", "oy", "ab", "asa", "aps", "labs", "lab", "studio", "studios", "agency", "digital", "solutions",
 	"software", "technologies", "tech", "consulting", "project", "projects", "projekt", "projet", "proyecto", "progetto",
 	"street", "strasse", "straße", "road", "avenue", "rue", "calle", "via", "rua", "platz", "weg", "building", "floor",
 	"avenida", "travessa", "plaza", "paseo", "praça", "largo", "piazza", "viale", "corso", "boulevard", "chaussée", "allee",
@@ -221,6 +221,8 @@ var notNameList = []string{
 	"nachname", "name", "nom", "prénom", "nombre", "apellido", "nome", "cognome", "naam",
 	"hotel", "hotels", "restaurant", "ristorante", "café", "bar", "bistro", "clinic", "clínica", "clinica", "klinik", "praxis",
 	"kanzlei", "atelier", "apotheke", "pharmacy", "farmacia", "bakery", "bäckerei", "boulangerie", "garage", "werkstatt",
+	"resources", "relations", "affairs", "site", "visit", "book", "trust", "corporation", "utilities", "energy", "advanced",
+	"systems", "holdings", "industries", "ventures", "diplom", "diploma", "zertifikat", "certificate", "certificat", "ausbildung", "state", "county", "province", "provincia", "région", "region", "district", "bezirk", "landkreis", "mitglied", "ehrenmitglied",
 	"suite", "cloud", "platform", "app", "apps", "edition", "api", "sdk", "plugin", "engine", "saas", "enterprise",
 }
 
@@ -243,10 +245,17 @@ func IsName(s string) bool {
 	if core > 5 || core < 2 {
 		return false
 	}
+	if streetOpeners[strings.ToLower(words[0])] {
+		return false // "Zur Keuchinger Flur", "Am Mühlbach": an address
+	}
+	compass := 0
 	for i, w := range words {
 		lw := strings.ToLower(w)
-		if isNotNameWord(lw) || jobWord(lw) || nounWord(lw) && !knownName(s) {
+		if isNotNameWord(lw) || jobWord(lw) || nounWord(lw) && !knownName(s) || pluralJobWord(lw) || compoundOfNotName(lw) {
 			return false
+		}
+		if compassWords[lw] {
+			compass++
 		}
 		if particles[lw] && i > 0 && i < len(words)-1 {
 			continue
@@ -255,7 +264,49 @@ func IsName(s string) bool {
 			return false
 		}
 	}
-	return true
+	return compass < len(words) // "North West", "Süd Ost": a region
+}
+
+// streetOpeners begin German street names and never a personal name.
+var streetOpeners = map[string]bool{"zur": true, "zum": true, "am": true, "im": true, "auf": true, "beim": true, "unter": true, "hinter": true}
+
+// compassWords name the parts of a country ("North West" is a region, not a person).
+var compassWords = map[string]bool{"north": true, "south": true, "east": true, "west": true, "central": true, "nord": true,
+	"süd": true, "sud": true, "ost": true, "norte": true, "sur": true, "este": true, "oeste": true, "centro": true, "centre": true,
+	"noord": true, "zuid": true, "oost": true}
+
+// pluralJobWord is the plural of a job word ("Consultants", "Managers"): a firm's or a
+// team's name, never a person's.
+func pluralJobWord(w string) bool {
+	one, ok := strings.CutSuffix(w, "s")
+	if !ok || len(one) < 5 {
+		return false
+	}
+	if jobWords[one] {
+		return true
+	}
+	for _, suf := range jobSuffixes {
+		if strings.HasSuffix(one, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// compoundOfNotName is a compound word whose head is a word no name carries
+// ("Vereinsvorstand", "Ehrenmitglied", "Kundenservice"): German and Dutch write them
+// as one word.
+func compoundOfNotName(w string) bool {
+	rs := []rune(w)
+	if len(rs) < 9 {
+		return false
+	}
+	for k := 3; k <= len(rs)-5; k++ {
+		if isNotNameWord(string(rs[k:])) {
+			return true
+		}
+	}
+	return false
 }
 
 // capitalised: an upper-case letter, then letters, with inner hyphens, apostrophes
@@ -386,7 +437,8 @@ var jobSuffixes = []string{"manager", "managerin", "leiter", "leiterin", "office
 	"gestora", "ejecutivo", "executivo", "directora", "scientist", "programmer", "programmierer", "programmeur", "programador",
 	"programmatore", "sviluppatore", "sviluppatrice", "médica", "médico", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
 	"writer", "editor", "researcher", "programme", "program", "direktør", "leder", "sjef", "rådgiver", "konsulent", "utvikler",
-	"ansvarlig", "medewerker", "pédiatre", "psychiatre", "thérapeute", "therapeut", "therapist", "trainee", "technician", "adviseur", "adviser", "advisor", "chargée", "chargé", "juriste", "comptable", "contable", "stagiaire", "praktikant"}
+	"ansvarlig", "medewerker", "pédiatre", "psychiatre", "thérapeute", "therapeut", "therapist", "trainee", "technician", "adviseur", "adviser", "advisor", "chargée", "chargé", "juriste", "comptable", "contable", "stagiaire", "praktikant",
+	"ansprechpartner", "ansprechpartnerin"}
 
 // jobWords are whole words of job titles and departments that no name carries.
 var jobWords = map[string]bool{
@@ -406,11 +458,18 @@ var jobWords = map[string]bool{
 	"leder": true, "daglig": true, "consigliere": true, "consigliera": true, "vocal": true, "socio": true, "socia": true, "coach": true, "trainer": true,
 	"stagiaire": true, "praktikant": true, "member": true, "founder": true, "cofounder": true,
 	"co-founder": true, "fondateur": true, "fondatrice": true, "gründer": true, "gründerin": true, "fundador": true,
-	"fundadora": true, "fondatore": true, "oprichter": true, "coordinator": true,
+	"fundadora": true, "fondatore": true, "oprichter": true, "coordinator": true, "volunteer": true, "volunteers": true,
+	"freiwillige": true, "freiwilliger": true, "bénévole": true, "voluntario": true, "voluntaria": true, "vrijwilliger": true, "präsident": true, "präsidentin": true,
+	"vizepräsident": true, "vizepräsidentin": true, "sekretär": true, "sekretärin": true, "lid": true, "ondervoorzitter": true,
+	"vicevoorzitter": true, "schatbewaarder": true, "hoofd": true,
 }
 
 func jobWord(w string) bool {
 	if jobWords[w] {
+		return true
+	}
+	// German club offices: Platzwart, Jugendwartin, Gerätewart (not Stewart).
+	if len([]rune(w)) >= 8 && (strings.HasSuffix(w, "wart") || strings.HasSuffix(w, "wartin")) {
 		return true
 	}
 	for _, suf := range jobSuffixes {

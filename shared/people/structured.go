@@ -18,29 +18,38 @@ func jsonLD(doc *html.Node) []Person {
 		}
 		var v any
 		if err := json.Unmarshal([]byte(textOf(n)), &v); err == nil {
-			collectLD(v, &out, 0)
+			collectLD(v, &out, 0, "")
 		}
 		return false
 	})
 	return out
 }
 
-func collectLD(v any, out *[]Person, depth int) {
+// bylineKeys hold the people who wrote, edited or published a page: a page's author
+// is not thereby one of the organisation's people, so such a Person counts only with
+// a job title of its own.
+var bylineKeys = map[string]bool{"author": true, "creator": true, "editor": true, "contributor": true, "publisher": true,
+	"reviewedBy": true, "copyrightHolder": true, "sdPublisher": true, "maintainer": true, "translator": true, "commenter": true}
+
+// collectLD gathers the Persons of a JSON-LD value; key is the property it sits under.
+func collectLD(v any, out *[]Person, depth int, key string) {
 	if depth > 12 {
 		return
 	}
 	switch t := v.(type) {
 	case []any:
 		for _, e := range t {
-			collectLD(e, out, depth+1)
+			collectLD(e, out, depth+1, key)
 		}
 	case map[string]any:
 		if isLDPerson(t["@type"]) {
-			*out = append(*out, ldPerson(t))
+			if p := ldPerson(t); !bylineKeys[key] || p.Title != "" {
+				*out = append(*out, p)
+			}
 		}
 		for k, e := range t {
 			if k != "@context" {
-				collectLD(e, out, depth+1)
+				collectLD(e, out, depth+1, k)
 			}
 		}
 	}
