@@ -20,6 +20,7 @@ import (
 	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/contactsearch/contactsearchtest"
 	"github.com/firmoapi/firmo/shared/patternbook"
+	"github.com/firmoapi/firmo/shared/patternstore"
 	"github.com/firmoapi/firmo/shared/testkit"
 	"github.com/firmoapi/firmo/shared/testkit/osfake"
 )
@@ -58,7 +59,7 @@ func open(t *testing.T, w *contactsearchtest.World, url string, cfg Config) (*co
 		t.Fatal(err)
 	}
 	svc := contactsearch.New(contactsearch.Deps{Contacts: w.Contacts, Companies: w.Companies, Embedder: w.Embedder,
-		Scopes: w.Queries, Saver: w.Queries, Engine: x, Patterns: patternbook.Stored{Store: w.KV}})
+		Scopes: w.Queries, Saver: w.Queries, Engine: x, Patterns: patternstore.Reader{Store: w.KV}})
 	return svc, x
 }
 
