@@ -108,6 +108,40 @@ func TestContractOnFake(t *testing.T) {
 		rec.svc, _ = open(t, w, fake.URL, Config{Index: "contacts-test", MaxTerms: 2, Shards: 1})
 		return rec, true
 	})
+	checkGoldens(t, rec, "")
+}
+
+// TestDeepPagesOnFake runs the contract suite's deep-page cases on an index whose
+// index.max_result_window is 200 (below contactsearchtest.DeepOffset), so each page is
+// read with search_after past the window (Find's deep path: the offset's sort values
+// first, then the page), and compares the bodies with
+// testdata/requests/window200_<case>.json. On the default window the same cases are
+// single searches (TestContractOnFake).
+func TestDeepPagesOnFake(t *testing.T) {
+	fake := osfake.New()
+	defer fake.Close()
+	rec := &recorder{fake: fake, sent: map[string][]osfake.Request{}}
+	contactsearchtest.RunDeepPages(t, func(t *testing.T, w *contactsearchtest.World) (contactsearchtest.Searcher, bool) {
+		rec.svc, _ = open(t, w, fake.URL, Config{Index: "contacts-deep", MaxTerms: 2, Shards: 1, MaxResultWindow: 200})
+		return rec, true
+	})
+	searches := 0
+	for _, reqs := range rec.sent {
+		for _, r := range reqs {
+			if strings.HasSuffix(r.Path, "/_search") && strings.Contains(string(r.Body), `"search_after"`) {
+				searches++
+			}
+		}
+	}
+	if searches == 0 {
+		t.Fatal("no deep page was read with search_after")
+	}
+	checkGoldens(t, rec, "window200_")
+}
+
+// checkGoldens compares the bodies each case sent with testdata/requests/<prefix><case>.json.
+func checkGoldens(t *testing.T, rec *recorder, prefix string) {
+	t.Helper()
 	if t.Failed() {
 		return
 	}
@@ -123,7 +157,7 @@ func TestContractOnFake(t *testing.T) {
 			_ = json.Unmarshal(r.Body, &body)
 			out = append(out, map[string]any{"request": r.Method + " " + r.Path, "body": shorten(body)})
 		}
-		testkit.Golden(t, *update, "requests/"+fileName(n)+".json", out)
+		testkit.Golden(t, *update, "requests/"+prefix+fileName(n)+".json", out)
 	}
 }
 

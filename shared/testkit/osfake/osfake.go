@@ -5,7 +5,8 @@
 // with minimum_should_match, must_not), terms (values or a terms lookup), term, range,
 // prefix, wildcard, match_phrase, match_all, match_none, constant_score and dis_max
 // (scored as documented, see eval), knn with a filter (exact search), min_score, sort on
-// a field or _score (each hit carrying its sort values), from/size within the index's
+// a field or _score (each hit carrying its sort values), script_score with the k-NN
+// plugin's cosineSimilarity script, from/size within the index's
 // max_result_window (default 10,000; a larger from + size is the cluster's 400),
 // search_after, _source includes, collapse with inner hits, and the cardinality and
 // filter aggregations.
@@ -25,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"net/http"
 	"net/http/httptest"
@@ -302,6 +304,9 @@ func (s *Server) matches(ix *index, q any) ([]hit, error) {
 	if knn, ok := qo["knn"].(obj); ok {
 		return s.knn(ix, knn)
 	}
+	if ss, ok := qo["script_score"].(obj); ok {
+		return s.scriptScore(ix, ss)
+	}
 	var out []hit
 	for _, id := range ix.order {
 		d, ok := ix.docs[id]
@@ -421,6 +426,38 @@ func (s *Server) knn(ix *index, knn obj) ([]hit, error) {
 		return out[:min(k, len(out))], nil
 	}
 	return nil, fmt.Errorf("knn query without a field")
+}
+
+// cosineScript is the one script_score script the fake runs: the k-NN plugin's Painless
+// extension, 1 + the cosine of the document's vector and the query vector.
+const cosineScript = "1.0 + cosineSimilarity(params.query_value, doc[params.field])"
+
+// scriptScore evaluates a script_score query: the documents its query matches, each
+// scored by the script (only cosineScript is run).
+func (s *Server) scriptScore(ix *index, ss obj) ([]hit, error) {
+	if src := str(dig(ss, "script", "source")); src != cosineScript {
+		return nil, fmt.Errorf("the fake runs only the script %q, not %q", cosineScript, src)
+	}
+	field := str(dig(ss, "script", "params", "field"))
+	vec := floats(dig(ss, "script", "params", "query_value"))
+	hits, err := s.matches(ix, ss["query"])
+	if err != nil {
+		return nil, err
+	}
+	for i := range hits {
+		dv := floats(hits[i].doc[field])
+		if len(dv) != len(vec) {
+			return nil, fmt.Errorf("document %s has no %d-dim %s", hits[i].id, len(vec), field)
+		}
+		var dot, nq, nd float64
+		for k := range vec {
+			dot += vec[k] * dv[k]
+			nq += vec[k] * vec[k]
+			nd += dv[k] * dv[k]
+		}
+		hits[i].score = 1 + dot/math.Sqrt(nq*nd)
+	}
+	return hits, nil
 }
 
 // score is the k-NN plugin's score for a space (vectors unit length).
