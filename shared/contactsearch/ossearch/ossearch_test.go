@@ -27,9 +27,15 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
+// client connects to url; on a live cluster (OPENSEARCH_URL) with the user and password
+// OPENSEARCH_USER and OPENSEARCH_PASSWORD give, as the other live suites do.
 func client(t *testing.T, url string) *opensearchapi.Client {
 	t.Helper()
-	c, err := opensearchapi.NewClient(opensearchapi.Config{Client: opensearch.Config{Addresses: []string{url}}})
+	cfg := opensearch.Config{Addresses: []string{url}}
+	if url == os.Getenv("OPENSEARCH_URL") {
+		cfg.Username, cfg.Password = os.Getenv("OPENSEARCH_USER"), os.Getenv("OPENSEARCH_PASSWORD")
+	}
+	c, err := opensearchapi.NewClient(opensearchapi.Config{Client: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,6 +177,22 @@ func TestContractOnCluster(t *testing.T) {
 	zero := 0
 	contactsearchtest.Run(t, func(t *testing.T, w *contactsearchtest.World) (contactsearchtest.Searcher, bool) {
 		svc, x := open(t, w, url, Config{Index: "firmo-contract-test", Replicas: &zero, Shards: 1, MaxTerms: 2, Refresh: "wait_for"})
+		t.Cleanup(func() { _ = x.DeleteIndex(context.Background()) })
+		return svc, true
+	})
+}
+
+// TestDeepPagesOnCluster runs the deep-page cases against the live cluster OPENSEARCH_URL
+// names, on an index whose index.max_result_window is 200: search_after past the window,
+// and the exact script_score ranking of deep similarity pages.
+func TestDeepPagesOnCluster(t *testing.T) {
+	url := os.Getenv("OPENSEARCH_URL")
+	if url == "" {
+		t.Skip("OPENSEARCH_URL is not set: no live cluster to run the deep-page cases against")
+	}
+	zero := 0
+	contactsearchtest.RunDeepPages(t, func(t *testing.T, w *contactsearchtest.World) (contactsearchtest.Searcher, bool) {
+		svc, x := open(t, w, url, Config{Index: "firmo-contract-deep-test", Replicas: &zero, Shards: 1, MaxTerms: 2, Refresh: "wait_for", MaxResultWindow: 200})
 		t.Cleanup(func() { _ = x.DeleteIndex(context.Background()) })
 		return svc, true
 	})
