@@ -102,15 +102,16 @@ func (s Store) Put(ctx context.Context, rec *company.Record) error {
 	return nil
 }
 
-// addressPage is how many documents one page of DomainAddresses reads.
+// addressPage is how many documents one page of DomainAddresses reads by default.
 const addressPage = 1000
 
-// AddressesBody is the search for one page of a domain's contacts with an address, in
-// persona id order, after the persona id after (0: from the start): search_after pages,
-// so a domain of any size is read whatever the index's max_result_window.
-func AddressesBody(domain string, after int64) map[string]any {
+// AddressesBody is the search for one page of size of a domain's contacts with an
+// address, in persona id order, after the persona id after (0: from the start):
+// search_after pages, so a domain of any size is read whatever the index's
+// max_result_window.
+func AddressesBody(domain string, after int64, size int) map[string]any {
 	body := map[string]any{
-		"size": addressPage,
+		"size": size,
 		"query": map[string]any{"bool": map[string]any{"filter": []any{
 			map[string]any{"term": map[string]any{"domain": domain}},
 			map[string]any{"term": map[string]any{"has_email": true}},
@@ -130,6 +131,8 @@ func AddressesBody(domain string, after int64) map[string]any {
 type Addresses struct {
 	Client *opensearchapi.Client
 	Index  string
+	// Page is how many documents one search reads; 0: 1,000.
+	Page int
 }
 
 // DomainAddresses implements patternstore.Addresses: the addresses of the domain's
@@ -146,8 +149,12 @@ func (a Addresses) DomainAddresses(ctx context.Context, domain string) ([]emailp
 	}
 	var got []source
 	after := int64(0)
+	page := a.Page
+	if page <= 0 {
+		page = addressPage
+	}
 	for {
-		body, err := json.Marshal(AddressesBody(domain, after))
+		body, err := json.Marshal(AddressesBody(domain, after, page))
 		if err != nil {
 			return nil, err
 		}
@@ -167,7 +174,7 @@ func (a Addresses) DomainAddresses(ctx context.Context, domain string) ([]emailp
 			got = append(got, s)
 			after = s.PersonaID
 		}
-		if len(resp.Hits.Hits) < addressPage {
+		if len(resp.Hits.Hits) < page {
 			break
 		}
 	}

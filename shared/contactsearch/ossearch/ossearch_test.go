@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/company/oscontactfields"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/contactsearch/contactsearchtest"
@@ -259,6 +261,57 @@ func TestMapping(t *testing.T) {
 // TestCompanyUpdate: deriving a company again rewrites its fields in its contacts'
 // documents (and only theirs), so filters and entries follow; unchanged fields rewrite
 // nothing.
+// TestDomainAddresses: the company pipeline's read of a domain's contact addresses
+// (oscontactfields.Addresses, for its email pattern) pages with search_after through the
+// domain's documents with an address, and lists them in the contact store's order (shard
+// by shard, persona id order within one): ids 1 and 17 share shard 1, 2 is in shard 2.
+func TestDomainAddresses(t *testing.T) {
+	ctx := context.Background()
+	fake := osfake.New()
+	defer fake.Close()
+	x, err := New(client(t, fake.URL), Config{Index: "addr", Dims: 4, Shards: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	co := contactsearch.CompanyFields{Domain: "acme.test"}
+	var docs []contactsearch.Indexed
+	var vecs [][]float32
+	for _, r := range []contact.Raw{
+		{PersonaID: 17, Domain: "acme.test", Name: "Cem Cetin", Email: "cem.cetin@acme.test"},
+		{PersonaID: 2, Domain: "acme.test", Name: "Bea Berg", Email: "bea.berg@acme.test"},
+		{PersonaID: 1, Domain: "acme.test", Name: "Ann Alt", Email: "ann.alt@acme.test"},
+		{PersonaID: 3, Domain: "acme.test", Name: "Dan Dorn"},
+		{PersonaID: 4, Domain: "other.test", Name: "Eve Eck", Email: "eve.eck@other.test"},
+	} {
+		docs = append(docs, contactsearch.Prepare(r, co))
+		vecs = append(vecs, []float32{1, 0, 0, 0})
+	}
+	if err := x.PutContacts(ctx, docs, vecs); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Golden(t, *update, "domain_addresses.json", oscontactfields.AddressesBody("acme.test", 17, 2))
+	mark := fake.Mark()
+	got, err := oscontactfields.Addresses{Client: client(t, fake.URL), Index: "addr", Page: 2}.DomainAddresses(ctx, "acme.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var emails []string
+	for _, o := range got {
+		emails = append(emails, o.Email+" "+o.Source)
+	}
+	want := []string{"ann.alt@acme.test contact:1", "cem.cetin@acme.test contact:17", "bea.berg@acme.test contact:2"}
+	if !slices.Equal(emails, want) {
+		t.Fatalf("addresses %v, want %v", emails, want)
+	}
+	if n := len(fake.Requests(mark)); n != 2 {
+		t.Fatalf("%d searches for 3 addresses in pages of 2, want 2", n)
+	}
+	none, err := oscontactfields.Addresses{Client: client(t, fake.URL), Index: "missing"}.DomainAddresses(ctx, "acme.test")
+	if err != nil || len(none) != 0 {
+		t.Fatalf("without an index: %v, %v", none, err)
+	}
+}
+
 func TestCompanyUpdate(t *testing.T) {
 	ctx := context.Background()
 	fake := osfake.New()
