@@ -12,7 +12,9 @@
 // Confidence (0-1) calibrated on held-out people, and the Evidence behind it (how many
 // addresses fit, how many contradict, example sources: email_pattern_evidence).
 // CALIBRATION.md gives the measured accuracy, ECE and Brier score and how to reproduce
-// them. shared/patternbook holds every address the service has seen and answers
+// them. LearnAll learns through each domain's Summary (bounded whatever its addresses)
+// and the model fit on the summed Totals, so a process holding only those (published by
+// shared/patternstore) learns the same pattern. shared/patternbook holds every address the service has seen and answers
 // Pattern(ctx, domain) from this learner for contact search, contact generation and the
 // finder alike; shared/emailfind verifies the candidates over SMTP.
 package emailpattern

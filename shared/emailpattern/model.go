@@ -2,7 +2,6 @@ package emailpattern
 
 import (
 	"math"
-	"sort"
 	"strings"
 )
 
@@ -109,89 +108,29 @@ func observe(o Observation) (obs, bool) {
 		spelling: spellingOf(o.Name, local)}, true
 }
 
-// bestIndex is the template with the most votes, the more common on a tie; -1 if none.
-func bestIndex(os []obs, skip int) int {
-	var votes [64]int
-	for k, o := range os {
-		if k == skip {
-			continue
-		}
-		for i := range CommonTemplates {
-			if o.match&(1<<i) != 0 {
-				votes[i]++
-			}
-		}
-	}
-	best := -1
-	for i := range CommonTemplates {
-		if votes[i] > 0 && (best < 0 || votes[i] > votes[best]) {
-			best = i
-		}
-	}
-	return best
-}
-
-// Fit learns the model from domains' observations: the prior from which template
-// wins each domain (add-one smoothed), the noise from whether each address of a domain
-// with three or more addresses fits the pattern its other addresses give
-// (leave-one-out, add-one smoothed, at least 0.002).
-func fitModel(byDomain map[string][]obs) Model {
-	n := len(CommonTemplates)
-	counts := make([]float64, n)
-	off, total := 0.0, 0.0
-	for _, os := range byDomain {
-		if b := bestIndex(os, -1); b >= 0 {
-			counts[b]++
-		}
-		if len(os) < 3 {
-			continue
-		}
-		for k, o := range os {
-			b := bestIndex(os, k)
-			if b < 0 {
-				continue
-			}
-			total++
-			if o.match&(1<<b) == 0 {
-				off++
-			}
-		}
-	}
-	m := Model{Prior: make([]float64, n), Noise: (off + 1) / (total + 2)}
-	m.Noise = min(max(m.Noise, 0.002), 0.5)
-	sum := 0.0
-	for i := range counts {
-		m.Prior[i] = counts[i] + 1
-		sum += m.Prior[i]
-	}
-	for i := range m.Prior {
-		m.Prior[i] /= sum
-	}
-	return m
-}
-
 // posterior is the probability of each template being the company's pattern given its
 // addresses: each address that a template builds has probability 1-Noise under it;
 // one it does not build is noise, probability Noise x q, q the share of templates that
 // do build it (an address no template builds is equally likely under all and is left
 // out).
-func (m Model) posterior(os []obs) []float64 {
+func (m Model) posterior(ms []maskCount) []float64 {
 	n := len(CommonTemplates)
 	logp := make([]float64, n)
 	for i := range logp {
 		logp[i] = math.Log(m.Prior[i])
 	}
-	for _, o := range os {
-		k := popcount(o.match)
+	for _, mc := range ms {
+		k := popcount(mc.mask)
 		if k == 0 {
 			continue
 		}
 		q := float64(k) / float64(n)
+		c := float64(mc.count)
 		for i := range logp {
-			if o.match&(1<<i) != 0 {
-				logp[i] += math.Log(1 - m.Noise + m.Noise*q)
+			if mc.mask&(1<<i) != 0 {
+				logp[i] += c * math.Log(1-m.Noise+m.Noise*q)
 			} else {
-				logp[i] += math.Log(m.Noise * q)
+				logp[i] += c * math.Log(m.Noise*q)
 			}
 		}
 	}
@@ -218,98 +157,19 @@ func popcount(x uint64) int {
 	return n
 }
 
-// learn gives the pattern of one domain; false when none of its addresses follows any
-// template.
-func (m Model) learn(domain string, os []obs) (Learned, bool) {
-	if bestIndex(os, -1) < 0 {
-		return Learned{}, false
-	}
-	post := m.posterior(os)
-	best := 0
-	for i := range post {
-		if post[i] > post[best] {
-			best = i
-		}
-	}
-	t := CommonTemplates[best]
-	ev := Evidence{}
-	domains := map[string]int{}
-	var fits, contra []Example
-	for _, o := range os {
-		fit := o.match&(1<<best) != 0
-		ex := Example{Email: o.email, Source: o.source, Fits: fit}
-		if fit {
-			ev.Fit++
-			domains[o.domain]++
-			fits = append(fits, ex)
-		} else {
-			ev.Contradict++
-			contra = append(contra, ex)
-		}
-	}
-	nContra := min(len(contra), 2)
-	ev.Examples = append(fits[:min(len(fits), maxExamples-nContra)], contra[:nContra]...)
-	at := topKey(domains)
-	if at == "" {
-		at = domain
-	}
-	// A new person follows t when t is the pattern and the person follows it, or when
-	// another template is and the person's address happens to be t's (noise spread
-	// over the templates).
-	conf := post[best]*(1-m.Noise) + (1-post[best])*m.Noise/float64(len(CommonTemplates))
-	return Learned{Template: string(t), Domain: at, Guess: t.Apply(guessFirst, guessLast) + "@" + at, Evidence: ev, Confidence: conf}, true
-}
-
 // LearnAll learns the pattern of every domain of the observations, with one Model fit
-// on all of them. An address is counted once per domain (the first source seen is the
-// one kept).
+// on all of them (Summarize, TotalsOf, LearnSummary). An address is counted once per
+// domain (the first source seen is the one kept).
 func LearnAll(observations []Observation) (map[string]Learned, Model) {
-	byDomain := map[string][]obs{}
-	seen := map[string]bool{}
-	for _, o := range observations {
-		d := strings.ToLower(strings.TrimSpace(o.Domain))
-		ob, ok := observe(o)
-		if !ok || seen[d+" "+ob.email] {
-			continue
-		}
-		seen[d+" "+ob.email] = true
-		byDomain[d] = append(byDomain[d], ob)
-	}
-	m := fitModel(byDomain)
-	out := make(map[string]Learned, len(byDomain))
-	domains := make([]string, 0, len(byDomain))
-	for d := range byDomain {
-		domains = append(domains, d)
-	}
-	sort.Strings(domains)
-	for _, d := range domains {
-		if l, ok := m.learn(d, byDomain[d]); ok {
-			l.Spelling = majoritySpelling(byDomain[d])
+	sums := Summarize(observations)
+	m := TotalsOf(sums).Model()
+	out := make(map[string]Learned, len(sums))
+	for _, d := range sortedKeys(sums) {
+		if l, ok := m.LearnSummary(d, sums[d]); ok {
 			out[d] = l
 		}
 	}
 	return out, m
-}
-
-// majoritySpelling is how most of a domain's addresses whose names have letters with
-// two spellings write them; SpellingUnknown when none shows it or on a tie.
-func majoritySpelling(os []obs) Spelling {
-	var folded, translit int
-	for _, o := range os {
-		switch o.spelling {
-		case SpellingFolded:
-			folded++
-		case SpellingTransliterated:
-			translit++
-		}
-	}
-	switch {
-	case translit > folded:
-		return SpellingTransliterated
-	case folded > translit:
-		return SpellingFolded
-	}
-	return SpellingUnknown
 }
 
 // Follows reports whether email's local part is t applied to some spelling of name

@@ -19,8 +19,9 @@
 //	l.Address()                           // "{first}.{last}@acme.com": email_pattern
 //	b.Record(ctx, emailpattern.Observation{Domain: "acme.com", Name: "Jane Doe",
 //		Email: "jane.doe@acme.com", Source: "page:https://acme.com/team"})
-//	b.Publish(ctx)                        // one stored item per domain, for
-//	patternbook.Stored{Store: store}.Pattern(ctx, "acme.com") // readers that must not learn
+//	b.Publish(ctx)                        // every domain's summary and the model's
+//	                                      // totals, for readers that must not learn
+//	                                      // (shared/patternstore)
 //
 // The addresses are read on first use, not at start-up, by one background read that
 // every concurrent caller waits for with its own context (a caller that gives up does
@@ -30,7 +31,6 @@ package patternbook
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -41,6 +41,7 @@ import (
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/kv"
+	"github.com/firmoapi/firmo/shared/patternstore"
 )
 
 // DefaultTTL is how long learned patterns are trusted before the addresses are read
@@ -49,10 +50,6 @@ const DefaultTTL = 10 * time.Minute
 
 // learnTimeout bounds one read of the addresses, whoever is waiting for it.
 const learnTimeout = 5 * time.Minute
-
-// seenPartition is the kv partition of the addresses seen outside the contact store;
-// the sort key is "<domain>#<email>".
-const seenPartition = "emailseen"
 
 // Deps are what a Book reads.
 type Deps struct {
@@ -64,6 +61,10 @@ type Deps struct {
 	TTL time.Duration
 	// Log receives read failures no caller sees; nil discards them.
 	Log *slog.Logger
+	// MarkDirty makes Record also mark the domain for the next publish of its pattern
+	// (patternstore.MarkDirty), where contact search reads published patterns
+	// (OpenSearch).
+	MarkDirty bool
 }
 
 // Book learns and answers the patterns. Safe for concurrent use.
@@ -73,6 +74,7 @@ type Book struct {
 	ttl      time.Duration
 	log      *slog.Logger
 	now      func() time.Time
+	dirty    bool
 
 	mu      sync.Mutex
 	byDom   map[string]emailpattern.Learned
@@ -90,7 +92,7 @@ func New(d Deps) *Book {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Book{contacts: d.Contacts, store: d.Store, ttl: d.TTL, log: d.Log, now: time.Now}
+	return &Book{contacts: d.Contacts, store: d.Store, ttl: d.TTL, log: d.Log, now: time.Now, dirty: d.MarkDirty}
 }
 
 // Pattern returns the pattern learned for domain; false when none is known (or the
@@ -116,28 +118,21 @@ func (b *Book) CompanyPattern(ctx context.Context, domain string) (emailpattern.
 // a page) to the log; the patterns are learned again on the next call. An address
 // without a name or domain is ignored.
 func (b *Book) Record(ctx context.Context, o emailpattern.Observation) error {
-	email := strings.ToLower(strings.TrimSpace(o.Email))
-	domain := strings.ToLower(strings.TrimSpace(o.Domain))
-	if b.store == nil || email == "" || domain == "" || strings.TrimSpace(o.Name) == "" {
+	if b.store == nil || strings.TrimSpace(o.Email) == "" || strings.TrimSpace(o.Domain) == "" || strings.TrimSpace(o.Name) == "" {
 		return nil
 	}
-	data, err := json.Marshal(seenDoc{Name: o.Name, Source: o.Source})
-	if err != nil {
+	if err := patternstore.RecordSeen(ctx, b.store, o); err != nil {
 		return err
 	}
-	if _, err := b.store.Put(ctx, kv.Key{PK: seenPartition, SK: domain + "#" + email}, data, kv.Cond{}); err != nil {
-		return fmt.Errorf("record a seen address: %w", err)
+	if b.dirty {
+		if err := patternstore.MarkDirty(ctx, b.store, o.Domain); err != nil {
+			return err
+		}
 	}
 	b.mu.Lock()
 	b.stale = true
 	b.mu.Unlock()
 	return nil
-}
-
-// seenDoc is one logged address.
-type seenDoc struct {
-	Name   string `json:"name"`
-	Source string `json:"source"`
 }
 
 // Refresh learns the patterns again now and waits for it (after a seed).
@@ -225,6 +220,17 @@ func (b *Book) startRead() <-chan struct{} {
 
 // learn reads every address and learns the patterns.
 func (b *Book) learn(ctx context.Context) (map[string]emailpattern.Learned, error) {
+	seen, err := b.observations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, _ := emailpattern.LearnAll(seen)
+	return out, nil
+}
+
+// observations reads every address: the contacts' (shard by shard, in persona id order),
+// then the log of addresses seen elsewhere.
+func (b *Book) observations(ctx context.Context) ([]emailpattern.Observation, error) {
 	var seen []emailpattern.Observation
 	err := b.contacts.List(ctx, func(r contact.Raw) error {
 		if r.Email != "" {
@@ -236,26 +242,9 @@ func (b *Book) learn(ctx context.Context) (map[string]emailpattern.Learned, erro
 		return nil, fmt.Errorf("read contacts: %w", err)
 	}
 	if b.store != nil {
-		cursor := ""
-		for {
-			page, err := b.store.Query(ctx, seenPartition, kv.QueryOptions{Limit: 1000, Cursor: cursor})
-			if err != nil {
-				return nil, fmt.Errorf("read seen addresses: %w", err)
-			}
-			for _, it := range page.Items {
-				domain, email, ok := strings.Cut(it.Key.SK, "#")
-				var doc seenDoc
-				if !ok || json.Unmarshal(it.Data, &doc) != nil {
-					continue
-				}
-				seen = append(seen, emailpattern.Observation{Domain: domain, Name: doc.Name, Email: email, Source: doc.Source})
-			}
-			if page.Next == "" {
-				break
-			}
-			cursor = page.Next
+		if err := patternstore.Seen(ctx, b.store, "", func(o emailpattern.Observation) { seen = append(seen, o) }); err != nil {
+			return nil, err
 		}
 	}
-	out, _ := emailpattern.LearnAll(seen)
-	return out, nil
+	return seen, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/emailpattern"
 	"github.com/firmoapi/firmo/shared/kv/boltkv"
+	"github.com/firmoapi/firmo/shared/patternstore"
 )
 
 func openBook(t *testing.T) (*Book, *contact.Store) {
@@ -111,9 +114,8 @@ func TestRecordedAddressesCount(t *testing.T) {
 	}
 }
 
-// TestPublishedPatternsAnswerAsTheBook: after Publish, Stored answers every domain's
-// pattern exactly as the book does, from one item per domain, and nothing for a domain
-// without one.
+// TestPublishedPatternsAnswerAsTheBook: after Publish, patternstore.Reader answers every
+// domain's pattern exactly as the book does, and nothing for a domain without one.
 func TestPublishedPatternsAnswerAsTheBook(t *testing.T) {
 	ctx := context.Background()
 	b, cs := openBook(t)
@@ -128,9 +130,25 @@ func TestPublishedPatternsAnswerAsTheBook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := Stored{Store: b.store}
+	st := patternstore.Reader{Store: b.store}
+	if got := sameAnswers(t, b, st, "acme.com", "beta.de", "none.org"); got != 2 || n != 2 {
+		t.Fatalf("%d published, %d answered; want 2", n, got)
+	}
+	if l, _ := st.Pattern(ctx, "ACME.com"); l.Template != "{first}.{last}" {
+		t.Fatalf("acme.com: %+v", l)
+	}
+}
+
+// sameAnswers checks that the reader answers each domain as the book (refreshed) does,
+// and returns how many have a pattern.
+func sameAnswers(t *testing.T, b *Book, st patternstore.Reader, domains ...string) int {
+	t.Helper()
+	ctx := context.Background()
+	if err := b.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
 	got := 0
-	for _, dom := range []string{"acme.com", "beta.de", "none.org"} {
+	for _, dom := range domains {
 		want, wok := b.Pattern(ctx, dom)
 		have, hok := st.Pattern(ctx, dom)
 		if wok != hok || !reflect.DeepEqual(want, have) {
@@ -140,10 +158,88 @@ func TestPublishedPatternsAnswerAsTheBook(t *testing.T) {
 			got++
 		}
 	}
-	if got != 2 || n != 2 {
-		t.Fatalf("%d published, %d answered; want 2", n, got)
+	return got
+}
+
+// storeAddresses reads a domain's contacts from the contact store (the deployment reads
+// them from the contacts index: shared/company/oscontactfields).
+type storeAddresses struct{ cs *contact.Store }
+
+func (s storeAddresses) DomainAddresses(ctx context.Context, domain string) ([]emailpattern.Observation, error) {
+	var out []emailpattern.Observation
+	err := s.cs.List(ctx, func(r contact.Raw) error {
+		if r.Email != "" && strings.EqualFold(r.Domain, domain) {
+			out = append(out, emailpattern.Observation{Domain: r.Domain, Name: r.Name, Email: r.Email, Source: "contact:" + strconv.FormatInt(r.PersonaID, 10)})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// TestDomainPublishesKeepTheBooksAnswer: after a full Publish, each change (contacts
+// that flip a domain's pattern, a new domain, an address recorded elsewhere) is followed
+// by publishing only the changed domain (directly or through its dirty mark), and the
+// published answer of every domain, the unchanged ones included (the model moved), stays
+// the book's.
+func TestDomainPublishesKeepTheBooksAnswer(t *testing.T) {
+	ctx := context.Background()
+	store, err := boltkv.Open(filepath.Join(t.TempDir(), "kv.db"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if l, _ := st.Pattern(ctx, "ACME.com"); l.Template != "{first}.{last}" {
-		t.Fatalf("acme.com: %+v", l)
+	t.Cleanup(func() { store.Close() })
+	cs := contact.NewStore(store)
+	b := New(Deps{Contacts: cs, Store: store, MarkDirty: true})
+	st := patternstore.Reader{Store: store}
+	pub := patternstore.Publisher{Store: store, Contacts: storeAddresses{cs}}
+	id := int64(0)
+	put := func(domain string, people ...string) {
+		for k := 0; k+1 < len(people); k += 2 {
+			id++
+			if _, err := cs.Put(ctx, contact.Raw{PersonaID: id, Name: people[k], Domain: domain, Email: people[k+1]}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	put("acme.com", "Jane Doe", "jane.doe@acme.com", "John Smith", "john.smith@acme.com", "Ann Lee", "ann.lee@acme.com", "Bob Stone", "bstone@acme.com")
+	put("beta.de", "Max Mustermann", "mmustermann@beta.de", "Erika Muster", "emuster@beta.de", "Jörg Müller", "jmueller@beta.de")
+	put("gamma.io", "Li Wei", "li@gamma.io")
+	if _, err := b.Publish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	all := []string{"acme.com", "beta.de", "gamma.io", "delta.fr"}
+	sameAnswers(t, b, st, all...)
+	before, _ := st.Pattern(ctx, "acme.com")
+
+	// acme.com's new people write {f}{last}: its pattern flips.
+	put("acme.com", "Carl Berg", "cberg@acme.com", "Dana Holt", "dholt@acme.com", "Eve Marsh", "emarsh@acme.com", "Finn Roe", "froe@acme.com")
+	if after, _ := st.Pattern(ctx, "acme.com"); !reflect.DeepEqual(after, before) {
+		t.Fatal("the published pattern changed before any publish")
+	}
+	if err := pub.PublishDomain(ctx, "acme.com"); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, b, st, all...)
+	if after, _ := st.Pattern(ctx, "acme.com"); after.Template != "{f}{last}" || before.Template != "{first}.{last}" {
+		t.Fatalf("acme.com went from %q to %q; want {first}.{last} to {f}{last}", before.Template, after.Template)
+	}
+
+	// A new domain, and an address recorded elsewhere: published through their marks.
+	put("delta.fr", "Paul Dumas", "paul.dumas@delta.fr", "Marc Petit", "marc.petit@delta.fr")
+	if err := patternstore.MarkDirty(ctx, store, "delta.fr"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Record(ctx, emailpattern.Observation{Domain: "gamma.io", Name: "Ming Zhao", Email: "ming@gamma.io", Source: "found:job-1"}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := pub.PublishDirty(ctx)
+	if err != nil || n != 2 {
+		t.Fatalf("PublishDirty = %d, %v; want 2 domains", n, err)
+	}
+	if got := sameAnswers(t, b, st, all...); got != 4 {
+		t.Fatalf("%d domains answered; want 4", got)
+	}
+	if n, err := pub.PublishDirty(ctx); err != nil || n != 0 {
+		t.Fatalf("a second PublishDirty published %d (%v); the marks were not cleared", n, err)
 	}
 }

@@ -341,6 +341,12 @@ func TestOpenSearchWiringOnAWS(t *testing.T) {
 	if rep.Names == nil || rep.Names.Indexed != 3 {
 		t.Fatalf("scheduler name sync = %+v; want 3 companies indexed", rep.Names)
 	}
+	if rep.Patterns != 3 {
+		t.Fatalf("the scheduler published the email patterns of %d domains; want the 3 its contacts marked", rep.Patterns)
+	}
+	if again, err := a.HandleSchedule(tctx); err != nil || again.Patterns != 0 {
+		t.Fatalf("a second tick published %d domains (%v); the marks were not cleared", again.Patterns, err)
+	}
 	if _, _, docs := fake.snapshot(); docs["names-test"] != 3 {
 		t.Fatalf("names index holds %d documents, want 3", docs["names-test"])
 	}

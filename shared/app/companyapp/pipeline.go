@@ -14,6 +14,7 @@ import (
 	"github.com/firmoapi/firmo/shared/extract"
 	"github.com/firmoapi/firmo/shared/industry"
 	"github.com/firmoapi/firmo/shared/osclient"
+	"github.com/firmoapi/firmo/shared/patternstore"
 )
 
 // Pipeline is the company service and, locally, the demo world's DNS zone that the
@@ -27,6 +28,10 @@ type Pipeline struct {
 	// Extractor is the pipeline's page extractor, shared with /v1/extract so the
 	// language models load once.
 	Extractor *extract.Extractor
+	// Patterns publishes domains' email patterns for contact search on OpenSearch
+	// (every company stored publishes its own; the scheduled pass publishes the domains
+	// marked since); nil without a cluster.
+	Patterns *patternstore.Publisher
 }
 
 // Build returns the core's company pipeline, building it on first use (batch research
@@ -66,12 +71,14 @@ func buildPipeline(c *app.Core) (*Pipeline, error) {
 	var store company.Store = company.NewKVStore(c.Store)
 	if cfg.OpenSearch.Enabled() {
 		// Contact search runs on OpenSearch: a company stored (derived, rescored,
-		// reprocessed) rewrites its fields in its contacts' documents.
+		// reprocessed) rewrites its fields in its contacts' documents and publishes its
+		// email pattern again from its contacts' addresses (read from the index).
 		cluster, err := osclient.Open(context.Background(), cfg.OpenSearch, c.AWS) // no request is made here
 		if err != nil {
 			return nil, err
 		}
-		store = oscontactfields.Store{Store: store, Rewriter: oscontactfields.Rewriter{Client: cluster, Index: cfg.OpenSearch.ContactsIndex}}
+		parts.Patterns = &patternstore.Publisher{Store: c.Store, Contacts: oscontactfields.Addresses{Client: cluster, Index: cfg.OpenSearch.ContactsIndex}}
+		store = oscontactfields.Store{Store: store, Rewriter: oscontactfields.Rewriter{Client: cluster, Index: cfg.OpenSearch.ContactsIndex}, Patterns: parts.Patterns}
 	}
 	parts.Service = company.NewService(store, d)
 	return parts, nil
@@ -96,10 +103,11 @@ func (t textClassifier) ClassifyPage(p company.PageStatements) company.Classific
 	return company.Classification(t.c.ClassifyPage(industry.Page(p)))
 }
 
-// StartReprocessing runs the company reprocessing job (company.Service.Reprocess) now
-// and then every interval until ctx ends or stop is called; stop waits for a run in
-// progress to end its current record. Each run continues the day's pass where the last
-// one stopped.
+// StartReprocessing runs the scheduled pass now and then every interval until ctx ends
+// or stop is called: the company reprocessing job (company.Service.Reprocess), then,
+// with contact search on OpenSearch, the email patterns of the domains marked since
+// (PublishPatterns). stop waits for a run in progress to end its current record. Each
+// run continues the day's pass where the last one stopped.
 func (f *Composer) StartReprocessing(ctx context.Context, every time.Duration, log *slog.Logger) (stop func()) {
 	return repeat(ctx, every, func(ctx context.Context) {
 		rep, err := f.pipeline.Service.Reprocess(ctx, company.JobOptions{})
@@ -109,7 +117,25 @@ func (f *Composer) StartReprocessing(ctx context.Context, every time.Duration, l
 		case !rep.Idle && rep.Visited > 0:
 			log.Info("company reprocessing", "visited", rep.Visited, "rescored", rep.Rescored, "refreshed", rep.Refreshed, "failed", rep.Failed, "complete", rep.Complete)
 		}
+		n, err := f.PublishPatterns(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Error("email pattern publishing", "err", err)
+		case n > 0:
+			log.Info("email pattern publishing", "domains", n)
+		}
 	})
+}
+
+// PublishPatterns publishes the email patterns of the domains whose addresses changed
+// since (a contact stored, an address recorded: patternstore.MarkDirty) and returns how
+// many; nothing without contact search on OpenSearch (the pattern book then learns in
+// process).
+func (f *Composer) PublishPatterns(ctx context.Context) (int, error) {
+	if f.pipeline.Patterns == nil {
+		return 0, nil
+	}
+	return f.pipeline.Patterns.PublishDirty(ctx)
 }
 
 // reprocessMargin is the time kept before an invocation's deadline to save progress.

@@ -13,10 +13,12 @@ import (
 	"github.com/firmoapi/firmo/shared/namematch"
 )
 
-// ScheduleReport is what one scheduler invocation did: the reprocessing pass and, when
-// a name index is configured, the company-name index sync that follows it.
+// ScheduleReport is what one scheduler invocation did: the reprocessing pass, the email
+// patterns published (contact search on OpenSearch) and, when a name index is
+// configured, the company-name index sync that follows them.
 type ScheduleReport struct {
 	Reprocess company.JobReport     `json:"reprocess"`
+	Patterns  int                   `json:"patterns_published"`
 	Names     *namematch.SyncReport `json:"names,omitempty"`
 }
 
@@ -28,7 +30,8 @@ const (
 )
 
 // HandleSchedule is functions/scheduler's handler: it continues the reprocessing pass
-// (ReprocessOnce), then syncs the company-name index with the company table so
+// (ReprocessOnce), publishes the email patterns of the domains marked since
+// (PublishPatterns, within the reprocessing's time), then syncs the company-name index with the company table so
 // matching follows what reprocessing and ingests changed. Both stop well before the
 // Lambda's deadline: reprocessing leaves a third of the remaining time (at most 5
 // minutes) to the sync, and the sync keeps reprocessMargin; a sync cut short has written
@@ -47,6 +50,20 @@ func (f *Composer) HandleSchedule(ctx context.Context) (ScheduleReport, error) {
 	out.Reprocess = rep
 	if err != nil && ctx.Err() != nil {
 		return out, err
+	}
+	patternCtx := reprocessCtx
+	if dl, ok := reprocessCtx.Deadline(); ok {
+		var cancel context.CancelFunc
+		patternCtx, cancel = context.WithDeadline(reprocessCtx, dl.Add(-reprocessMargin))
+		defer cancel()
+	}
+	n, perr := f.PublishPatterns(patternCtx)
+	out.Patterns = n
+	if perr != nil && patternCtx.Err() == nil {
+		f.core.Log.Error("email pattern publishing", "err", perr)
+		err = errors.Join(err, perr)
+	} else if n > 0 {
+		f.core.Log.Info("email pattern publishing", "domains", n)
 	}
 	if !f.names.wired {
 		return out, err

@@ -27,7 +27,7 @@ import (
 	"github.com/firmoapi/firmo/shared/httpapi/contacthttp"
 	"github.com/firmoapi/firmo/shared/integration"
 	"github.com/firmoapi/firmo/shared/osclient"
-	"github.com/firmoapi/firmo/shared/patternbook"
+	"github.com/firmoapi/firmo/shared/patternstore"
 )
 
 // Services are the contact store and contact search over it.
@@ -87,19 +87,25 @@ func build(ctx context.Context, c *app.Core) (Services, error) {
 	case cluster != nil:
 		// Every search and count is an OpenSearch query (ossearch): nothing reads every
 		// contact. The pattern book would (it learns from every address), so entries
-		// carry the patterns it published (PublishPatterns): one store read per
-		// company of a page.
+		// carry the published patterns (shared/patternstore: written in full by
+		// PublishPatterns, kept current domain by domain by the company pipeline and
+		// the scheduled pass): one store read per company of a page.
 		idx, err := ContactIndex(cfg, cluster, emb.Dims())
 		if err != nil {
 			return Services{}, err
 		}
 		deps.Engine = idx
-		deps.Patterns = patternbook.Stored{Store: c.Store}
+		deps.Patterns = patternstore.Reader{Store: c.Store}
 		// A contact stored is indexed at once (its employer's fields read once): the
-		// pipeline's write, so no search has to read the store.
+		// pipeline's write, so no search has to read the store. Its domain is marked for
+		// the scheduled pass to publish its email pattern again (the index shows the
+		// contact by then).
 		companies := deps.Companies
 		store.OnChange(func(ctx context.Context, r contact.Raw) error {
-			return contactsearch.IndexContacts(ctx, idx, companies, emb, []contact.Raw{r})
+			if err := contactsearch.IndexContacts(ctx, idx, companies, emb, []contact.Raw{r}); err != nil {
+				return err
+			}
+			return patternstore.MarkDirty(ctx, c.Store, r.Domain)
 		})
 	case cfg.Backend == config.BackendLocal:
 		deps.Patterns = patternsapp.Book(c) // the email patterns contact generation also answers (shared/patternbook)
@@ -185,7 +191,7 @@ func Reindex(ctx context.Context, c *app.Core, done func(n int)) (int, error) {
 
 // PublishPatterns learns the email patterns from every address (the pattern book) and
 // writes one item per domain, which contact search on OpenSearch answers its entries'
-// email_pattern from (patternbook.Stored). It reads every address, so it is a command
+// email_pattern from (patternstore.Reader). It reads every address, so it is a command
 // (firmo reindex-contacts runs it after the contacts), never a contacts Lambda's work.
 func PublishPatterns(ctx context.Context, c *app.Core) (int, error) {
 	return patternsapp.Book(c).Publish(ctx)

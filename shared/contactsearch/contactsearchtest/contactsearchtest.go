@@ -151,6 +151,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("Lookup", func(t *testing.T) { testLookup(t, w, s) })
 	t.Run("SimilarityPagesAgainstExact", func(t *testing.T) { testPages(t, w, s) })
 	t.Run("FilterPages", func(t *testing.T) { testFilterPages(t, w, s) })
+	t.Run("DeepPages", func(t *testing.T) { testDeepPages(t, w, s) })
 }
 
 // Case names the case being run, for adapters that record what each case sent
@@ -751,24 +752,34 @@ func reorderNearTies(w *World, ranked []contactsearch.Ranked, scores map[int64]f
 }
 
 func testPages(t *testing.T, w *World, s Searcher) {
-	const text = "software engineering lead, kubernetes and go"
-	ranked, scores := exactRanking(t, w, text)
-	tests := []struct {
-		name string
-		p    contactsearch.Params
-		want int
-	}{
+	testSimilarityPages(t, w, s, []pageCase{
 		{"defaults", contactsearch.Params{}, 100},
 		{"one per company", contactsearch.Params{MaxRecords: ptr(30), ResultsByCompany: ptr(1)}, 30},
 		{"two per company", contactsearch.Params{MaxRecords: ptr(50), ResultsByCompany: ptr(2)}, 50},
 		{"offset without caps", contactsearch.Params{MaxRecords: ptr(40), ResultsByCompany: ptr(0), Offset: 25}, 40},
 		{"max_companies", contactsearch.Params{MaxCompanies: ptr(8), ResultsByCompany: ptr(3)}, 24},
-	}
-	for _, tt := range tests {
+	})
+}
+
+// pageCase is a page's result control and, in similarity mode, how many contacts the
+// exact page holds (-1: not checked).
+type pageCase struct {
+	name string
+	p    contactsearch.Params
+	want int
+}
+
+// pagesText is the icp_text of the similarity pages.
+const pagesText = "software engineering lead, kubernetes and go"
+
+// testSimilarityPages checks similarity pages against Select over the exact ranking.
+func testSimilarityPages(t *testing.T, w *World, s Searcher, cases []pageCase) {
+	ranked, scores := exactRanking(t, w, pagesText)
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := caseCtx(t)
 			p := tt.p
-			p.IcpText = text
+			p.IcpText = pagesText
 			req, err := contactsearch.Validate(p)
 			if err != nil {
 				t.Fatal(err)
@@ -791,7 +802,7 @@ func testPages(t *testing.T, w *World, s Searcher) {
 			if !slices.Equal(got, want) {
 				want = page(reorderNearTies(w, ranked, scores, got))
 			}
-			if len(want) != tt.want {
+			if tt.want >= 0 && len(want) != tt.want {
 				t.Fatalf("the exact page holds %d contacts, the test expects %d", len(want), tt.want)
 			}
 			if !slices.Equal(got, want) {
@@ -801,31 +812,72 @@ func testPages(t *testing.T, w *World, s Searcher) {
 	}
 }
 
+// DeepOffset is the offset of the deep-page cases: past the result window an adapter
+// test may lower (OpenSearch: index.max_result_window, 10,000 by default), within the
+// suite's world of 891 contacts.
+const DeepOffset = 450
+
+// testDeepPages checks pages far down the ranking (offset DeepOffset, and one past the
+// last full page) in similarity and filter mode against the same exact pages as the
+// other page cases: an adapter whose single search stops at a result window must page
+// past it.
+func testDeepPages(t *testing.T, w *World, s Searcher) {
+	tail := len(w.Truth) - 11 // 11 contacts from here to the end
+	t.Run("similarity", func(t *testing.T) {
+		testSimilarityPages(t, w, s, []pageCase{
+			{"deep offset", contactsearch.Params{MaxRecords: ptr(40), ResultsByCompany: ptr(0), Offset: DeepOffset}, 40},
+			{"deep offset to the end", contactsearch.Params{MaxRecords: ptr(40), ResultsByCompany: ptr(0), Offset: tail}, 11},
+		})
+	})
+	t.Run("filter", func(t *testing.T) {
+		testFilterPageCases(t, w, s, []pageCase{
+			{"deep offset", contactsearch.Params{MaxRecords: ptr(40), ResultsByCompany: ptr(0), Offset: DeepOffset}, 40},
+			{"deep offset to the end", contactsearch.Params{MaxRecords: ptr(40), ResultsByCompany: ptr(0), Offset: tail}, 11},
+			{"deep offset max_companies", contactsearch.Params{MaxCompanies: ptr(3), ResultsByCompany: ptr(0), Offset: DeepOffset}, -1},
+			{"deep offset filtered", contactsearch.Params{MaxRecords: ptr(20), ResultsByCompany: ptr(0), Offset: 300, HasEmail: ptr(true)}, -1},
+		})
+	})
+}
+
+// RunDeepPages runs only the deep-page cases (Run runs them too): for an adapter opened
+// with a lowered result window, so the cases page past it cheaply.
+func RunDeepPages(t *testing.T, open Open) {
+	w := Demo(t)
+	s, _ := open(t, w)
+	t.Run("DeepPages", func(t *testing.T) { testDeepPages(t, w, s) })
+}
+
 // testFilterPages checks filter-mode pages under each kind of result control against
 // Select over the persona-id ordering of the truth.
 func testFilterPages(t *testing.T, w *World, s Searcher) {
-	byID := make([]int, len(w.Truth))
-	for i := range byID {
-		byID[i] = i
-	}
-	sort.Slice(byID, func(a, b int) bool { return w.Truth[byID[a]].C.PersonaID < w.Truth[byID[b]].C.PersonaID })
-	ranked := make([]contactsearch.Ranked, len(byID))
-	for k, i := range byID {
-		ranked[k] = contactsearch.Ranked{Index: i, Domain: w.Truth[i].C.Domain}
-	}
-	tests := []struct {
-		name string
-		p    contactsearch.Params
-	}{
-		{"defaults", contactsearch.Params{}},
-		{"one per company", contactsearch.Params{MaxRecords: ptr(30), ResultsByCompany: ptr(1)}},
-		{"offset without caps", contactsearch.Params{MaxRecords: ptr(40), ResultsByCompany: ptr(0), Offset: 25}},
-		{"max_companies", contactsearch.Params{MaxCompanies: ptr(8), ResultsByCompany: ptr(3)}},
-		{"max_companies uncapped per company", contactsearch.Params{MaxCompanies: ptr(3), ResultsByCompany: ptr(0)}},
-	}
-	for _, tt := range tests {
+	testFilterPageCases(t, w, s, []pageCase{
+		{"defaults", contactsearch.Params{}, -1},
+		{"one per company", contactsearch.Params{MaxRecords: ptr(30), ResultsByCompany: ptr(1)}, -1},
+		{"offset without caps", contactsearch.Params{MaxRecords: ptr(40), ResultsByCompany: ptr(0), Offset: 25}, -1},
+		{"max_companies", contactsearch.Params{MaxCompanies: ptr(8), ResultsByCompany: ptr(3)}, -1},
+		{"max_companies uncapped per company", contactsearch.Params{MaxCompanies: ptr(3), ResultsByCompany: ptr(0)}, -1},
+	})
+}
+
+// testFilterPageCases checks filter-mode pages against Select over the persona-id
+// ordering of the truth rows the case's filters admit (has_email is the one filter the
+// cases use).
+func testFilterPageCases(t *testing.T, w *World, s Searcher, cases []pageCase) {
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := caseCtx(t)
+			var byID []int
+			for i, r := range w.Truth {
+				if tt.p.HasEmail != nil && *tt.p.HasEmail && r.C.Email == nil {
+					continue
+				}
+				byID = append(byID, i)
+			}
+			sort.Slice(byID, func(a, b int) bool { return w.Truth[byID[a]].C.PersonaID < w.Truth[byID[b]].C.PersonaID })
+			ranked := make([]contactsearch.Ranked, len(byID))
+			for k, i := range byID {
+				ranked[k] = contactsearch.Ranked{Index: i, Domain: w.Truth[i].C.Domain}
+			}
 			req, err := contactsearch.Validate(tt.p)
 			if err != nil {
 				t.Fatal(err)
@@ -841,6 +893,9 @@ func testFilterPages(t *testing.T, w *World, s Searcher) {
 				for _, i := range g.Members {
 					want = append(want, w.Truth[i].C.PersonaID)
 				}
+			}
+			if tt.want >= 0 && len(want) != tt.want {
+				t.Fatalf("the exact page holds %d contacts, the test expects %d", len(want), tt.want)
 			}
 			var gotDoms []string
 			for _, e := range resp.Results {

@@ -64,6 +64,9 @@ func (c Config) Mapping() map[string]any {
 		"number_of_replicas": *c.Replicas,
 		"max_terms_count":    c.MaxTerms,
 	}
+	if c.MaxResultWindow != DefaultMaxResultWindow {
+		index["max_result_window"] = c.MaxResultWindow
+	}
 	if c.Engine != "lucene" {
 		// Only the native engines read the index-level ef_search; lucene searches
 		// with ef = k.

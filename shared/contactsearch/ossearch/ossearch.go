@@ -63,6 +63,10 @@ type Config struct {
 	// MaxTerms is index.max_terms_count: the most values one terms query (or lookup)
 	// carries; longer saved-query lists are split into lookups. Default 65,536.
 	MaxTerms int
+	// MaxResultWindow is index.max_result_window: from + size of one search at most.
+	// Default 10,000 (OpenSearch's own, then not written into the settings); pages past
+	// it are read with search_after (Find).
+	MaxResultWindow int
 	// Refresh is passed to write requests: "" (visible within the refresh interval),
 	// "wait_for" (tests) or "true".
 	Refresh string
@@ -75,6 +79,8 @@ const (
 	DefaultM        = 16
 	DefaultEf       = 128
 	DefaultMaxTerms = 65_536
+	// DefaultMaxResultWindow is OpenSearch's default index.max_result_window.
+	DefaultMaxResultWindow = 10_000
 )
 
 // WithDefaults fills the zero fields.
@@ -109,6 +115,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.MaxTerms <= 0 {
 		c.MaxTerms = DefaultMaxTerms
+	}
+	if c.MaxResultWindow <= 0 {
+		c.MaxResultWindow = DefaultMaxResultWindow
 	}
 	return c
 }
@@ -375,6 +384,9 @@ func readHit(h opensearchapi.SearchHit) (hitSource, error) {
 
 // Find implements contactsearch.Engine.
 func (x *Index) Find(ctx context.Context, q contactsearch.EngineQuery) ([]*contactsearch.Entry, error) {
+	if x.Deep(q) {
+		return x.findDeep(ctx, q)
+	}
 	body, grouped, p, err := x.SearchBody(q)
 	if err != nil {
 		return nil, err
@@ -383,6 +395,12 @@ func (x *Index) Find(ctx context.Context, q contactsearch.EngineQuery) ([]*conta
 	if err != nil {
 		return nil, err
 	}
+	return x.entries(q, resp.Hits.Hits, grouped, func(s float32) float64 { return osclient.KNNCosine(x.cfg.Engine, float64(s)) })
+}
+
+// entries turns a search's hits into Select's groups; cosOf turns a hit's score into its
+// cosine (similarity mode).
+func (x *Index) entries(q contactsearch.EngineQuery, hits []opensearchapi.SearchHit, grouped bool, cosOf func(float32) float64) ([]*contactsearch.Entry, error) {
 	score := map[int64]float64{}
 	contactOf := func(h opensearchapi.SearchHit) (contact.Contact, contactsearch.CompanyFields, error) {
 		s, err := readHit(h)
@@ -395,7 +413,7 @@ func (x *Index) Find(ctx context.Context, q contactsearch.EngineQuery) ([]*conta
 		// every field); only a similarity search gives one.
 		c.Similarity = nil
 		if q.Vector != nil {
-			cos := osclient.KNNCosine(x.cfg.Engine, float64(h.Score))
+			cos := cosOf(h.Score)
 			score[c.PersonaID] = cos
 			v := contactsearch.Similarity(float32(cos))
 			c.Similarity = &v
@@ -410,7 +428,7 @@ func (x *Index) Find(ctx context.Context, q contactsearch.EngineQuery) ([]*conta
 	}
 	var groups []*contactsearch.Entry
 	if grouped {
-		for _, h := range resp.Hits.Hits {
+		for _, h := range hits {
 			inner, ok := h.InnerHits["top"]
 			if !ok {
 				return nil, fmt.Errorf("collapsed hit %s has no inner hits: %w", h.ID, apperr.ErrInternal)
@@ -433,12 +451,13 @@ func (x *Index) Find(ctx context.Context, q contactsearch.EngineQuery) ([]*conta
 		return contactsearch.SelectGrouped(groups, rank, q.Limits), nil
 	}
 	// A flat list: one group per contact, in rank order; SelectGrouped groups them by
-	// company as Select does (the offset is already applied in filter mode).
+	// company as Select does (the offset is already applied in filter mode and on deep
+	// pages).
 	l := q.Limits
-	if q.Vector == nil {
+	if q.Vector == nil || x.Deep(q) {
 		l.Offset = 0
 	}
-	for _, h := range resp.Hits.Hits {
+	for _, h := range hits {
 		c, co, err := contactOf(h)
 		if err != nil {
 			return nil, err
@@ -525,4 +544,58 @@ func (x *Index) search(ctx context.Context, body obj, p plan) (*opensearchapi.Se
 		return nil, err
 	}
 	return x.ix.Search(ctx, body)
+}
+
+// findDeep reads a deep page (Deep) with search_after in pages of at most
+// index.max_result_window: first the offset's hits, sort values only, then the page's.
+// The sort is a total order (persona id last), so the page is the one from+size would
+// give; a contact indexed or rewritten between two of the searches can shift it by one,
+// as between two requests of consecutive pages.
+func (x *Index) findDeep(ctx context.Context, q contactsearch.EngineQuery) ([]*contactsearch.Entry, error) {
+	b, p, err := x.Bool(q)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.prepare(ctx, p); err != nil {
+		return nil, err
+	}
+	win := x.cfg.MaxResultWindow
+	var after []any
+	read := func(n int, withSource bool) ([]opensearchapi.SearchHit, error) {
+		resp, err := x.ix.Search(ctx, x.DeepBody(q, b, after, n, withSource))
+		if err != nil {
+			return nil, err
+		}
+		hits := resp.Hits.Hits
+		if len(hits) > 0 {
+			after = hits[len(hits)-1].Sort
+		}
+		return hits, nil
+	}
+	for skip := q.Limits.Offset; skip > 0; {
+		n := min(skip, win)
+		hits, err := read(n, false)
+		if err != nil {
+			return nil, err
+		}
+		if len(hits) < n {
+			return nil, nil // fewer contacts than the offset: an empty page
+		}
+		skip -= n
+	}
+	var page []opensearchapi.SearchHit
+	for need := pageSize(q.Limits); need > 0; {
+		n := min(need, win)
+		hits, err := read(n, true)
+		if err != nil {
+			return nil, err
+		}
+		page = append(page, hits...)
+		if len(hits) < n {
+			break
+		}
+		need -= n
+	}
+	// The script's score is 1 + cosine.
+	return x.entries(q, page, false, func(s float32) float64 { return float64(s) - 1 })
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,19 +17,27 @@ import (
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/firmoapi/firmo/shared/company"
+	"github.com/firmoapi/firmo/shared/company/oscontactfields"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/contactsearch/contactsearchtest"
 	"github.com/firmoapi/firmo/shared/patternbook"
+	"github.com/firmoapi/firmo/shared/patternstore"
 	"github.com/firmoapi/firmo/shared/testkit"
 	"github.com/firmoapi/firmo/shared/testkit/osfake"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
+// client connects to url; on a live cluster (OPENSEARCH_URL) with the user and password
+// OPENSEARCH_USER and OPENSEARCH_PASSWORD give, as the other live suites do.
 func client(t *testing.T, url string) *opensearchapi.Client {
 	t.Helper()
-	c, err := opensearchapi.NewClient(opensearchapi.Config{Client: opensearch.Config{Addresses: []string{url}}})
+	cfg := opensearch.Config{Addresses: []string{url}}
+	if url == os.Getenv("OPENSEARCH_URL") {
+		cfg.Username, cfg.Password = os.Getenv("OPENSEARCH_USER"), os.Getenv("OPENSEARCH_PASSWORD")
+	}
+	c, err := opensearchapi.NewClient(opensearchapi.Config{Client: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +67,7 @@ func open(t *testing.T, w *contactsearchtest.World, url string, cfg Config) (*co
 		t.Fatal(err)
 	}
 	svc := contactsearch.New(contactsearch.Deps{Contacts: w.Contacts, Companies: w.Companies, Embedder: w.Embedder,
-		Scopes: w.Queries, Saver: w.Queries, Engine: x, Patterns: patternbook.Stored{Store: w.KV}})
+		Scopes: w.Queries, Saver: w.Queries, Engine: x, Patterns: patternstore.Reader{Store: w.KV}})
 	return svc, x
 }
 
@@ -107,6 +116,40 @@ func TestContractOnFake(t *testing.T) {
 		rec.svc, _ = open(t, w, fake.URL, Config{Index: "contacts-test", MaxTerms: 2, Shards: 1})
 		return rec, true
 	})
+	checkGoldens(t, rec, "")
+}
+
+// TestDeepPagesOnFake runs the contract suite's deep-page cases on an index whose
+// index.max_result_window is 200 (below contactsearchtest.DeepOffset), so each page is
+// read with search_after past the window (Find's deep path: the offset's sort values
+// first, then the page), and compares the bodies with
+// testdata/requests/window200_<case>.json. On the default window the same cases are
+// single searches (TestContractOnFake).
+func TestDeepPagesOnFake(t *testing.T) {
+	fake := osfake.New()
+	defer fake.Close()
+	rec := &recorder{fake: fake, sent: map[string][]osfake.Request{}}
+	contactsearchtest.RunDeepPages(t, func(t *testing.T, w *contactsearchtest.World) (contactsearchtest.Searcher, bool) {
+		rec.svc, _ = open(t, w, fake.URL, Config{Index: "contacts-deep", MaxTerms: 2, Shards: 1, MaxResultWindow: 200})
+		return rec, true
+	})
+	searches := 0
+	for _, reqs := range rec.sent {
+		for _, r := range reqs {
+			if strings.HasSuffix(r.Path, "/_search") && strings.Contains(string(r.Body), `"search_after"`) {
+				searches++
+			}
+		}
+	}
+	if searches == 0 {
+		t.Fatal("no deep page was read with search_after")
+	}
+	checkGoldens(t, rec, "window200_")
+}
+
+// checkGoldens compares the bodies each case sent with testdata/requests/<prefix><case>.json.
+func checkGoldens(t *testing.T, rec *recorder, prefix string) {
+	t.Helper()
 	if t.Failed() {
 		return
 	}
@@ -122,7 +165,7 @@ func TestContractOnFake(t *testing.T) {
 			_ = json.Unmarshal(r.Body, &body)
 			out = append(out, map[string]any{"request": r.Method + " " + r.Path, "body": shorten(body)})
 		}
-		testkit.Golden(t, *update, "requests/"+fileName(n)+".json", out)
+		testkit.Golden(t, *update, "requests/"+prefix+fileName(n)+".json", out)
 	}
 }
 
@@ -136,6 +179,22 @@ func TestContractOnCluster(t *testing.T) {
 	zero := 0
 	contactsearchtest.Run(t, func(t *testing.T, w *contactsearchtest.World) (contactsearchtest.Searcher, bool) {
 		svc, x := open(t, w, url, Config{Index: "firmo-contract-test", Replicas: &zero, Shards: 1, MaxTerms: 2, Refresh: "wait_for"})
+		t.Cleanup(func() { _ = x.DeleteIndex(context.Background()) })
+		return svc, true
+	})
+}
+
+// TestDeepPagesOnCluster runs the deep-page cases against the live cluster OPENSEARCH_URL
+// names, on an index whose index.max_result_window is 200: search_after past the window,
+// and the exact script_score ranking of deep similarity pages.
+func TestDeepPagesOnCluster(t *testing.T) {
+	url := os.Getenv("OPENSEARCH_URL")
+	if url == "" {
+		t.Skip("OPENSEARCH_URL is not set: no live cluster to run the deep-page cases against")
+	}
+	zero := 0
+	contactsearchtest.RunDeepPages(t, func(t *testing.T, w *contactsearchtest.World) (contactsearchtest.Searcher, bool) {
+		svc, x := open(t, w, url, Config{Index: "firmo-contract-deep-test", Replicas: &zero, Shards: 1, MaxTerms: 2, Refresh: "wait_for", MaxResultWindow: 200})
 		t.Cleanup(func() { _ = x.DeleteIndex(context.Background()) })
 		return svc, true
 	})
@@ -202,6 +261,57 @@ func TestMapping(t *testing.T) {
 // TestCompanyUpdate: deriving a company again rewrites its fields in its contacts'
 // documents (and only theirs), so filters and entries follow; unchanged fields rewrite
 // nothing.
+// TestDomainAddresses: the company pipeline's read of a domain's contact addresses
+// (oscontactfields.Addresses, for its email pattern) pages with search_after through the
+// domain's documents with an address, and lists them in the contact store's order (shard
+// by shard, persona id order within one): ids 1 and 17 share shard 1, 2 is in shard 2.
+func TestDomainAddresses(t *testing.T) {
+	ctx := context.Background()
+	fake := osfake.New()
+	defer fake.Close()
+	x, err := New(client(t, fake.URL), Config{Index: "addr", Dims: 4, Shards: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	co := contactsearch.CompanyFields{Domain: "acme.test"}
+	var docs []contactsearch.Indexed
+	var vecs [][]float32
+	for _, r := range []contact.Raw{
+		{PersonaID: 17, Domain: "acme.test", Name: "Cem Cetin", Email: "cem.cetin@acme.test"},
+		{PersonaID: 2, Domain: "acme.test", Name: "Bea Berg", Email: "bea.berg@acme.test"},
+		{PersonaID: 1, Domain: "acme.test", Name: "Ann Alt", Email: "ann.alt@acme.test"},
+		{PersonaID: 3, Domain: "acme.test", Name: "Dan Dorn"},
+		{PersonaID: 4, Domain: "other.test", Name: "Eve Eck", Email: "eve.eck@other.test"},
+	} {
+		docs = append(docs, contactsearch.Prepare(r, co))
+		vecs = append(vecs, []float32{1, 0, 0, 0})
+	}
+	if err := x.PutContacts(ctx, docs, vecs); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Golden(t, *update, "domain_addresses.json", oscontactfields.AddressesBody("acme.test", 17, 2))
+	mark := fake.Mark()
+	got, err := oscontactfields.Addresses{Client: client(t, fake.URL), Index: "addr", Page: 2}.DomainAddresses(ctx, "acme.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var emails []string
+	for _, o := range got {
+		emails = append(emails, o.Email+" "+o.Source)
+	}
+	want := []string{"ann.alt@acme.test contact:1", "cem.cetin@acme.test contact:17", "bea.berg@acme.test contact:2"}
+	if !slices.Equal(emails, want) {
+		t.Fatalf("addresses %v, want %v", emails, want)
+	}
+	if n := len(fake.Requests(mark)); n != 2 {
+		t.Fatalf("%d searches for 3 addresses in pages of 2, want 2", n)
+	}
+	none, err := oscontactfields.Addresses{Client: client(t, fake.URL), Index: "missing"}.DomainAddresses(ctx, "acme.test")
+	if err != nil || len(none) != 0 {
+		t.Fatalf("without an index: %v, %v", none, err)
+	}
+}
+
 func TestCompanyUpdate(t *testing.T) {
 	ctx := context.Background()
 	fake := osfake.New()

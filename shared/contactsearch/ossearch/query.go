@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/company/oscontactfields"
 	"github.com/firmoapi/firmo/shared/contactsearch"
 	"github.com/firmoapi/firmo/shared/title"
@@ -17,9 +16,8 @@ import (
 // obj is a JSON object of the query DSL.
 type obj = map[string]any
 
-// maxWindow is index.max_result_window and the k-NN plugin's largest k: from + size of
-// one search, and k, are at most this.
-const maxWindow = 10_000
+// maxK is the k-NN plugin's largest k.
+const maxK = 10_000
 
 // maxInner is index.max_inner_result_window: the most inner hits per collapsed group
 // (results_by_company is at most 100, so it always fits).
@@ -225,7 +223,8 @@ func (x *Index) SearchBody(q contactsearch.EngineQuery) (body obj, grouped bool,
 		return nil, false, p, err
 	}
 	l := q.Limits
-	k := min(q.FetchSize(), maxWindow)
+	k := min(q.FetchSize(), maxK)
+	window := x.cfg.MaxResultWindow
 	body = obj{"_source": source}
 	if q.Vector != nil {
 		knn := obj{"vector": q.Vector, "k": k}
@@ -248,27 +247,72 @@ func (x *Index) SearchBody(q contactsearch.EngineQuery) (body obj, grouped bool,
 		if q.Vector == nil {
 			inner["sort"] = []any{obj{"persona_id": "asc"}}
 		}
-		body["size"] = min(groups, maxWindow)
+		body["size"] = min(groups, window)
 		body["collapse"] = obj{"field": "domain", "inner_hits": inner}
 		return body, true, p, nil
 	}
 	// No per-company cap: the flat ranked list from the offset, Select groups it.
 	if q.Vector != nil {
-		body["size"] = k
+		body["size"] = min(k, window)
 		return body, false, p, nil
 	}
-	size := l.MaxRecords
-	if l.MaxCompanies > 0 || size <= 0 {
-		size = contactsearch.CompaniesTotalCap
-	}
-	if l.Offset+size > maxWindow {
-		size = maxWindow - l.Offset
-		if size <= 0 {
-			return nil, false, p, apperr.Invalid("offset", "offset plus the page is at most %d contacts on OpenSearch; narrow the filters", maxWindow)
-		}
-	}
-	body["from"], body["size"] = l.Offset, size
+	body["from"], body["size"] = l.Offset, pageSize(l)
 	return body, false, p, nil
+}
+
+// pageSize is how many ranked contacts a flat page holds at most: max_records, or
+// 10,000 with max_companies (Select's total cap).
+func pageSize(l contactsearch.Limits) int {
+	if l.MaxCompanies > 0 || l.MaxRecords <= 0 {
+		return contactsearch.CompaniesTotalCap
+	}
+	return l.MaxRecords
+}
+
+// Deep reports whether q's page lies past what one search returns: a flat page (no
+// per-company cap) whose offset plus size exceeds index.max_result_window, or, in
+// similarity mode, the k-NN plugin's largest k. Find then reads it with search_after
+// (DeepBody).
+func (x *Index) Deep(q contactsearch.EngineQuery) bool {
+	l := q.Limits
+	if l.PerCompany > 0 {
+		return false
+	}
+	if q.Vector != nil {
+		return l.Offset+pageSize(l) > min(maxK, x.cfg.MaxResultWindow)
+	}
+	return l.Offset+pageSize(l) > x.cfg.MaxResultWindow
+}
+
+// cosineScript is the k-NN plugin's Painless extension scoring a document by 1 + the
+// cosine of its vector and the query vector (exact: every filtered document is scored).
+const cosineScript = "1.0 + cosineSimilarity(params.query_value, doc[params.field])"
+
+// DeepBody is one search of a deep page: the filter b ranked as the first page ranks it
+// (filter mode: persona id; similarity mode: the exact cosine, ties by persona id, a
+// total order), size hits after the sort values after (nil: from the start). Skipping
+// to the offset reads no _source (withSource false): only the sort values of the last
+// hit carry on. A deep similarity page is exact where the first 10,000 are the k-NN
+// graph's approximate ranking.
+func (x *Index) DeepBody(q contactsearch.EngineQuery, b obj, after []any, size int, withSource bool) obj {
+	body := obj{"size": size}
+	if withSource {
+		body["_source"] = source
+	} else {
+		body["_source"] = false
+	}
+	if q.Vector != nil {
+		body["query"] = obj{"script_score": obj{"query": b, "script": obj{"source": cosineScript,
+			"params": obj{"field": VectorField, "query_value": q.Vector}}}}
+		body["sort"] = []any{obj{"_score": "desc"}, obj{"persona_id": "asc"}}
+	} else {
+		body["query"] = b
+		body["sort"] = []any{obj{"persona_id": "asc"}}
+	}
+	if after != nil {
+		body["search_after"] = after
+	}
+	return body
 }
 
 // NearestBody is the _search body of the k contacts nearest q.Vector that q admits,
@@ -278,7 +322,7 @@ func (x *Index) NearestBody(q contactsearch.EngineQuery, k int) (obj, plan, erro
 	if err != nil {
 		return nil, p, err
 	}
-	k = min(k, maxWindow)
+	k = min(k, maxK, x.cfg.MaxResultWindow)
 	knn := obj{"vector": q.Vector, "k": k}
 	if len(b["bool"].(obj)) > 0 {
 		knn["filter"] = b

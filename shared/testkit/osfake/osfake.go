@@ -5,8 +5,11 @@
 // with minimum_should_match, must_not), terms (values or a terms lookup), term, range,
 // prefix, wildcard, match_phrase, match_all, match_none, constant_score and dis_max
 // (scored as documented, see eval), knn with a filter (exact search), min_score, sort on
-// a field or _score, from/size, _source includes, collapse with inner hits, and the
-// cardinality and filter aggregations.
+// a field or _score (each hit carrying its sort values), script_score with the k-NN
+// plugin's cosineSimilarity script, from/size within the index's
+// max_result_window (default 10,000; a larger from + size is the cluster's 400),
+// search_after, _source includes, collapse with inner hits, and the cardinality and
+// filter aggregations.
 //
 // It is not a cluster. Text fields are analyzed by whitespace only (what the adapter
 // maps); the k-NN search is exact where a cluster's HNSW is approximate; relevance,
@@ -20,8 +23,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"net/http"
 	"net/http/httptest"
@@ -52,6 +57,18 @@ type index struct {
 	mapping obj
 	docs    map[string]obj
 	order   []string // insertion order of ids, for stable ties
+	window  int      // index.max_result_window: from + size may not exceed it
+}
+
+// defaultWindow is OpenSearch's default index.max_result_window.
+const defaultWindow = 10000
+
+// windowError is a search whose from + size exceeds the index's max_result_window: a
+// cluster answers it 400 with this reason (search_after pages past it).
+type windowError struct{ window, asked int }
+
+func (e windowError) Error() string {
+	return fmt.Sprintf("Result window is too large, from + size must be less than or equal to: [%d] but was [%d]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.", e.window, e.asked)
 }
 
 // New starts a fake; Close stops it.
@@ -109,7 +126,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		var m obj
 		_ = json.Unmarshal(body, &m)
-		s.indexes[parts[0]] = &index{mapping: m, docs: map[string]obj{}}
+		win := defaultWindow
+		if v := dig(m, "settings", "index", "max_result_window"); v != nil {
+			win = int(num(v))
+		} else if v := dig(m, "settings", "max_result_window"); v != nil {
+			win = int(num(v))
+		}
+		s.indexes[parts[0]] = &index{mapping: m, docs: map[string]obj{}, window: win}
 		reply(200, obj{"acknowledged": true, "shards_acknowledged": true, "index": parts[0]})
 	case len(parts) == 2 && parts[1] == "_mapping" && (r.Method == http.MethodPut || r.Method == http.MethodPost):
 		ix := s.indexes[parts[0]]
@@ -172,6 +195,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			out = obj{"count": n, "_shards": obj{"total": 1, "successful": 1, "skipped": 0, "failed": 0}}
 		default:
 			out, err = s.updateByQuery(ix, q)
+		}
+		var we windowError
+		if errors.As(err, &we) {
+			fail(400, "illegal_argument_exception", we.Error())
+			return
 		}
 		if err != nil {
 			fail(400, "query_shard_exception", err.Error())
@@ -275,6 +303,9 @@ func (s *Server) matches(ix *index, q any) ([]hit, error) {
 	}
 	if knn, ok := qo["knn"].(obj); ok {
 		return s.knn(ix, knn)
+	}
+	if ss, ok := qo["script_score"].(obj); ok {
+		return s.scriptScore(ix, ss)
 	}
 	var out []hit
 	for _, id := range ix.order {
@@ -395,6 +426,38 @@ func (s *Server) knn(ix *index, knn obj) ([]hit, error) {
 		return out[:min(k, len(out))], nil
 	}
 	return nil, fmt.Errorf("knn query without a field")
+}
+
+// cosineScript is the one script_score script the fake runs: the k-NN plugin's Painless
+// extension, 1 + the cosine of the document's vector and the query vector.
+const cosineScript = "1.0 + cosineSimilarity(params.query_value, doc[params.field])"
+
+// scriptScore evaluates a script_score query: the documents its query matches, each
+// scored by the script (only cosineScript is run).
+func (s *Server) scriptScore(ix *index, ss obj) ([]hit, error) {
+	if src := str(dig(ss, "script", "source")); src != cosineScript {
+		return nil, fmt.Errorf("the fake runs only the script %q, not %q", cosineScript, src)
+	}
+	field := str(dig(ss, "script", "params", "field"))
+	vec := floats(dig(ss, "script", "params", "query_value"))
+	hits, err := s.matches(ix, ss["query"])
+	if err != nil {
+		return nil, err
+	}
+	for i := range hits {
+		dv := floats(hits[i].doc[field])
+		if len(dv) != len(vec) {
+			return nil, fmt.Errorf("document %s has no %d-dim %s", hits[i].id, len(vec), field)
+		}
+		var dot, nq, nd float64
+		for k := range vec {
+			dot += vec[k] * dv[k]
+			nq += vec[k] * vec[k]
+			nd += dv[k] * dv[k]
+		}
+		hits[i].score = 1 + dot/math.Sqrt(nq*nd)
+	}
+	return hits, nil
 }
 
 // score is the k-NN plugin's score for a space (vectors unit length).
@@ -629,6 +692,23 @@ func (s *Server) search(ix *index, q obj) (obj, error) {
 	if v, ok := q["size"]; ok {
 		size = int(num(v))
 	}
+	if win := ix.window; win > 0 && from+size > win {
+		return nil, windowError{window: win, asked: from + size}
+	}
+	if after, ok := q["search_after"].([]any); ok {
+		// search_after: the hits strictly after the given sort values.
+		fields := list(q["sort"])
+		if len(fields) != len(after) {
+			return nil, fmt.Errorf("search_after has %d values, sort has %d fields", len(after), len(fields))
+		}
+		kept := hits[:0]
+		for _, h := range hits {
+			if afterValues(h, fields, after) {
+				kept = append(kept, h)
+			}
+		}
+		hits = kept
+	}
 	var page []any
 	if c, ok := q["collapse"].(obj); ok {
 		field := str(c["field"])
@@ -666,8 +746,13 @@ func (s *Server) search(ix *index, q obj) (obj, error) {
 			page = append(page, out)
 		}
 	} else {
+		fields := list(q["sort"])
 		for _, h := range window(hits, from, size) {
-			page = append(page, render(h, q["_source"]))
+			out := render(h, q["_source"])
+			if len(fields) > 0 {
+				out["sort"] = sortValues(h, fields)
+			}
+			page = append(page, out)
 		}
 	}
 	if page == nil {
@@ -775,6 +860,40 @@ func sortHits(hits []hit, spec any) {
 		}
 		return false
 	})
+}
+
+// sortValues are a hit's values of the sort fields, as a hit's "sort" carries them.
+func sortValues(h hit, fields []obj) []any {
+	var out []any
+	for _, f := range fields {
+		for field := range f {
+			if field == "_score" {
+				out = append(out, h.score)
+			} else {
+				out = append(out, first(values(h.doc, field)))
+			}
+		}
+	}
+	return out
+}
+
+// afterValues reports whether h sorts strictly after the values (search_after).
+func afterValues(h hit, fields []obj, after []any) bool {
+	have := sortValues(h, fields)
+	i := 0
+	for _, f := range fields {
+		for _, dir := range f {
+			c := compare(have[i], after[i])
+			if str(dir) == "desc" {
+				c = -c
+			}
+			if c != 0 {
+				return c > 0
+			}
+			i++
+		}
+	}
+	return false
 }
 
 func render(h hit, include any) obj {
