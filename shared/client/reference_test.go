@@ -8,13 +8,13 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"reflect"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"os"
 	"testing"
 )
 
