@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The tests of this file hold the package to the API reference (openapi.json, the
@@ -171,6 +172,13 @@ func (r *reference) checkType(t *testing.T, where string, gt reflect.Type, s map
 		}
 		t.Errorf("%s: Go type %s, but the reference says %v", where, gt, types)
 		return false
+	}
+	if gt == reflect.TypeOf(time.Time{}) {
+		// encoding/json reads and writes a time.Time as an RFC 3339 string.
+		if want("string") && r.variant(s, "string")["format"] != "date-time" {
+			t.Errorf("%s: Go type time.Time, but the reference's string is not a date-time", where)
+		}
+		return
 	}
 	switch gt.Kind() {
 	case reflect.Struct:

@@ -431,14 +431,14 @@ func (e GenerateSubmittedStatus) Valid() bool {
 
 // Defines values for GenerationTaskTitleValidation.
 const (
-	Llm  GenerationTaskTitleValidation = "llm"
+	LLM  GenerationTaskTitleValidation = "llm"
 	None GenerationTaskTitleValidation = "none"
 )
 
 // Valid indicates whether the value is a known member of the GenerationTaskTitleValidation enum.
 func (e GenerationTaskTitleValidation) Valid() bool {
 	switch e {
-	case Llm:
+	case LLM:
 		return true
 	case None:
 		return true
@@ -1020,120 +1020,120 @@ func (e PostAppendParamsDataset) Valid() bool {
 	}
 }
 
-// Defines values for GetCrmByProviderAuthorizeParamsProvider.
+// Defines values for GetCRMByProviderAuthorizeParamsProvider.
 const (
-	GetCrmByProviderAuthorizeParamsProviderHubspot    GetCrmByProviderAuthorizeParamsProvider = "hubspot"
-	GetCrmByProviderAuthorizeParamsProviderPipedrive  GetCrmByProviderAuthorizeParamsProvider = "pipedrive"
-	GetCrmByProviderAuthorizeParamsProviderSalesforce GetCrmByProviderAuthorizeParamsProvider = "salesforce"
+	GetCRMByProviderAuthorizeParamsProviderHubspot    GetCRMByProviderAuthorizeParamsProvider = "hubspot"
+	GetCRMByProviderAuthorizeParamsProviderPipedrive  GetCRMByProviderAuthorizeParamsProvider = "pipedrive"
+	GetCRMByProviderAuthorizeParamsProviderSalesforce GetCRMByProviderAuthorizeParamsProvider = "salesforce"
 )
 
-// Valid indicates whether the value is a known member of the GetCrmByProviderAuthorizeParamsProvider enum.
-func (e GetCrmByProviderAuthorizeParamsProvider) Valid() bool {
+// Valid indicates whether the value is a known member of the GetCRMByProviderAuthorizeParamsProvider enum.
+func (e GetCRMByProviderAuthorizeParamsProvider) Valid() bool {
 	switch e {
-	case GetCrmByProviderAuthorizeParamsProviderHubspot:
+	case GetCRMByProviderAuthorizeParamsProviderHubspot:
 		return true
-	case GetCrmByProviderAuthorizeParamsProviderPipedrive:
+	case GetCRMByProviderAuthorizeParamsProviderPipedrive:
 		return true
-	case GetCrmByProviderAuthorizeParamsProviderSalesforce:
+	case GetCRMByProviderAuthorizeParamsProviderSalesforce:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for GetCrmByProviderCallbackParamsProvider.
+// Defines values for GetCRMByProviderCallbackParamsProvider.
 const (
-	GetCrmByProviderCallbackParamsProviderHubspot    GetCrmByProviderCallbackParamsProvider = "hubspot"
-	GetCrmByProviderCallbackParamsProviderPipedrive  GetCrmByProviderCallbackParamsProvider = "pipedrive"
-	GetCrmByProviderCallbackParamsProviderSalesforce GetCrmByProviderCallbackParamsProvider = "salesforce"
+	GetCRMByProviderCallbackParamsProviderHubspot    GetCRMByProviderCallbackParamsProvider = "hubspot"
+	GetCRMByProviderCallbackParamsProviderPipedrive  GetCRMByProviderCallbackParamsProvider = "pipedrive"
+	GetCRMByProviderCallbackParamsProviderSalesforce GetCRMByProviderCallbackParamsProvider = "salesforce"
 )
 
-// Valid indicates whether the value is a known member of the GetCrmByProviderCallbackParamsProvider enum.
-func (e GetCrmByProviderCallbackParamsProvider) Valid() bool {
+// Valid indicates whether the value is a known member of the GetCRMByProviderCallbackParamsProvider enum.
+func (e GetCRMByProviderCallbackParamsProvider) Valid() bool {
 	switch e {
-	case GetCrmByProviderCallbackParamsProviderHubspot:
+	case GetCRMByProviderCallbackParamsProviderHubspot:
 		return true
-	case GetCrmByProviderCallbackParamsProviderPipedrive:
+	case GetCRMByProviderCallbackParamsProviderPipedrive:
 		return true
-	case GetCrmByProviderCallbackParamsProviderSalesforce:
+	case GetCRMByProviderCallbackParamsProviderSalesforce:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for DeleteCrmByProviderConnectionParamsProvider.
+// Defines values for DeleteCRMByProviderConnectionParamsProvider.
 const (
-	DeleteCrmByProviderConnectionParamsProviderHubspot    DeleteCrmByProviderConnectionParamsProvider = "hubspot"
-	DeleteCrmByProviderConnectionParamsProviderPipedrive  DeleteCrmByProviderConnectionParamsProvider = "pipedrive"
-	DeleteCrmByProviderConnectionParamsProviderSalesforce DeleteCrmByProviderConnectionParamsProvider = "salesforce"
+	DeleteCRMByProviderConnectionParamsProviderHubspot    DeleteCRMByProviderConnectionParamsProvider = "hubspot"
+	DeleteCRMByProviderConnectionParamsProviderPipedrive  DeleteCRMByProviderConnectionParamsProvider = "pipedrive"
+	DeleteCRMByProviderConnectionParamsProviderSalesforce DeleteCRMByProviderConnectionParamsProvider = "salesforce"
 )
 
-// Valid indicates whether the value is a known member of the DeleteCrmByProviderConnectionParamsProvider enum.
-func (e DeleteCrmByProviderConnectionParamsProvider) Valid() bool {
+// Valid indicates whether the value is a known member of the DeleteCRMByProviderConnectionParamsProvider enum.
+func (e DeleteCRMByProviderConnectionParamsProvider) Valid() bool {
 	switch e {
-	case DeleteCrmByProviderConnectionParamsProviderHubspot:
+	case DeleteCRMByProviderConnectionParamsProviderHubspot:
 		return true
-	case DeleteCrmByProviderConnectionParamsProviderPipedrive:
+	case DeleteCRMByProviderConnectionParamsProviderPipedrive:
 		return true
-	case DeleteCrmByProviderConnectionParamsProviderSalesforce:
+	case DeleteCRMByProviderConnectionParamsProviderSalesforce:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for PostCrmByProviderSuppressParamsKind.
+// Defines values for PostCRMByProviderSuppressParamsKind.
 const (
-	PostCrmByProviderSuppressParamsKindCompanies PostCrmByProviderSuppressParamsKind = "companies"
-	PostCrmByProviderSuppressParamsKindContacts  PostCrmByProviderSuppressParamsKind = "contacts"
+	PostCRMByProviderSuppressParamsKindCompanies PostCRMByProviderSuppressParamsKind = "companies"
+	PostCRMByProviderSuppressParamsKindContacts  PostCRMByProviderSuppressParamsKind = "contacts"
 )
 
-// Valid indicates whether the value is a known member of the PostCrmByProviderSuppressParamsKind enum.
-func (e PostCrmByProviderSuppressParamsKind) Valid() bool {
+// Valid indicates whether the value is a known member of the PostCRMByProviderSuppressParamsKind enum.
+func (e PostCRMByProviderSuppressParamsKind) Valid() bool {
 	switch e {
-	case PostCrmByProviderSuppressParamsKindCompanies:
+	case PostCRMByProviderSuppressParamsKindCompanies:
 		return true
-	case PostCrmByProviderSuppressParamsKindContacts:
+	case PostCRMByProviderSuppressParamsKindContacts:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for PostCrmByProviderSuppressParamsProvider.
+// Defines values for PostCRMByProviderSuppressParamsProvider.
 const (
-	PostCrmByProviderSuppressParamsProviderHubspot    PostCrmByProviderSuppressParamsProvider = "hubspot"
-	PostCrmByProviderSuppressParamsProviderPipedrive  PostCrmByProviderSuppressParamsProvider = "pipedrive"
-	PostCrmByProviderSuppressParamsProviderSalesforce PostCrmByProviderSuppressParamsProvider = "salesforce"
+	PostCRMByProviderSuppressParamsProviderHubspot    PostCRMByProviderSuppressParamsProvider = "hubspot"
+	PostCRMByProviderSuppressParamsProviderPipedrive  PostCRMByProviderSuppressParamsProvider = "pipedrive"
+	PostCRMByProviderSuppressParamsProviderSalesforce PostCRMByProviderSuppressParamsProvider = "salesforce"
 )
 
-// Valid indicates whether the value is a known member of the PostCrmByProviderSuppressParamsProvider enum.
-func (e PostCrmByProviderSuppressParamsProvider) Valid() bool {
+// Valid indicates whether the value is a known member of the PostCRMByProviderSuppressParamsProvider enum.
+func (e PostCRMByProviderSuppressParamsProvider) Valid() bool {
 	switch e {
-	case PostCrmByProviderSuppressParamsProviderHubspot:
+	case PostCRMByProviderSuppressParamsProviderHubspot:
 		return true
-	case PostCrmByProviderSuppressParamsProviderPipedrive:
+	case PostCRMByProviderSuppressParamsProviderPipedrive:
 		return true
-	case PostCrmByProviderSuppressParamsProviderSalesforce:
+	case PostCRMByProviderSuppressParamsProviderSalesforce:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for PostCrmByProviderSuppress202JSONResponseBodyKind.
+// Defines values for PostCRMByProviderSuppress202JSONResponseBodyKind.
 const (
-	PostCrmByProviderSuppress202JSONResponseBodyKindCompanies PostCrmByProviderSuppress202JSONResponseBodyKind = "companies"
-	PostCrmByProviderSuppress202JSONResponseBodyKindContacts  PostCrmByProviderSuppress202JSONResponseBodyKind = "contacts"
+	PostCRMByProviderSuppress202JSONResponseBodyKindCompanies PostCRMByProviderSuppress202JSONResponseBodyKind = "companies"
+	PostCRMByProviderSuppress202JSONResponseBodyKindContacts  PostCRMByProviderSuppress202JSONResponseBodyKind = "contacts"
 )
 
-// Valid indicates whether the value is a known member of the PostCrmByProviderSuppress202JSONResponseBodyKind enum.
-func (e PostCrmByProviderSuppress202JSONResponseBodyKind) Valid() bool {
+// Valid indicates whether the value is a known member of the PostCRMByProviderSuppress202JSONResponseBodyKind enum.
+func (e PostCRMByProviderSuppress202JSONResponseBodyKind) Valid() bool {
 	switch e {
-	case PostCrmByProviderSuppress202JSONResponseBodyKindCompanies:
+	case PostCRMByProviderSuppress202JSONResponseBodyKindCompanies:
 		return true
-	case PostCrmByProviderSuppress202JSONResponseBodyKindContacts:
+	case PostCRMByProviderSuppress202JSONResponseBodyKindContacts:
 		return true
 	default:
 		return false
@@ -1158,85 +1158,85 @@ func (e PostEmailFindBatchJSONBodyRound) Valid() bool {
 	}
 }
 
-// Defines values for PostLlmProvidersConfigJSONBodyProvider.
+// Defines values for PostLLMProvidersConfigJSONBodyProvider.
 const (
-	PostLlmProvidersConfigJSONBodyProviderAnthropic PostLlmProvidersConfigJSONBodyProvider = "anthropic"
-	PostLlmProvidersConfigJSONBodyProviderCustom    PostLlmProvidersConfigJSONBodyProvider = "custom"
-	PostLlmProvidersConfigJSONBodyProviderOpenai    PostLlmProvidersConfigJSONBodyProvider = "openai"
-	PostLlmProvidersConfigJSONBodyProviderTyped     PostLlmProvidersConfigJSONBodyProvider = "typed"
+	PostLLMProvidersConfigJSONBodyProviderAnthropic PostLLMProvidersConfigJSONBodyProvider = "anthropic"
+	PostLLMProvidersConfigJSONBodyProviderCustom    PostLLMProvidersConfigJSONBodyProvider = "custom"
+	PostLLMProvidersConfigJSONBodyProviderOpenai    PostLLMProvidersConfigJSONBodyProvider = "openai"
+	PostLLMProvidersConfigJSONBodyProviderTyped     PostLLMProvidersConfigJSONBodyProvider = "typed"
 )
 
-// Valid indicates whether the value is a known member of the PostLlmProvidersConfigJSONBodyProvider enum.
-func (e PostLlmProvidersConfigJSONBodyProvider) Valid() bool {
+// Valid indicates whether the value is a known member of the PostLLMProvidersConfigJSONBodyProvider enum.
+func (e PostLLMProvidersConfigJSONBodyProvider) Valid() bool {
 	switch e {
-	case PostLlmProvidersConfigJSONBodyProviderAnthropic:
+	case PostLLMProvidersConfigJSONBodyProviderAnthropic:
 		return true
-	case PostLlmProvidersConfigJSONBodyProviderCustom:
+	case PostLLMProvidersConfigJSONBodyProviderCustom:
 		return true
-	case PostLlmProvidersConfigJSONBodyProviderOpenai:
+	case PostLLMProvidersConfigJSONBodyProviderOpenai:
 		return true
-	case PostLlmProvidersConfigJSONBodyProviderTyped:
+	case PostLLMProvidersConfigJSONBodyProviderTyped:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for PutLlmProvidersConfigByIntegrationIDJSONBodyProvider.
+// Defines values for PutLLMProvidersConfigByIntegrationIDJSONBodyProvider.
 const (
-	PutLlmProvidersConfigByIntegrationIDJSONBodyProviderAnthropic PutLlmProvidersConfigByIntegrationIDJSONBodyProvider = "anthropic"
-	PutLlmProvidersConfigByIntegrationIDJSONBodyProviderCustom    PutLlmProvidersConfigByIntegrationIDJSONBodyProvider = "custom"
-	PutLlmProvidersConfigByIntegrationIDJSONBodyProviderOpenai    PutLlmProvidersConfigByIntegrationIDJSONBodyProvider = "openai"
-	PutLlmProvidersConfigByIntegrationIDJSONBodyProviderTyped     PutLlmProvidersConfigByIntegrationIDJSONBodyProvider = "typed"
+	PutLLMProvidersConfigByIntegrationIDJSONBodyProviderAnthropic PutLLMProvidersConfigByIntegrationIDJSONBodyProvider = "anthropic"
+	PutLLMProvidersConfigByIntegrationIDJSONBodyProviderCustom    PutLLMProvidersConfigByIntegrationIDJSONBodyProvider = "custom"
+	PutLLMProvidersConfigByIntegrationIDJSONBodyProviderOpenai    PutLLMProvidersConfigByIntegrationIDJSONBodyProvider = "openai"
+	PutLLMProvidersConfigByIntegrationIDJSONBodyProviderTyped     PutLLMProvidersConfigByIntegrationIDJSONBodyProvider = "typed"
 )
 
-// Valid indicates whether the value is a known member of the PutLlmProvidersConfigByIntegrationIDJSONBodyProvider enum.
-func (e PutLlmProvidersConfigByIntegrationIDJSONBodyProvider) Valid() bool {
+// Valid indicates whether the value is a known member of the PutLLMProvidersConfigByIntegrationIDJSONBodyProvider enum.
+func (e PutLLMProvidersConfigByIntegrationIDJSONBodyProvider) Valid() bool {
 	switch e {
-	case PutLlmProvidersConfigByIntegrationIDJSONBodyProviderAnthropic:
+	case PutLLMProvidersConfigByIntegrationIDJSONBodyProviderAnthropic:
 		return true
-	case PutLlmProvidersConfigByIntegrationIDJSONBodyProviderCustom:
+	case PutLLMProvidersConfigByIntegrationIDJSONBodyProviderCustom:
 		return true
-	case PutLlmProvidersConfigByIntegrationIDJSONBodyProviderOpenai:
+	case PutLLMProvidersConfigByIntegrationIDJSONBodyProviderOpenai:
 		return true
-	case PutLlmProvidersConfigByIntegrationIDJSONBodyProviderTyped:
+	case PutLLMProvidersConfigByIntegrationIDJSONBodyProviderTyped:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for PostLlmProvidersTestConnectionJSONBodyProvider.
+// Defines values for PostLLMProvidersTestConnectionJSONBodyProvider.
 const (
-	PostLlmProvidersTestConnectionJSONBodyProviderAnthropic PostLlmProvidersTestConnectionJSONBodyProvider = "anthropic"
-	PostLlmProvidersTestConnectionJSONBodyProviderCustom    PostLlmProvidersTestConnectionJSONBodyProvider = "custom"
-	PostLlmProvidersTestConnectionJSONBodyProviderOpenai    PostLlmProvidersTestConnectionJSONBodyProvider = "openai"
-	PostLlmProvidersTestConnectionJSONBodyProviderTyped     PostLlmProvidersTestConnectionJSONBodyProvider = "typed"
+	PostLLMProvidersTestConnectionJSONBodyProviderAnthropic PostLLMProvidersTestConnectionJSONBodyProvider = "anthropic"
+	PostLLMProvidersTestConnectionJSONBodyProviderCustom    PostLLMProvidersTestConnectionJSONBodyProvider = "custom"
+	PostLLMProvidersTestConnectionJSONBodyProviderOpenai    PostLLMProvidersTestConnectionJSONBodyProvider = "openai"
+	PostLLMProvidersTestConnectionJSONBodyProviderTyped     PostLLMProvidersTestConnectionJSONBodyProvider = "typed"
 )
 
-// Valid indicates whether the value is a known member of the PostLlmProvidersTestConnectionJSONBodyProvider enum.
-func (e PostLlmProvidersTestConnectionJSONBodyProvider) Valid() bool {
+// Valid indicates whether the value is a known member of the PostLLMProvidersTestConnectionJSONBodyProvider enum.
+func (e PostLLMProvidersTestConnectionJSONBodyProvider) Valid() bool {
 	switch e {
-	case PostLlmProvidersTestConnectionJSONBodyProviderAnthropic:
+	case PostLLMProvidersTestConnectionJSONBodyProviderAnthropic:
 		return true
-	case PostLlmProvidersTestConnectionJSONBodyProviderCustom:
+	case PostLLMProvidersTestConnectionJSONBodyProviderCustom:
 		return true
-	case PostLlmProvidersTestConnectionJSONBodyProviderOpenai:
+	case PostLLMProvidersTestConnectionJSONBodyProviderOpenai:
 		return true
-	case PostLlmProvidersTestConnectionJSONBodyProviderTyped:
+	case PostLLMProvidersTestConnectionJSONBodyProviderTyped:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for PostLlmProvidersTestConnection200JSONResponseBodyStatus.
+// Defines values for PostLLMProvidersTestConnection200JSONResponseBodyStatus.
 const (
-	Success PostLlmProvidersTestConnection200JSONResponseBodyStatus = "success"
+	Success PostLLMProvidersTestConnection200JSONResponseBodyStatus = "success"
 )
 
-// Valid indicates whether the value is a known member of the PostLlmProvidersTestConnection200JSONResponseBodyStatus enum.
-func (e PostLlmProvidersTestConnection200JSONResponseBodyStatus) Valid() bool {
+// Valid indicates whether the value is a known member of the PostLLMProvidersTestConnection200JSONResponseBodyStatus enum.
+func (e PostLLMProvidersTestConnection200JSONResponseBodyStatus) Valid() bool {
 	switch e {
 	case Success:
 		return true
@@ -1328,14 +1328,14 @@ type CRMConnectionStatus string
 
 // CertificateRecord defines model for CertificateRecord.
 type CertificateRecord struct {
-	AlternativeFqdn []string  `json:"alternative_fqdn"`
+	AlternativeFQDN []string  `json:"alternative_fqdn"`
 	City            string    `json:"city"`
 	Country         string    `json:"country"`
 	DateFrom        time.Time `json:"date_from"`
 	DateTo          time.Time `json:"date_to"`
-	Fqdn            string    `json:"fqdn"`
+	FQDN            string    `json:"fqdn"`
 	Organization    string    `json:"organization"`
-	Sha1Fingerprint string    `json:"sha1_fingerprint"`
+	SHA1Fingerprint string    `json:"sha1_fingerprint"`
 	State           string    `json:"state"`
 }
 
@@ -1365,7 +1365,7 @@ type CompanyEntry_Address struct {
 	State *string `json:"state,omitempty"`
 }
 
-// CompanyProfile The company profile. Fields are in the spec's order, latitude and longitude right after address; absent values are null, never omitted. Every field except domain, name and address is derived by Firmo's pipeline from raw signals (certificates, homepage, MX records, the company row).
+// CompanyProfile The company profile. Fields are in this order, latitude and longitude right after address; absent values are null, never omitted. Every field except domain, name and address is derived by Firmo's pipeline from raw signals (certificates, homepage, MX records, the company row).
 type CompanyProfile struct {
 	Address CompanyProfile_Address `json:"address"`
 
@@ -1389,13 +1389,13 @@ type CompanyProfile struct {
 	// Keywords Keyword to confidence.
 	Keywords map[string]float64 `json:"keywords"`
 
-	// Language ISO 639-2 code of the homepage text (an addition to the spec's fields).
+	// Language ISO 639-2 code of the homepage text.
 	Language  *string  `json:"language,omitempty"`
 	Latitude  *float64 `json:"latitude"`
 	Longitude *float64 `json:"longitude"`
 
-	// MxProvider Registrable domain of the preferred mail exchange (google.com, outlook.com, ...), `no_mx` when the domain receives no mail, null when the lookup failed.
-	MxProvider *string `json:"mx_provider"`
+	// MXProvider Registrable domain of the preferred mail exchange (google.com, outlook.com, ...), `no_mx` when the domain receives no mail, null when the lookup failed.
+	MXProvider *string `json:"mx_provider"`
 	Name       string  `json:"name"`
 
 	// Phones E.164.
@@ -1408,7 +1408,7 @@ type CompanyProfile struct {
 
 	// Score The score of GET /v1/score as of update_date, shown as 1 when that score is 0 (the profile's range is 1-800).
 	Score      int      `json:"score"`
-	SocialUrls []string `json:"social_urls"`
+	SocialURLs []string `json:"social_urls"`
 
 	// StartDate Issue date of the first certificate; null without certificates.
 	StartDate *string `json:"start_date"`
@@ -1488,7 +1488,7 @@ type Contact struct {
 	// Similarity 0-100 cosine similarity in similarity mode; outside it (domain and filter modes, the legacy list) no similarity is computed and the field is 0
 	Similarity *int      `json:"similarity,omitempty"`
 	Skills     *[]string `json:"skills,omitempty"`
-	SocialUrls *[]string `json:"social_urls,omitempty"`
+	SocialURLs *[]string `json:"social_urls,omitempty"`
 	State      *string   `json:"state,omitempty"`
 	Summary    *string   `json:"summary,omitempty"`
 	Title      *string   `json:"title,omitempty"`
@@ -1545,11 +1545,11 @@ type ContactSearch struct {
 	// HasPhone true: only contacts with a phone
 	HasPhone *bool `json:"has_phone,omitempty"`
 
-	// IcpPrompt Natural-language ICP: filters are extracted by a rule-based parser and the semantic text is cleaned
-	IcpPrompt *string `json:"icp_prompt,omitempty"`
+	// ICPPrompt Natural-language ICP: filters are extracted by a rule-based parser and the semantic text is cleaned
+	ICPPrompt *string `json:"icp_prompt,omitempty"`
 
-	// IcpText Natural-language contact profile for semantic matching
-	IcpText *string `json:"icp_text,omitempty"`
+	// ICPText Natural-language contact profile for semantic matching
+	ICPText *string `json:"icp_text,omitempty"`
 
 	// IncludeSearchContacts Include the input persona_ids in results
 	IncludeSearchContacts *bool `json:"include_search_contacts,omitempty"`
@@ -1958,7 +1958,7 @@ type EmailResult struct {
 
 	// Domain The normalized domain.
 	Domain     string `json:"domain"`
-	DurationMs int    `json:"duration_ms"`
+	DurationMS int    `json:"duration_ms"`
 	FirstName  string `json:"first_name"`
 	IsCatchAll bool   `json:"is_catch_all"`
 	LastName   string `json:"last_name"`
@@ -1983,7 +1983,7 @@ type Error struct {
 
 // Error_Error defines model for Error.Error.
 type Error_Error struct {
-	// Code snake_case code, or a spec code such as TYPED_NO_TYPED_COLUMNS
+	// Code snake_case code, or an upper-case code of one rule such as TYPED_NO_TYPED_COLUMNS
 	Code string `json:"code"`
 
 	// Field The offending parameter, when one is to blame.
@@ -2003,8 +2003,8 @@ type GenerateRequest struct {
 	// FindEmails Run each row with a name and no email through the email finder before the domain completes.
 	FindEmails *bool `json:"find_emails,omitempty"`
 
-	// IcpText The persona sought; shapes the search queries (and, on the LLM engine, the title validation).
-	IcpText string `json:"icp_text"`
+	// ICPText The persona sought; shapes the search queries (and, on the LLM engine, the title validation).
+	ICPText string `json:"icp_text"`
 
 	// IntegrationID An LLM integration UUID, or native; omitted: the organisation's default LLM integration, or native when it has none.
 	IntegrationID        *string `json:"integration_id,omitempty"`
@@ -2162,20 +2162,20 @@ type LLMIntegrationProvider string
 type MatchAnswer struct {
 	Matches []MatchCandidate `json:"matches"`
 
-	// Query The inputs, with defaults filled in.
+	// Query The inputs, with defaults filled in (country, state, city, zip_code and phone when given).
 	Query MatchAnswer_Query `json:"query"`
 }
 
-// MatchAnswer_Query The inputs, with defaults filled in.
+// MatchAnswer_Query The inputs, with defaults filled in (country, state, city, zip_code and phone when given).
 type MatchAnswer_Query struct {
 	City               *string `json:"city,omitempty"`
 	Country            *string `json:"country,omitempty"`
-	LocalMode          *bool   `json:"local_mode,omitempty"`
-	MinMatchConfidence *int    `json:"min_match_confidence,omitempty"`
-	Name               *string `json:"name,omitempty"`
+	LocalMode          bool    `json:"local_mode"`
+	MinMatchConfidence int     `json:"min_match_confidence"`
+	Name               string  `json:"name"`
 	Phone              *string `json:"phone,omitempty"`
 	State              *string `json:"state,omitempty"`
-	Strict             *bool   `json:"strict,omitempty"`
+	Strict             bool    `json:"strict"`
 	ZipCode            *string `json:"zip_code,omitempty"`
 }
 
@@ -2203,14 +2203,14 @@ type MatchCandidate struct {
 	// Keywords Keyword to confidence.
 	Keywords map[string]float64 `json:"keywords"`
 
-	// Language ISO 639-2 code of the homepage text (an addition to the spec's fields).
+	// Language ISO 639-2 code of the homepage text.
 	Language        *string  `json:"language,omitempty"`
 	Latitude        *float64 `json:"latitude"`
 	Longitude       *float64 `json:"longitude"`
 	MatchConfidence int      `json:"match_confidence"`
 
-	// MxProvider Registrable domain of the preferred mail exchange (google.com, outlook.com, ...), `no_mx` when the domain receives no mail, null when the lookup failed.
-	MxProvider *string `json:"mx_provider"`
+	// MXProvider Registrable domain of the preferred mail exchange (google.com, outlook.com, ...), `no_mx` when the domain receives no mail, null when the lookup failed.
+	MXProvider *string `json:"mx_provider"`
 	Name       string  `json:"name"`
 
 	// Phones E.164.
@@ -2223,7 +2223,7 @@ type MatchCandidate struct {
 
 	// Score The score of GET /v1/score as of update_date, shown as 1 when that score is 0 (the profile's range is 1-800).
 	Score      int      `json:"score"`
-	SocialUrls []string `json:"social_urls"`
+	SocialURLs []string `json:"social_urls"`
 
 	// StartDate Issue date of the first certificate; null without certificates.
 	StartDate *string `json:"start_date"`
@@ -2281,8 +2281,8 @@ type ProcessPersonasRequest struct {
 	// IntegrationID LLM integration UUID; the organisation default when omitted. A typed-judgment integration's UUID runs typed-only (no LLM call; column_name is the typed labels). native is refused (400 native_not_allowed).
 	IntegrationID *string `json:"integration_id,omitempty"`
 
-	// PersonaIds Persona ids; results are keyed by persona id.
-	PersonaIds []int `json:"persona_ids"`
+	// PersonaIDs Persona ids; results are keyed by persona id.
+	PersonaIDs []int `json:"persona_ids"`
 
 	// PreviousDiscogenData Earlier results keyed by record (domain or persona id); each entry is appended to that record's context for iterative enrichment.
 	PreviousDiscogenData *map[string]interface{} `json:"previous_discogen_data,omitempty"`
@@ -2470,13 +2470,13 @@ type SegmentResultItem struct {
 	// Keywords Keyword to confidence.
 	Keywords map[string]float64 `json:"keywords"`
 
-	// Language ISO 639-2 code of the homepage text (an addition to the spec's fields).
+	// Language ISO 639-2 code of the homepage text.
 	Language  *string  `json:"language,omitempty"`
 	Latitude  *float64 `json:"latitude"`
 	Longitude *float64 `json:"longitude"`
 
-	// MxProvider Registrable domain of the preferred mail exchange (google.com, outlook.com, ...), `no_mx` when the domain receives no mail, null when the lookup failed.
-	MxProvider *string `json:"mx_provider"`
+	// MXProvider Registrable domain of the preferred mail exchange (google.com, outlook.com, ...), `no_mx` when the domain receives no mail, null when the lookup failed.
+	MXProvider *string `json:"mx_provider"`
 	Name       string  `json:"name"`
 
 	// Phones E.164.
@@ -2498,7 +2498,7 @@ type SegmentResultItem struct {
 
 	// SegmentID The segment, -1 for unclustered.
 	SegmentID  int      `json:"segment_id"`
-	SocialUrls []string `json:"social_urls"`
+	SocialURLs []string `json:"social_urls"`
 
 	// StartDate Issue date of the first certificate; null without certificates.
 	StartDate *string `json:"start_date"`
@@ -2665,8 +2665,8 @@ type ValidateICPRequest struct {
 	// Domains Domains (any form: URL, www., subdomain), normalized to the registrable domain; duplicates are merged with a warning. Results are keyed by domain.
 	Domains []string `json:"domains"`
 
-	// IcpText The ideal customer profile. For native-icp it lists criteria under the headings Mandatory:, Reject if: and Nice-to-have:, one per line.
-	IcpText string `json:"icp_text"`
+	// ICPText The ideal customer profile. For native-icp it lists criteria under the headings Mandatory:, Reject if: and Nice-to-have:, one per line.
+	ICPText string `json:"icp_text"`
 
 	// IntegrationID LLM integration UUID; the organisation default when omitted; native-icp selects the native ICP-fit model.
 	IntegrationID *string `json:"integration_id,omitempty"`
@@ -2874,11 +2874,11 @@ type GetContactsParams struct {
 	// PersonaID Up to 10 persona ids as the similarity basis
 	PersonaID *[]int `form:"persona_id,omitempty" json:"persona_id,omitempty"`
 
-	// IcpPrompt Natural-language ICP: filters are extracted by a rule-based parser and the semantic text is cleaned
-	IcpPrompt *string `form:"icp_prompt,omitempty" json:"icp_prompt,omitempty"`
+	// ICPPrompt Natural-language ICP: filters are extracted by a rule-based parser and the semantic text is cleaned
+	ICPPrompt *string `form:"icp_prompt,omitempty" json:"icp_prompt,omitempty"`
 
-	// IcpText Natural-language contact profile for semantic matching
-	IcpText *string `form:"icp_text,omitempty" json:"icp_text,omitempty"`
+	// ICPText Natural-language contact profile for semantic matching
+	ICPText *string `form:"icp_text,omitempty" json:"icp_text,omitempty"`
 
 	// Domain Restrict to contacts at these domains
 	Domain *[]string `form:"domain,omitempty" json:"domain,omitempty"`
@@ -3101,22 +3101,22 @@ type GetContactsLookup200JSONResponseBody struct {
 	Title       *string `json:"title,omitempty"`
 }
 
-// GetCrmConnectionsParams defines parameters for GetCrmConnections.
-type GetCrmConnectionsParams struct {
+// GetCRMConnectionsParams defines parameters for GetCRMConnections.
+type GetCRMConnectionsParams struct {
 	// Probe Check each connection live.
 	Probe *bool `form:"probe,omitempty" json:"probe,omitempty"`
 }
 
-// GetCrmByProviderAuthorizeParamsProvider defines parameters for GetCrmByProviderAuthorize.
-type GetCrmByProviderAuthorizeParamsProvider string
+// GetCRMByProviderAuthorizeParamsProvider defines parameters for GetCRMByProviderAuthorize.
+type GetCRMByProviderAuthorizeParamsProvider string
 
-// GetCrmByProviderAuthorize200JSONResponseBody defines parameters for GetCrmByProviderAuthorize.
-type GetCrmByProviderAuthorize200JSONResponseBody struct {
+// GetCRMByProviderAuthorize200JSONResponseBody defines parameters for GetCRMByProviderAuthorize.
+type GetCRMByProviderAuthorize200JSONResponseBody struct {
 	AuthorizeURL string `json:"authorize_url"`
 }
 
-// GetCrmByProviderCallbackParams defines parameters for GetCrmByProviderCallback.
-type GetCrmByProviderCallbackParams struct {
+// GetCRMByProviderCallbackParams defines parameters for GetCRMByProviderCallback.
+type GetCRMByProviderCallbackParams struct {
 	// State The state token of the authorize URL.
 	State *string `form:"state,omitempty" json:"state,omitempty"`
 
@@ -3128,40 +3128,40 @@ type GetCrmByProviderCallbackParams struct {
 	ErrorDescription *string `form:"error_description,omitempty" json:"error_description,omitempty"`
 }
 
-// GetCrmByProviderCallbackParamsProvider defines parameters for GetCrmByProviderCallback.
-type GetCrmByProviderCallbackParamsProvider string
+// GetCRMByProviderCallbackParamsProvider defines parameters for GetCRMByProviderCallback.
+type GetCRMByProviderCallbackParamsProvider string
 
-// GetCrmByProviderCallback200JSONResponseBody defines parameters for GetCrmByProviderCallback.
-type GetCrmByProviderCallback200JSONResponseBody struct {
+// GetCRMByProviderCallback200JSONResponseBody defines parameters for GetCRMByProviderCallback.
+type GetCRMByProviderCallback200JSONResponseBody struct {
 	Connection CRMConnection `json:"connection"`
 	Message    string        `json:"message"`
 }
 
-// DeleteCrmByProviderConnectionParamsProvider defines parameters for DeleteCrmByProviderConnection.
-type DeleteCrmByProviderConnectionParamsProvider string
+// DeleteCRMByProviderConnectionParamsProvider defines parameters for DeleteCRMByProviderConnection.
+type DeleteCRMByProviderConnectionParamsProvider string
 
-// DeleteCrmByProviderConnection200JSONResponseBody defines parameters for DeleteCrmByProviderConnection.
-type DeleteCrmByProviderConnection200JSONResponseBody struct {
+// DeleteCRMByProviderConnection200JSONResponseBody defines parameters for DeleteCRMByProviderConnection.
+type DeleteCRMByProviderConnection200JSONResponseBody struct {
 	Message string `json:"message"`
 }
 
-// PostCrmByProviderSuppressParams defines parameters for PostCrmByProviderSuppress.
-type PostCrmByProviderSuppressParams struct {
-	Kind *PostCrmByProviderSuppressParamsKind `form:"kind,omitempty" json:"kind,omitempty"`
+// PostCRMByProviderSuppressParams defines parameters for PostCRMByProviderSuppress.
+type PostCRMByProviderSuppressParams struct {
+	Kind *PostCRMByProviderSuppressParamsKind `form:"kind,omitempty" json:"kind,omitempty"`
 }
 
-// PostCrmByProviderSuppressParamsKind defines parameters for PostCrmByProviderSuppress.
-type PostCrmByProviderSuppressParamsKind string
+// PostCRMByProviderSuppressParamsKind defines parameters for PostCRMByProviderSuppress.
+type PostCRMByProviderSuppressParamsKind string
 
-// PostCrmByProviderSuppressParamsProvider defines parameters for PostCrmByProviderSuppress.
-type PostCrmByProviderSuppressParamsProvider string
+// PostCRMByProviderSuppressParamsProvider defines parameters for PostCRMByProviderSuppress.
+type PostCRMByProviderSuppressParamsProvider string
 
-// PostCrmByProviderSuppress202JSONResponseBodyKind defines parameters for PostCrmByProviderSuppress.
-type PostCrmByProviderSuppress202JSONResponseBodyKind string
+// PostCRMByProviderSuppress202JSONResponseBodyKind defines parameters for PostCRMByProviderSuppress.
+type PostCRMByProviderSuppress202JSONResponseBodyKind string
 
-// PostCrmByProviderSuppress202JSONResponseBody defines parameters for PostCrmByProviderSuppress.
-type PostCrmByProviderSuppress202JSONResponseBody struct {
-	Kind     PostCrmByProviderSuppress202JSONResponseBodyKind `json:"kind"`
+// PostCRMByProviderSuppress202JSONResponseBody defines parameters for PostCRMByProviderSuppress.
+type PostCRMByProviderSuppress202JSONResponseBody struct {
+	Kind     PostCRMByProviderSuppress202JSONResponseBodyKind `json:"kind"`
 	Message  string                                           `json:"message"`
 	Provider string                                           `json:"provider"`
 	TaskID   *string                                          `json:"task_id,omitempty"`
@@ -3203,8 +3203,8 @@ type PostEmailFindBatchJSONBodyRound string
 type PostEmailFindBatch200JSONResponseBody struct {
 	BatchID string `json:"batch_id"`
 
-	// JobIds One per request, in order.
-	JobIds []string `json:"job_ids"`
+	// JobIDs One per request, in order.
+	JobIDs []string `json:"job_ids"`
 	Total  int      `json:"total"`
 }
 
@@ -3261,87 +3261,87 @@ type GetHistory200JSONResponseBody struct {
 	Domain       string              `json:"domain"`
 }
 
-// GetLlmProvidersConfig200JSONResponseBody defines parameters for GetLlmProvidersConfig.
-type GetLlmProvidersConfig200JSONResponseBody struct {
+// GetLLMProvidersConfig200JSONResponseBody defines parameters for GetLLMProvidersConfig.
+type GetLLMProvidersConfig200JSONResponseBody struct {
 	Mtime     time.Time        `json:"mtime"`
 	Providers []LLMIntegration `json:"providers"`
 }
 
-// PostLlmProvidersConfigJSONBody defines parameters for PostLlmProvidersConfig.
-type PostLlmProvidersConfigJSONBody struct {
+// PostLLMProvidersConfigJSONBody defines parameters for PostLLMProvidersConfig.
+type PostLLMProvidersConfigJSONBody struct {
 	APIKey *string `json:"api_key,omitempty"`
 
 	// BaseURL http(s) URL with a public host name (resolved; private, loopback and link-local addresses refused); no whitespace, quotes or angle brackets. Required for custom. For typed, optional: the server's FIRMO_TYPED_BASE_URL is used when absent.
 	BaseURL         *string                                `json:"base_url,omitempty"`
 	IntegrationName string                                 `json:"integration_name"`
 	ModelName       string                                 `json:"model_name"`
-	Provider        PostLlmProvidersConfigJSONBodyProvider `json:"provider"`
+	Provider        PostLLMProvidersConfigJSONBodyProvider `json:"provider"`
 }
 
-// PostLlmProvidersConfigJSONBodyProvider defines parameters for PostLlmProvidersConfig.
-type PostLlmProvidersConfigJSONBodyProvider string
+// PostLLMProvidersConfigJSONBodyProvider defines parameters for PostLLMProvidersConfig.
+type PostLLMProvidersConfigJSONBodyProvider string
 
-// PostLlmProvidersConfig201JSONResponseBody defines parameters for PostLlmProvidersConfig.
-type PostLlmProvidersConfig201JSONResponseBody struct {
+// PostLLMProvidersConfig201JSONResponseBody defines parameters for PostLLMProvidersConfig.
+type PostLLMProvidersConfig201JSONResponseBody struct {
 	Integration   *LLMIntegration `json:"integration,omitempty"`
 	IntegrationID string          `json:"integration_id"`
 	Message       string          `json:"message"`
 }
 
-// DeleteLlmProvidersConfigByIntegrationID200JSONResponseBody defines parameters for DeleteLlmProvidersConfigByIntegrationID.
-type DeleteLlmProvidersConfigByIntegrationID200JSONResponseBody struct {
+// DeleteLLMProvidersConfigByIntegrationID200JSONResponseBody defines parameters for DeleteLLMProvidersConfigByIntegrationID.
+type DeleteLLMProvidersConfigByIntegrationID200JSONResponseBody struct {
 	IntegrationID string `json:"integration_id"`
 	Message       string `json:"message"`
 }
 
-// PutLlmProvidersConfigByIntegrationIDJSONBody defines parameters for PutLlmProvidersConfigByIntegrationID.
-type PutLlmProvidersConfigByIntegrationIDJSONBody struct {
+// PutLLMProvidersConfigByIntegrationIDJSONBody defines parameters for PutLLMProvidersConfigByIntegrationID.
+type PutLLMProvidersConfigByIntegrationIDJSONBody struct {
 	APIKey *string `json:"api_key,omitempty"`
 
 	// BaseURL http(s) URL with a public host name (resolved; private, loopback and link-local addresses refused); no whitespace, quotes or angle brackets. Required for custom. For typed, optional: the server's FIRMO_TYPED_BASE_URL is used when absent.
 	BaseURL         *string                                               `json:"base_url,omitempty"`
 	IntegrationName *string                                               `json:"integration_name,omitempty"`
 	ModelName       *string                                               `json:"model_name,omitempty"`
-	Provider        *PutLlmProvidersConfigByIntegrationIDJSONBodyProvider `json:"provider,omitempty"`
+	Provider        *PutLLMProvidersConfigByIntegrationIDJSONBodyProvider `json:"provider,omitempty"`
 }
 
-// PutLlmProvidersConfigByIntegrationIDJSONBodyProvider defines parameters for PutLlmProvidersConfigByIntegrationID.
-type PutLlmProvidersConfigByIntegrationIDJSONBodyProvider string
+// PutLLMProvidersConfigByIntegrationIDJSONBodyProvider defines parameters for PutLLMProvidersConfigByIntegrationID.
+type PutLLMProvidersConfigByIntegrationIDJSONBodyProvider string
 
-// PutLlmProvidersConfigByIntegrationID200JSONResponseBody defines parameters for PutLlmProvidersConfigByIntegrationID.
-type PutLlmProvidersConfigByIntegrationID200JSONResponseBody struct {
+// PutLLMProvidersConfigByIntegrationID200JSONResponseBody defines parameters for PutLLMProvidersConfigByIntegrationID.
+type PutLLMProvidersConfigByIntegrationID200JSONResponseBody struct {
 	Integration   *LLMIntegration `json:"integration,omitempty"`
 	IntegrationID string          `json:"integration_id"`
 	Message       string          `json:"message"`
 }
 
-// PostLlmProvidersConfigByIntegrationIDSetDefault200JSONResponseBody defines parameters for PostLlmProvidersConfigByIntegrationIDSetDefault.
-type PostLlmProvidersConfigByIntegrationIDSetDefault200JSONResponseBody struct {
+// PostLLMProvidersConfigByIntegrationIDSetDefault200JSONResponseBody defines parameters for PostLLMProvidersConfigByIntegrationIDSetDefault.
+type PostLLMProvidersConfigByIntegrationIDSetDefault200JSONResponseBody struct {
 	Integration   *LLMIntegration `json:"integration,omitempty"`
 	IntegrationID string          `json:"integration_id"`
 	Message       string          `json:"message"`
 }
 
-// PostLlmProvidersTestConnectionJSONBody defines parameters for PostLlmProvidersTestConnection.
-type PostLlmProvidersTestConnectionJSONBody struct {
+// PostLLMProvidersTestConnectionJSONBody defines parameters for PostLLMProvidersTestConnection.
+type PostLLMProvidersTestConnectionJSONBody struct {
 	APIKey *string `json:"api_key,omitempty"`
 
 	// BaseURL http(s) URL with a public host name (resolved; private, loopback and link-local addresses refused); no whitespace, quotes or angle brackets. Required for custom. For typed, optional: the server's FIRMO_TYPED_BASE_URL is used when absent.
 	BaseURL   *string                                        `json:"base_url,omitempty"`
 	ModelName string                                         `json:"model_name"`
-	Provider  PostLlmProvidersTestConnectionJSONBodyProvider `json:"provider"`
+	Provider  PostLLMProvidersTestConnectionJSONBodyProvider `json:"provider"`
 }
 
-// PostLlmProvidersTestConnectionJSONBodyProvider defines parameters for PostLlmProvidersTestConnection.
-type PostLlmProvidersTestConnectionJSONBodyProvider string
+// PostLLMProvidersTestConnectionJSONBodyProvider defines parameters for PostLLMProvidersTestConnection.
+type PostLLMProvidersTestConnectionJSONBodyProvider string
 
-// PostLlmProvidersTestConnection200JSONResponseBodyStatus defines parameters for PostLlmProvidersTestConnection.
-type PostLlmProvidersTestConnection200JSONResponseBodyStatus string
+// PostLLMProvidersTestConnection200JSONResponseBodyStatus defines parameters for PostLLMProvidersTestConnection.
+type PostLLMProvidersTestConnection200JSONResponseBodyStatus string
 
-// PostLlmProvidersTestConnection200JSONResponseBody defines parameters for PostLlmProvidersTestConnection.
-type PostLlmProvidersTestConnection200JSONResponseBody struct {
+// PostLLMProvidersTestConnection200JSONResponseBody defines parameters for PostLLMProvidersTestConnection.
+type PostLLMProvidersTestConnection200JSONResponseBody struct {
 	Message string                                                  `json:"message"`
-	Status  PostLlmProvidersTestConnection200JSONResponseBodyStatus `json:"status"`
+	Status  PostLLMProvidersTestConnection200JSONResponseBodyStatus `json:"status"`
 }
 
 // GetMatchParams defines parameters for GetMatch.
@@ -3377,7 +3377,7 @@ type GetMatchParams struct {
 // PostQueriesExclusionListJSONBody defines parameters for PostQueriesExclusionList.
 type PostQueriesExclusionListJSONBody struct {
 	Domains    *[]string `json:"domains,omitempty"`
-	PersonaIds *[]int    `json:"persona_ids,omitempty"`
+	PersonaIDs *[]int    `json:"persona_ids,omitempty"`
 	QueryName  string    `json:"query_name"`
 }
 
@@ -3546,14 +3546,14 @@ type PostGenProcessJSONRequestBody = ProcessRequest
 // PostGenProcessPersonasJSONRequestBody defines body for PostGenProcessPersonas for application/json ContentType.
 type PostGenProcessPersonasJSONRequestBody = ProcessPersonasRequest
 
-// PostLlmProvidersConfigJSONRequestBody defines body for PostLlmProvidersConfig for application/json ContentType.
-type PostLlmProvidersConfigJSONRequestBody PostLlmProvidersConfigJSONBody
+// PostLLMProvidersConfigJSONRequestBody defines body for PostLLMProvidersConfig for application/json ContentType.
+type PostLLMProvidersConfigJSONRequestBody PostLLMProvidersConfigJSONBody
 
-// PutLlmProvidersConfigByIntegrationIDJSONRequestBody defines body for PutLlmProvidersConfigByIntegrationID for application/json ContentType.
-type PutLlmProvidersConfigByIntegrationIDJSONRequestBody PutLlmProvidersConfigByIntegrationIDJSONBody
+// PutLLMProvidersConfigByIntegrationIDJSONRequestBody defines body for PutLLMProvidersConfigByIntegrationID for application/json ContentType.
+type PutLLMProvidersConfigByIntegrationIDJSONRequestBody PutLLMProvidersConfigByIntegrationIDJSONBody
 
-// PostLlmProvidersTestConnectionJSONRequestBody defines body for PostLlmProvidersTestConnection for application/json ContentType.
-type PostLlmProvidersTestConnectionJSONRequestBody PostLlmProvidersTestConnectionJSONBody
+// PostLLMProvidersTestConnectionJSONRequestBody defines body for PostLLMProvidersTestConnection for application/json ContentType.
+type PostLLMProvidersTestConnectionJSONRequestBody PostLLMProvidersTestConnectionJSONBody
 
 // PostQueriesExclusionListJSONRequestBody defines body for PostQueriesExclusionList for application/json ContentType.
 type PostQueriesExclusionListJSONRequestBody PostQueriesExclusionListJSONBody
@@ -3567,8 +3567,8 @@ type PostSearchProvidersJSONRequestBody PostSearchProvidersJSONBody
 // PostSegmentMultipartRequestBody defines body for PostSegment for multipart/form-data ContentType.
 type PostSegmentMultipartRequestBody PostSegmentMultipartBody
 
-// PostValidateIcpJSONRequestBody defines body for PostValidateIcp for application/json ContentType.
-type PostValidateIcpJSONRequestBody = ValidateICPRequest
+// PostValidateICPJSONRequestBody defines body for PostValidateICP for application/json ContentType.
+type PostValidateICPJSONRequestBody = ValidateICPRequest
 
 // Getter for additional properties for PostAppend200JSONResponseBody_Item. Returns the specified
 // element and whether it was found
