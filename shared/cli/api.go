@@ -230,6 +230,7 @@ func findAPICommand(name string) (apiCommand, bool) {
 type param struct {
 	name, typ, item string // typ: string, integer, number, boolean, array (of item), any
 	desc            string
+	enum            []string // the values the reference allows, when it names them
 }
 
 // paramValue collects a flag's values (repeatable).
@@ -331,7 +332,7 @@ func operationParams(method, path string) ([]param, error) {
 			continue
 		}
 		typ, item := schemaType(p.Schema)
-		out = append(out, param{name: p.Name, typ: typ, item: item, desc: p.Description})
+		out = append(out, param{name: p.Name, typ: typ, item: item, desc: p.Description, enum: schemaEnum(p.Schema)})
 	}
 	if body, ok := op.RequestBody.Content["application/json"]; ok {
 		var s struct {
@@ -353,7 +354,7 @@ func operationParams(method, path string) ([]param, error) {
 				Description string `json:"description"`
 			}
 			_ = json.Unmarshal(s.Properties[n], &d)
-			out = append(out, param{name: n, typ: typ, item: item, desc: d.Description})
+			out = append(out, param{name: n, typ: typ, item: item, desc: d.Description, enum: schemaEnum(s.Properties[n])})
 		}
 	}
 	return out, nil
@@ -466,6 +467,10 @@ func api(ctx context.Context, env Env) error {
 			fs.Var(v, p.name, fmt.Sprintf("%.100s", p.desc))
 			if p.typ == "boolean" {
 				fs.Lookup(p.name).NoOptDefVal = "true" // --has_email alone is --has_email=true
+				flagValues(fs, p.name, "true", "false")
+			}
+			if len(p.enum) > 0 {
+				flagValues(fs, p.name, p.enum...)
 			}
 		}
 	}

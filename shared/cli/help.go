@@ -55,6 +55,10 @@ var helps = map[string]commandHelp{
 // printHelp prints the help page of the flag set's command: synopsis, about, examples
 // and the flags.
 func printHelp(w io.Writer, fs *flag.FlagSet) {
+	if c, ok := w.(*flagCapture); ok {
+		c.fs = fs // shell completion asks for the flags, not the page
+		return
+	}
 	h, ok := helps[fs.Name()]
 	if !ok && strings.HasPrefix(fs.Name(), "api ") {
 		if cmd, found := findAPICommand(strings.TrimPrefix(fs.Name(), "api ")); found {
