@@ -19,6 +19,7 @@ require (
 	github.com/blevesearch/snowballstem v0.9.0
 	github.com/creack/pty v1.1.24
 	github.com/emersion/go-smtp v0.25.1
+	github.com/firmoapi/firmo/shared/client v0.0.0
 	github.com/go-shiori/dom v0.0.0-20230515143342-73569d674e1c
 	github.com/google/jsonschema-go v0.4.3
 	github.com/google/uuid v1.6.0
@@ -140,3 +141,6 @@ require (
 	go.opentelemetry.io/otel/trace v1.33.0 // indirect
 	golang.org/x/exp v0.0.0-20241009180824-f66d83c29e7c // indirect
 )
+
+// The Go client is its own module (shared/client/go.mod), used here from the tree.
+replace github.com/firmoapi/firmo/shared/client => ./shared/client

@@ -230,6 +230,7 @@ func findAPICommand(name string) (apiCommand, bool) {
 type param struct {
 	name, typ, item string // typ: string, integer, number, boolean, array (of item), any
 	desc            string
+	enum            []string // the values the reference allows, when it names them
 }
 
 // paramValue collects a flag's values (repeatable).
@@ -331,7 +332,7 @@ func operationParams(method, path string) ([]param, error) {
 			continue
 		}
 		typ, item := schemaType(p.Schema)
-		out = append(out, param{name: p.Name, typ: typ, item: item, desc: p.Description})
+		out = append(out, param{name: p.Name, typ: typ, item: item, desc: p.Description, enum: schemaEnum(p.Schema)})
 	}
 	if body, ok := op.RequestBody.Content["application/json"]; ok {
 		var s struct {
@@ -353,7 +354,7 @@ func operationParams(method, path string) ([]param, error) {
 				Description string `json:"description"`
 			}
 			_ = json.Unmarshal(s.Properties[n], &d)
-			out = append(out, param{name: n, typ: typ, item: item, desc: d.Description})
+			out = append(out, param{name: n, typ: typ, item: item, desc: d.Description, enum: schemaEnum(s.Properties[n])})
 		}
 	}
 	return out, nil
@@ -415,7 +416,9 @@ for several values):
   request METHOD PATH   any operation of the API reference: --query name=value (repeatable),
                         --body JSON or --body @FILE; prints the answer as sent
 
-Common flags: --json (the default when stdout is not a terminal) or --table; --url and
+Common flags: --json (the default when stdout is not a terminal), --json=FIELD,... (only
+those fields: of the answer, or of each row for discover, history, match and email-find,
+printed as an array), or --table; --url and
 --key (default $FIRMO_URL and $FIRMO_API_KEY); --body JSON (discover, email-find: a
 JSON body the flags are merged into). 'firmo api COMMAND -h' lists a command's flags.
 The credits charged are printed on stderr.
@@ -446,7 +449,9 @@ func api(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("api "+cmd.name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	cf := addClientFlags(fs)
-	asJSON := fs.Bool("json", false, "print the answer as JSON (default when stdout is not a terminal)")
+	var asJSON jsonFlag
+	fs.Var(&asJSON, "json", "print the answer as JSON (default when stdout is not a terminal); --json=FIELD,... keeps only those fields, of each row for match, history, discover and email-find")
+	fs.Lookup("json").NoOptDefVal = allFields
 	asTable := fs.Bool("table", false, "print a table of the answer's main fields")
 	var body *string
 	if cmd.method == "POST" {
@@ -462,6 +467,10 @@ func api(ctx context.Context, env Env) error {
 			fs.Var(v, p.name, fmt.Sprintf("%.100s", p.desc))
 			if p.typ == "boolean" {
 				fs.Lookup(p.name).NoOptDefVal = "true" // --has_email alone is --has_email=true
+				flagValues(fs, p.name, "true", "false")
+			}
+			if len(p.enum) > 0 {
+				flagValues(fs, p.name, p.enum...)
 			}
 		}
 	}
@@ -470,7 +479,18 @@ func api(ctx context.Context, env Env) error {
 		return err
 	}
 	if len(pos) > 1 || len(pos) == 1 && cmd.positional == "" {
-		return fmt.Errorf("%w: firmo api %s takes flags only; got %q", errUsage, cmd.name, strings.Join(pos, " "))
+		for _, p := range pos {
+			if asJSON.set && asJSON.fields == nil && fieldList.MatchString(p) {
+				return fmt.Errorf("%w: firmo api %s: %q is an argument; to keep only those fields, write --json=%s", errUsage, cmd.name, p, p)
+			}
+		}
+		if cmd.positional == "" {
+			return fmt.Errorf("%w: firmo api %s takes flags only; got %q", errUsage, cmd.name, strings.Join(pos, " "))
+		}
+		return fmt.Errorf("%w: firmo api %s takes one argument (%s); got %q", errUsage, cmd.name, cmd.positional, strings.Join(pos, " "))
+	}
+	if asJSON.fields != nil && *asTable {
+		return fmt.Errorf("%w: --json=%s and --table: choose one", errUsage, asJSON.String())
 	}
 	if len(pos) == 1 {
 		target := cmd.positional
@@ -529,7 +549,7 @@ func api(ctx context.Context, env Env) error {
 	if err != nil {
 		return err
 	}
-	table := *asTable || !*asJSON && isTerminal(env.Stdout)
+	table := *asTable || !asJSON.set && isTerminal(env.Stdout)
 	if len(bytes.TrimSpace(out)) == 0 {
 		// 204, no body: match found no company at min_match_confidence or above. JSON
 		// gets the answer's shape with nothing in it, so a pipeline reads it as usual.
@@ -538,10 +558,23 @@ func api(ctx context.Context, env Env) error {
 			_, err := fmt.Fprintln(env.Stdout, "(0 rows)")
 			return err
 		}
-		return printJSON(env.Stdout, emptyAnswer(cmd), isTerminal(env.Stdout))
+		empty := emptyAnswer(cmd)
+		if asJSON.fields != nil {
+			if cmd.rows != nil {
+				empty = []byte("[]")
+			} else if empty, err = selectFields(cmd, empty, asJSON.fields); err != nil {
+				return err
+			}
+		}
+		return printJSON(env.Stdout, empty, isTerminal(env.Stdout))
 	}
 	if table {
 		return printTable(env.Stdout, cmd, out)
+	}
+	if asJSON.fields != nil {
+		if out, err = selectFields(cmd, out, asJSON.fields); err != nil {
+			return err
+		}
 	}
 	return printJSON(env.Stdout, out, isTerminal(env.Stdout))
 }

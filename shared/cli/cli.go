@@ -72,7 +72,7 @@ Usage:
                                      (contact search and count, company profile and score, match, email find, task status)
   firmo samples [--out DIR]          write the README's sample input files (companies.csv, companies.xlsx,
                                      domains.csv, names.csv) from the demo world into DIR (default data/samples)
-  firmo completion bash|zsh|fish     print a shell completion script (commands and their first arguments)
+  firmo completion bash|zsh|fish     print a shell completion script (commands, first arguments, flags and their values)
   firmo help COMMAND                 a command's help page: synopsis, examples, flags (also COMMAND --help)
   firmo version                      print the version
 
@@ -213,6 +213,9 @@ func rootCommand(ctx context.Context, env Env) *cobra.Command {
 			}
 			sub.ValidArgs = names
 		}
+		if completing(env) && len(env.Args) > 2 && env.Args[1] == c.name {
+			addCompletionFlags(ctx, env, sub, run, len(sub.ValidArgs) > 0)
+		}
 		root.AddCommand(sub)
 	}
 	return root
@@ -322,6 +325,8 @@ func parseKeysCreate(env Env) (keyRequest, error) {
 	orgName := fs.String("org", "", "organisation name (created if needed)")
 	planName := fs.String("plan", "FREE", "plan of a new organisation: FREE, STARTER, PRO, ENTERPRISE")
 	roleName := fs.String("role", "admin", "role of the new user: admin or member")
+	flagValues(fs, "plan", string(account.PlanFree), string(account.PlanStarter), string(account.PlanPro), string(account.PlanEnterprise))
+	flagValues(fs, "role", string(account.RoleAdmin), string(account.RoleMember))
 	email := fs.String("email", "", "email of the new user (default: generated)")
 	label := fs.String("name", "", "label of the key")
 	if _, err := parseArgs(fs, env.Args[2:]); err != nil {

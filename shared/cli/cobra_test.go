@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,48 @@ func TestCommandLineConventions(t *testing.T) {
 		Getenv: func(k string) string { return map[string]string{"FIRMO_DATA_DIR": dir}[k] }})
 	if code != 0 || !strings.Contains(out.String(), dir+"/s/companies.csv") {
 		t.Errorf("samples --out=DIR: exit %d, %q %q", code, out.String(), errb.String())
+	}
+}
+
+// TestFlagCompletion: the shell completes each command's own flags (read from the
+// command's flag set) and the values of those that declare them: datasets (a comma
+// list keeps what is typed), plans, formats, the API reference's booleans; a file
+// argument still gets the shell's file completion.
+func TestFlagCompletion(t *testing.T) {
+	complete := func(args ...string) []string {
+		t.Helper()
+		r := runArgs(append([]string{"__completeNoDesc"}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("__complete %q: exit %d, %s", args, r.code, r.stderr)
+		}
+		lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+		return lines[:len(lines)-1] // the last line is cobra's directive
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"append", "in.csv", "--dataset", ""}, []string{"bizdata", "domain_status", "redirects", "growth", "vendors", "subdomains"}},
+		{[]string{"append", "in.csv", "--dataset", "bizdata,gr"}, []string{"bizdata,growth"}},
+		{[]string{"append", "in.csv", "--dataset=redirects,"}, []string{"redirects,bizdata", "redirects,domain_status", "redirects,growth", "redirects,vendors", "redirects,subdomains"}},
+		{[]string{"append", "in.csv", "--data"}, []string{"--dataset"}},
+		{[]string{"bulkmatch", "in.csv", "--format", ""}, []string{"csv", "json"}},
+		{[]string{"research", "in.csv", "--search_context_size", "m"}, []string{"medium"}},
+		{[]string{"keys", "create", "--plan", ""}, []string{"FREE", "STARTER", "PRO", "ENTERPRISE"}},
+		{[]string{"keys", "create", "--ro"}, []string{"--role"}},
+		{[]string{"ingest", "certs", "--format", "j"}, []string{"jsonl"}},
+		{[]string{"api", "count", "--has_email="}, []string{"true", "false"}},
+		{[]string{"api", "bizdata", "--js"}, []string{"--json"}},
+		{[]string{"api", "history", "--max"}, []string{"--max_records"}},
+		{[]string{"api", "b"}, []string{"bizdata"}},
+	} {
+		if got := complete(c.args...); !slices.Equal(got, c.want) {
+			t.Errorf("complete %q = %q, want %q", c.args, got, c.want)
+		}
+	}
+	// A file argument: no candidates from firmo, the shell's files (directive 0).
+	r := runArgs("__completeNoDesc", "bulkmatch", "")
+	if !strings.HasSuffix(strings.TrimSpace(r.stdout), ":0") {
+		t.Errorf("bulkmatch's file argument: %q, want the shell's file completion", r.stdout)
 	}
 }

@@ -192,6 +192,7 @@ func ingest(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("ingest "+kind, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	format := fs.String("format", "", "csv, jsonl or pem (default: from the file name, else from its content)")
+	flagValues(fs, "format", "csv", "jsonl", "pem")
 	if _, err := parseArgs(fs, env.Args[2:]); err != nil {
 		return err
 	}

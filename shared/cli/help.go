@@ -55,6 +55,10 @@ var helps = map[string]commandHelp{
 // printHelp prints the help page of the flag set's command: synopsis, about, examples
 // and the flags.
 func printHelp(w io.Writer, fs *flag.FlagSet) {
+	if c, ok := w.(*flagCapture); ok {
+		c.fs = fs // shell completion asks for the flags, not the page
+		return
+	}
 	h, ok := helps[fs.Name()]
 	if !ok && strings.HasPrefix(fs.Name(), "api ") {
 		if cmd, found := findAPICommand(strings.TrimPrefix(fs.Name(), "api ")); found {
@@ -89,10 +93,10 @@ var apiExamples = map[string][]string{
 	"discover":   {"firmo api discover 'VP engineering at SaaS companies in Germany' --max_records 20 --table", "firmo api discover --filter_country DE --seniority executive"},
 	"count":      {"firmo api count --filter_country DE --has_email"},
 	"lookup":     {"firmo api lookup --email c.schulz@hansen.de"},
-	"bizdata":    {"firmo api bizdata hansen.de", "firmo api bizdata https://www.hansen.de/kontakt --json"},
+	"bizdata":    {"firmo api bizdata hansen.de", "firmo api bizdata https://www.hansen.de/kontakt --json", "firmo api bizdata hansen.de --json=name,employees,revenue_range"},
 	"score":      {"firmo api score hansen.de --table"},
 	"history":    {"firmo api history hansen.de --max_records 100"},
-	"match":      {"firmo api match 'Hansen Bau' --country DE", "firmo api match 'Zzzyxq Nonexistent' --json   # {\"matches\":[]}"},
+	"match":      {"firmo api match 'Hansen Bau' --country DE", "firmo api match 'Hansen Bau' --json=domain,match_confidence   # one object per candidate", "firmo api match 'Zzzyxq Nonexistent' --json   # {\"matches\":[]}"},
 	"extract":    {"firmo api extract hansen.de", "firmo api extract https://hansen.de/ueber-uns/team"},
 	"email-find": {"firmo api email-find --first_name Michael --last_name Weber --domain hansen.de"},
 }

@@ -54,6 +54,7 @@ func newJobFlags(env Env, name string, task bool) *jobFlags {
 	j.client = addClientFlags(fs)
 	j.out = fs.String("out", "", "output file (default stdout for task jobs); .json writes JSON, anything else CSV")
 	j.format = fs.String("format", "", "output format, csv or json (default from the --out extension, else csv)")
+	flagValues(fs, "format", "csv", "json")
 	j.every = fs.Duration("progress-interval", progress.DefaultInterval, "time between plain progress lines (when stderr is not a terminal)")
 	if task {
 		j.resume = fs.String("resume", "", "poll this task (printed when a run was interrupted) instead of submitting a new one")
@@ -463,9 +464,11 @@ func research(ctx context.Context, env Env) error {
 	domainCol := j.fs.String("domain_column", "", "column of domains (default: detected)")
 	prompt := j.fs.String("prompt", "", "the prompt run per company (the API's query)")
 	contextMode := j.fs.String("context_mode", "", "website, profile or domain")
+	flagValues(j.fs, "context_mode", "website", "profile", "domain")
 	integration := j.fs.String("integration_id", "", "LLM integration (default the organisation's)")
 	webSearch := j.fs.Bool("web_search", false, "search the web per company")
 	searchSize := j.fs.String("search_context_size", "", "low, medium or high")
+	flagValues(j.fs, "search_context_size", "low", "medium", "high")
 	typed := j.fs.Bool("typed_columns", false, "answer yes/no, fixed-set and scale parts with the typed-judgment integration")
 	confidence := j.fs.Bool("include_confidence", false, "add a confidence column beside each typed column")
 	if err := j.parse(); err != nil {
@@ -496,6 +499,7 @@ func validateICP(ctx context.Context, env Env) error {
 	domainCol := j.fs.String("domain_column", "", "column of domains (default: detected)")
 	icp := j.fs.String("icp", "", "the ideal customer profile (the API's icp_text)")
 	contextMode := j.fs.String("context_mode", "", "website, profile or domain")
+	flagValues(j.fs, "context_mode", "website", "profile", "domain")
 	integration := j.fs.String("integration_id", "", "LLM integration, or native-icp (default the organisation's)")
 	webSearch := j.fs.Bool("web_search", false, "two search queries per company")
 	provider := j.fs.String("search_provider_id", "", "search provider (default the organisation's)")

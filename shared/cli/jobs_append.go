@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/firmoapi/firmo/shared/client"
+	"github.com/firmoapi/firmo/shared/dataset"
 	"github.com/firmoapi/firmo/shared/upload"
 )
 
@@ -39,6 +40,11 @@ func appendJob(ctx context.Context, env Env) error {
 	j := newJobFlags(env, "append", false)
 	var datasets listFlag
 	j.fs.Var(&datasets, "dataset", "dataset to append, repeatable or comma-separated: bizdata, domain_status, redirects, growth, vendors, subdomains")
+	names := make([]string, len(dataset.All))
+	for i, d := range dataset.All {
+		names[i] = string(d)
+	}
+	flagValues(j.fs, "dataset", names...)
 	domainCol := j.fs.String("domain_column", "", "column of domains (default: detected)")
 	chunk := j.fs.Int("chunk-size", DefaultChunk, "rows per request")
 	if err := j.parse(); err != nil {

@@ -9,15 +9,27 @@
 // RunTask and the ...AndWait methods submit a task, poll it with backoff and return
 // the finished result, or the interim one with ErrNotFinished when ctx ends first.
 //
-// The request and response types are written by hand. oapi-codegen v2.8.2 failed on the
-// one OpenAPI 3.1 union type of the API reference (refs of POST /v1/email/find/batch,
-// type: [string, integer]), which is now a oneOf: the reference generates a client that
-// compiles, but the types here are not generated from it yet. A test checks them
-// against the reference instead, as served by every Firmo server at /v1/openapi.json
-// (and browsable at /docs): Operations covers exactly its operations, each method
-// calls its operation's method and path, and every JSON field of every request and
-// response type is a property of the operation's schema, with its required
-// properties present.
+// The types come from the API reference (openapi.json here, the document every Firmo
+// server serves at /v1/openapi.json and shows at /docs): package api holds the types
+// oapi-codegen v2.8.2 generates from it, and the answers named in types.go are those
+// types. The rest of the request and response types are written for a Go caller
+// (plain values where the reference's optional properties would be pointers, Go lists
+// where it has "a list or one value" unions, an Order kept from the answer's JSON), and
+// tests hold them to the generated types and to the reference: Operations covers
+// exactly its operations, each method calls its operation's method and path, and every
+// JSON field of every request and response type is a property of the operation's
+// schema, with its required properties present.
+//
+// This is its own Go module (github.com/firmoapi/firmo/shared/client) and needs the
+// standard library only: no require line, no go.sum. Its go line, 1.22, is the oldest
+// Go it builds with: the code ranges over integers and jitters its backoff with
+// math/rand/v2, both new in Go 1.22, and `go vet` (whose stdversion check reports any
+// standard library API newer than the go line) passes at 1.22. oapi-codegen's own
+// output would need github.com/oapi-codegen/runtime: its client code needs v1.9.0, whose
+// go line is 1.26; its types need only runtime's JSON merge for unions, which v1.3.1 to
+// v1.8.0 (go 1.24) have too, but those require gin, echo and iris, whose go.mod lines
+// would reach a user's go.sum. So api's types are generated with standard library types
+// and a union template of their own (api/union.tmpl), and need no runtime at all.
 package client
 
 import (

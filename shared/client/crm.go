@@ -2,14 +2,6 @@ package client
 
 import "context"
 
-// CRMConnection is an organisation's connection to a CRM.
-type CRMConnection struct {
-	Provider    string  `json:"provider"`
-	Status      string  `json:"status"`
-	ConnectedAt *string `json:"connected_at"`
-	ProbeError  string  `json:"probe_error,omitempty"`
-}
-
 // CRMAuthorization is the answer of GET /v1/crm/{provider}/authorize: where to send
 // the user to consent.
 type CRMAuthorization struct {

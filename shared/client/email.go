@@ -36,51 +36,10 @@ type EmailBatch struct {
 	Total   int      `json:"total"`
 }
 
-// EmailFound is the address an email job found.
-type EmailFound struct {
-	Email    string `json:"email"`
-	Pattern  string `json:"pattern"`
-	SMTPCode int    `json:"smtp_code"`
-	Tier     string `json:"tier"`
-	Valid    bool   `json:"valid"`
-}
-
-// EmailResult is the outcome of an email job.
-type EmailResult struct {
-	Status     string     `json:"status"`
-	FirstName  string     `json:"first_name"`
-	LastName   string     `json:"last_name"`
-	Domain     string     `json:"domain"`
-	Result     EmailFound `json:"result"`
-	IsCatchAll bool       `json:"is_catch_all"`
-	Provider   *string    `json:"provider"`
-	Attempts   int        `json:"attempts"`
-	DurationMS int        `json:"duration_ms"`
-	Detail     string     `json:"detail,omitempty"` // why, for every status but found
-}
-
 // ErrorInfo is the error of a failed task or job.
 type ErrorInfo struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
-}
-
-// EmailJob is the answer of GET /v1/email/jobs/{job_id}.
-type EmailJob struct {
-	JobID  string      `json:"job_id"`
-	Kind   string      `json:"kind"`
-	Status string      `json:"status"`
-	Result EmailResult `json:"result"`
-	Error  *ErrorInfo  `json:"error,omitempty"`
-}
-
-// EmailBatchResults is the answer of GET /v1/email/batch/{batch_id}/results.
-type EmailBatchResults struct {
-	BatchID   string     `json:"batch_id"`
-	Total     int        `json:"total"`
-	Completed int        `json:"completed"`
-	Failed    int        `json:"failed"`
-	Results   []EmailJob `json:"results"`
 }
 
 // FindEmail calls POST /v1/email/find: it starts a job; poll it with GetEmailJob or

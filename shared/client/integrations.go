@@ -72,16 +72,6 @@ type LLMConnectionResult struct {
 	Message string `json:"message"`
 }
 
-// SearchProvider is a configured web search provider.
-type SearchProvider struct {
-	ProviderID string  `json:"provider_id"`
-	Name       string  `json:"name"`
-	Provider   string  `json:"provider"`
-	APIKey     *string `json:"api_key"`
-	IsDefault  bool    `json:"is_default"`
-	CreatedAt  string  `json:"created_at,omitempty"`
-}
-
 // SearchProviders is the answer of GET /v1/search-providers.
 type SearchProviders struct {
 	Providers []SearchProvider `json:"providers"`

@@ -16,31 +16,6 @@ type MatchParams struct {
 	LocalMode          *bool  `json:"local_mode,omitempty"`
 }
 
-// MatchQuery is the query a match answer echoes.
-type MatchQuery struct {
-	Name               string `json:"name"`
-	Country            string `json:"country"`
-	State              string `json:"state"`
-	City               string `json:"city"`
-	ZipCode            string `json:"zip_code"`
-	Phone              string `json:"phone"`
-	MinMatchConfidence int    `json:"min_match_confidence"`
-	Strict             bool   `json:"strict"`
-	LocalMode          bool   `json:"local_mode"`
-}
-
-// MatchCandidate is a company profile with how confidently it matches.
-type MatchCandidate struct {
-	CompanyProfile
-	MatchConfidence int `json:"match_confidence"`
-}
-
-// MatchAnswer is the answer of GET /v1/match.
-type MatchAnswer struct {
-	Query   MatchQuery       `json:"query"`
-	Matches []MatchCandidate `json:"matches"`
-}
-
 // Match calls GET /v1/match: the companies a name matches, best first. When nothing
 // matches at or above min_match_confidence the server answers 204: the answer then has
 // no matches and Response.Status is 204.

@@ -8,20 +8,6 @@ type PageParams struct {
 	Offset     int `json:"offset,omitempty"`
 }
 
-// SavedQuery is one saved query or list.
-type SavedQuery struct {
-	QueryID      string         `json:"query_id"`
-	QueryName    string         `json:"query_name"`
-	Action       string         `json:"action"`
-	Domains      []string       `json:"domains"`
-	DomainCount  int            `json:"domain_count"`
-	PersonaCount int            `json:"persona_count"`
-	QueryParams  map[string]any `json:"query_params"`
-	Tags         []string       `json:"tags"`
-	UserName     string         `json:"user_name"`
-	Mtime        string         `json:"mtime"`
-}
-
 // SavedQueries is the answer of GET /v1/queries/saved.
 type SavedQueries struct {
 	Count   int          `json:"count"`

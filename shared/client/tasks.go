@@ -137,14 +137,6 @@ type GenerationTask struct {
 	InterimOrder []string `json:"-"`
 }
 
-// TaskCancellation is the answer of DELETE /v1/gen/cancel/{task_id}.
-type TaskCancellation struct {
-	TaskID  string `json:"task_id"`
-	Status  string `json:"status"`
-	Success bool   `json:"success"`
-	Message string `json:"message"`
-}
-
 // BulkMatchRequest is the upload of POST /v1/bulkmatch: a CSV or Excel file and the
 // names of its columns.
 type BulkMatchRequest struct {

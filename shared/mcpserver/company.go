@@ -142,11 +142,11 @@ func (t *tools) companyProfile(ctx context.Context, _ *mcp.CallToolRequest, in D
 	if err != nil {
 		return nil, CompanyProfile{}, toolError("company_profile", err)
 	}
-	out := CompanyProfile{Domain: p.Domain, Name: p.Name, Status: p.Status.Status, StatusConfidence: p.Status.Confidence,
+	out := CompanyProfile{Domain: p.Domain, Name: p.Name, Status: string(p.Status.Status), StatusConfidence: p.Status.Confidence,
 		Score: p.Score, StartDate: p.StartDate, EndDate: p.EndDate, Address: p.Address,
 		Phones: firstN(p.Phones, 3), PublicEmails: firstN(p.PublicEmails, 3), SocialURLs: firstN(p.SocialURLs, 5),
 		Description: clip(p.Description, 600), Keywords: topKeys(p.Keywords, 10), IndustryGroups: p.IndustryGroups,
-		SubIndustry: confidences(p.SubIndustry), Employees: p.Employees, RevenueRange: p.RevenueRange, MXProvider: p.MXProvider,
+		SubIndustry: derefMap(p.SubIndustry), Employees: (*string)(p.Employees), RevenueRange: string(p.RevenueRange), MXProvider: p.MXProvider,
 		RedirectDomain: p.RedirectDomain, UpdateDate: p.UpdateDate}
 	if top := topKeys(p.BusinessModel, 1); len(top) == 1 {
 		out.BusinessModel = top[0]
@@ -158,19 +158,12 @@ func (t *tools) companyProfile(ctx context.Context, _ *mcp.CallToolRequest, in D
 	return nil, out, nil
 }
 
-// confidences reads sub_industry, whose values are confidences (client.CompanyProfile
-// declares them as any); null stays null.
-func confidences(m map[string]any) map[string]float64 {
+// derefMap is the map a nullable map property points to; null stays null.
+func derefMap(m *map[string]float64) map[string]float64 {
 	if m == nil {
 		return nil
 	}
-	out := make(map[string]float64, len(m))
-	for k, v := range m {
-		if f, ok := v.(float64); ok {
-			out[k] = f
-		}
-	}
-	return out
+	return *m
 }
 
 func (t *tools) companyScore(ctx context.Context, _ *mcp.CallToolRequest, in DomainInput) (*mcp.CallToolResult, ScoreOutput, error) {
@@ -204,8 +197,8 @@ func (t *tools) matchCompany(ctx context.Context, _ *mcp.CallToolRequest, in Mat
 	}
 	out.Count = len(ans.Matches)
 	for _, m := range firstN(ans.Matches, maxMatchRows) {
-		r := MatchRow{Domain: m.Domain, Name: m.Name, MatchConfidence: m.MatchConfidence, Status: m.Status.Status,
-			City: m.Address.City, State: m.Address.State, Country: m.Address.Country, Employees: m.Employees, Score: m.Score}
+		r := MatchRow{Domain: m.Domain, Name: m.Name, MatchConfidence: m.MatchConfidence, Status: string(m.Status.Status),
+			City: m.Address.City, State: m.Address.State, Country: m.Address.Country, Employees: (*string)(m.Employees), Score: m.Score}
 		if top := topKeys(m.IndustryGroups, 1); len(top) == 1 {
 			r.Industry = top[0]
 		}

@@ -108,11 +108,13 @@ func (t *tools) await(ctx context.Context, statusPath string, seconds int) (*cli
 // outcomeOf is an email job's state and outcome (the address only when found: the
 // job's result.result is null otherwise).
 func outcomeOf(j client.EmailJob) EmailOutcome {
-	r := j.Result
-	out := EmailOutcome{JobID: j.JobID, JobStatus: j.Status, Outcome: r.Status, IsCatchAll: r.IsCatchAll, Provider: r.Provider}
-	if f := r.Result; f.Email != "" {
-		email, valid := f.Email, f.Valid
-		out.Email, out.Pattern, out.Tier, out.Valid = &email, f.Pattern, f.Tier, &valid
+	out := EmailOutcome{JobID: j.JobID, JobStatus: string(j.Status)}
+	if r := j.Result; r != nil {
+		out.Outcome, out.IsCatchAll, out.Provider = string(r.Status), r.IsCatchAll, r.Provider
+		if f := r.Result; f != nil && f.Email != "" {
+			email, valid := f.Email, f.Valid
+			out.Email, out.Pattern, out.Tier, out.Valid = &email, f.Pattern, string(f.Tier), &valid
+		}
 	}
 	if j.Error != nil {
 		out.Note = "the job failed: " + j.Error.Code + ": " + j.Error.Message

@@ -39,6 +39,14 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	return newEnvOf(t, worldOpts(), false)
+}
+
+// newEnvOf is an env on the world of opts. With noSync the embedded store does not
+// fsync each transaction (as while seeding): for a test of thousands of billed calls
+// whose durability is not what it checks.
+func newEnvOf(t *testing.T, opts world.Options, noSync bool) *env {
+	t.Helper()
 	ctx := context.Background()
 	vars := map[string]string{"FIRMO_DATA_DIR": t.TempDir()}
 	cfg, err := config.Load(func(k string) string { return vars[k] })
@@ -53,7 +61,6 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := worldOpts()
 	if _, err := a.SeedWorld(ctx, opts, company.LoadOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +69,10 @@ func newEnv(t *testing.T) *env {
 	}
 	if _, err := a.Composer.SyncNames(ctx); err != nil { // what `firmo serve` does after a seed
 		t.Fatal(err)
+	}
+	if s, ok := a.Core.Store.(interface{ DeferSync() func() error }); ok && noSync {
+		synced := s.DeferSync()
+		t.Cleanup(func() { synced() })
 	}
 	if err := a.StartTasks(ctx); err != nil {
 		t.Fatal(err)

@@ -150,7 +150,11 @@ func readTask(kind string, body []byte) (taskAnswer, error) {
 		if err := json.Unmarshal(body, &j); err != nil {
 			return taskAnswer{}, err
 		}
-		return taskAnswer{rows: []map[string]any{emailRow(j)}, err: j.Error}, nil
+		var jobErr *client.ErrorInfo
+		if j.Error != nil {
+			jobErr = &client.ErrorInfo{Code: j.Error.Code, Message: j.Error.Message}
+		}
+		return taskAnswer{rows: []map[string]any{emailRow(j)}, err: jobErr}, nil
 	case "email_batch":
 		var b client.EmailBatchResults
 		if err := json.Unmarshal(body, &b); err != nil {

@@ -1,4 +1,4 @@
-package client_test
+package clientcheck_test
 
 import (
 	"context"

@@ -1,0 +1,3 @@
+module github.com/firmoapi/firmo/shared/client
+
+go 1.22
