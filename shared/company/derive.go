@@ -18,8 +18,10 @@ import (
 // the homepage's fetch status, form hosts among the vendors (capped at MaxVendors), the
 // reverse redirect index, and subdomains without wildcard or e-mail names. Version 3
 // classifies the homepage's statements (title, description, headings, declared
-// schema.org types) apart from its text and reads the about page too.
-const PipelineVersion = 3
+// schema.org types) apart from its text and reads the about page too. Version 4's
+// industry model also learns from the NAICS descriptions and no longer reads the words
+// every company's site uses (team, family, quality, customers).
+const PipelineVersion = 4
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).
