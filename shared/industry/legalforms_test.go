@@ -1,6 +1,7 @@
 package industry
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -52,5 +53,23 @@ func TestLegalFormTipsAPage(t *testing.T) {
 	}
 	if top(with) != top(without) && top(with) != "NON_PROFIT" {
 		t.Errorf("the form changed the top industry from %s to %s", top(without), top(with))
+	}
+}
+
+// The legal notice is read for the form it states only: its legal vocabulary does not
+// move the industry scores.
+func TestLegalNoticeIsNoVocabulary(t *testing.T) {
+	c := New()
+	p := Page{Domain: "baeckerei-muster.de", Title: "Bäckerei Muster", Lang: "de",
+		Text: "Frische Brötchen, Brot aus dem Steinofen und Kuchen. Öffnungszeiten Mo-Sa ab 6 Uhr."}
+	without := c.ClassifyPage(p)
+	p.Legal = "Impressum. Haftung für Inhalte und Links, Urheberrecht, Rechtsanwalt, Gerichtsstand, Streitschlichtung, Verbraucherschlichtungsstelle. Muster GmbH, HRB 123."
+	with := c.ClassifyPage(p)
+	if !reflect.DeepEqual(with.Groups, without.Groups) {
+		t.Errorf("groups %v with the legal notice, %v without", with.Groups, without.Groups)
+	}
+	p.Legal += " Träger ist der Förderverein Muster e.V."
+	if _, ok := c.ClassifyPage(p).Groups["NON_PROFIT"]; !ok {
+		t.Errorf("a form stated in the legal notice did not count")
 	}
 }

@@ -24,6 +24,9 @@ type Page struct {
 	Text string
 	// Lang is the text's language (as for Classify).
 	Lang string
+	// Legal is the text of the company's legal notice (imprint): read for the legal
+	// form it states (legalforms.go), never as vocabulary.
+	Legal string
 }
 
 // pageWeights are the constants of ClassifyPage (see ACCURACY.md for how they were
@@ -78,7 +81,7 @@ func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 	boost, subBoost := typeBoosts(typeValues(p.Types), pw.typeBoost)
 	// A legal form is a fact where a declared type is often a template's guess: it
 	// weighs more, and its industry is always one of the two reported.
-	forms := statedForms(p.Title, p.Description, headings, p.Text)
+	forms := statedForms(p.Title, p.Description, headings, p.Text, p.Legal)
 	if fb, fsub := typeBoosts(forms, pw.formBoost); fb != nil {
 		if boost == nil {
 			boost = make([]float64, len(taxonomy))
