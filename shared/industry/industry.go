@@ -84,7 +84,7 @@ func build(p params, examples []example) (*resources, error) {
 		}
 		examples = trainingExamples(rows)
 	}
-	var naics map[string][]naicsEntry
+	var naics []naicsFeature
 	if p.naicsWeight > 0 {
 		if naics, err = parseNAICSTable(naicsTableFile); err != nil {
 			return nil, err

@@ -1,9 +1,7 @@
 package industry
 
 import (
-	"maps"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -108,7 +106,7 @@ func (c *counts) add(f string, class int, w float64) {
 
 // train builds the model from the lexicon, the training examples and the NAICS
 // table (naics.go; nil for none).
-func train(p params, lex []lexEntry, examples []example, naics map[string][]naicsEntry, a map[string]*analyzer) *model {
+func train(p params, lex []lexEntry, examples []example, naics []naicsFeature, a map[string]*analyzer) *model {
 	m := &model{p: p, feat: map[string]int32{}, subs: make([]subModel, len(taxonomy)), compose: map[string]bool{}}
 	top := newCounts(len(taxonomy))
 	sub := make([]*counts, len(taxonomy))
@@ -144,14 +142,14 @@ func train(p params, lex []lexEntry, examples []example, naics map[string][]naic
 	// The NAICS table fills gaps only: features the lexicon and the rows do not know
 	// (the table holds only features pointing to few industries).
 	if p.naicsWeight > 0 {
-		for _, f := range slices.Sorted(maps.Keys(naics)) {
-			if top.byFeat[f] != nil {
+		for _, nf := range naics {
+			if top.byFeat[nf.f] != nil {
 				continue
 			}
-			for _, e := range naics[f] {
-				top.add(f, e.pos.parent, p.naicsWeight*e.n)
+			for _, e := range nf.es {
+				top.add(nf.f, e.pos.parent, p.naicsWeight*e.n)
 				if e.pos.sub >= 0 {
-					sub[e.pos.parent].add(f, e.pos.sub, p.naicsWeight*e.n)
+					sub[e.pos.parent].add(nf.f, e.pos.sub, p.naicsWeight*e.n)
 				}
 			}
 		}

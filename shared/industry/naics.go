@@ -402,26 +402,38 @@ type naicsEntry struct {
 	n   float64
 }
 
-// parseNAICSTable reads naics_features.tsv: feature -> the values it trains.
-func parseNAICSTable(src string) (map[string][]naicsEntry, error) {
-	out := map[string][]naicsEntry{}
-	for n, line := range strings.Split(src, "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
+// naicsFeature is one line of the NAICS table.
+type naicsFeature struct {
+	f  string
+	es []naicsEntry
+}
+
+// parseNAICSTable reads naics_features.tsv, in its (sorted) order.
+func parseNAICSTable(src string) ([]naicsFeature, error) {
+	out := make([]naicsFeature, 0, strings.Count(src, "\n"))
+	for n := 1; src != ""; n++ {
+		var line string
+		line, src, _ = strings.Cut(src, "\n")
+		if line == "" || line[0] == '#' {
 			continue
 		}
-		f := strings.Split(line, "\t")
-		if len(f) < 2 || f[0] == "" {
-			return nil, fmt.Errorf("naics_features.tsv:%d: want \"feature <tab> VALUE count ...\"", n+1)
+		f, rest, ok := strings.Cut(line, "\t")
+		if !ok || f == "" {
+			return nil, fmt.Errorf("naics_features.tsv:%d: want \"feature <tab> VALUE count ...\"", n)
 		}
-		for _, e := range f[1:] {
+		nf := naicsFeature{f: f}
+		for rest != "" {
+			var e string
+			e, rest, _ = strings.Cut(rest, "\t")
 			v, c, ok := strings.Cut(e, " ")
 			pos, known := index[v]
 			k, err := strconv.Atoi(c)
 			if !ok || !known || err != nil || k < 1 {
-				return nil, fmt.Errorf("naics_features.tsv:%d: %q is not \"VALUE count\"", n+1, e)
+				return nil, fmt.Errorf("naics_features.tsv:%d: %q is not \"VALUE count\"", n, e)
 			}
-			out[f[0]] = append(out[f[0]], naicsEntry{pos: pos, n: float64(k)})
+			nf.es = append(nf.es, naicsEntry{pos: pos, n: float64(k)})
 		}
+		out = append(out, nf)
 	}
 	return out, nil
 }
