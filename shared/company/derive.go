@@ -18,8 +18,12 @@ import (
 // the homepage's fetch status, form hosts among the vendors (capped at MaxVendors), the
 // reverse redirect index, and subdomains without wildcard or e-mail names. Version 3
 // classifies the homepage's statements (title, description, headings, declared
-// schema.org types) apart from its text and reads the about page too.
-const PipelineVersion = 3
+// schema.org types) apart from its text and reads the about page too. Version 4's
+// industry model also learns from the NAICS descriptions and no longer reads the words
+// every company's site uses (team, family, quality, customers), and the legal form a
+// page or the legal notice page states (e.V., registered charity, public-law body)
+// tips the industry.
+const PipelineVersion = 4
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).
@@ -56,6 +60,9 @@ type PageStatements struct {
 	Types       []string
 	Text        string
 	Lang        string
+	// Legal is the text of the company's legal notice (imprint) page, where its
+	// legal form and register entry are stated; read for those only.
+	Legal string
 }
 
 // Classification is a Classifier's answer. Sub is non-nil when the text was scored
@@ -128,6 +135,7 @@ func (d *Deriver) Derive(ctx context.Context, in Inputs) (Profile, Scored, Deriv
 	pages := d.ensureText(in.Domain, in.Pages)
 	home, homeIdx := homepage(in.Domain, pages)
 	about, _ := aboutPage(in.Domain, pages)
+	legal, _ := legalPage(in.Domain, pages)
 	p := Profile{Domain: in.Domain, UpdateDate: Date(now)}
 
 	d.applyCerts(&p, in.Certs, now)
@@ -157,7 +165,7 @@ func (d *Deriver) Derive(ctx context.Context, in Inputs) (Profile, Scored, Deriv
 		lang := home.Language
 		p.Language = &lang
 	}
-	d.applyIndustry(&p, in, home, about, links)
+	d.applyIndustry(&p, in, home, about, legal, links)
 
 	if b, err := EmployeeBucket(in.Raw.Employees); err == nil && b != "" {
 		p.Employees = &b
@@ -218,16 +226,16 @@ func (d *Deriver) Score(certs []Certificate, now time.Time) Scored {
 	return out
 }
 
-// ensureText extracts the home page and the about page when they were stored without
-// text (stored raw by a bulk load, before an extractor was configured, or by an older
-// pipeline). Other pages are left as stored: the profile reads only these two, and
-// extraction is the costliest step of a derivation.
+// ensureText extracts the home page, the about page and the legal notice page when
+// they were stored without text (stored raw by a bulk load, before an extractor was
+// configured, or by an older pipeline). Other pages are left as stored: the profile
+// reads only these three, and extraction is the costliest step of a derivation.
 func (d *Deriver) ensureText(dom string, pages []Page) []Page {
 	if d.extract == nil {
 		return pages
 	}
 	var out []Page
-	for _, pick := range []func(string, []Page) (Page, int){homepage, aboutPage} {
+	for _, pick := range []func(string, []Page) (Page, int){homepage, aboutPage, legalPage} {
 		pg, i := pick(dom, pages)
 		if i < 0 || pg.Text != "" || pg.HTML == "" || pg.StatusCode >= 300 {
 			continue
@@ -257,7 +265,7 @@ func (d *Deriver) ExtractPage(pg Page) Page {
 	return pg
 }
 
-func (d *Deriver) applyIndustry(p *Profile, in Inputs, home, about Page, links pageLinks) {
+func (d *Deriver) applyIndustry(p *Profile, in Inputs, home, about, legal Page, links pageLinks) {
 	raw := in.Raw
 	text := strings.TrimSpace(strings.Join([]string{home.Title, home.Description, home.Text}, "\n"))
 	if text == "" {
@@ -266,7 +274,9 @@ func (d *Deriver) applyIndustry(p *Profile, in Inputs, home, about Page, links p
 	if d.classify != nil && strings.TrimSpace(text) != "" {
 		var c Classification
 		if pc, ok := d.classify.(PageClassifier); ok {
-			c = pc.ClassifyPage(pageStatements(in.Domain, home, about, links, raw.Description))
+			ps := pageStatements(in.Domain, home, about, links, raw.Description)
+			ps.Legal = legal.Text
+			c = pc.ClassifyPage(ps)
 		} else {
 			c = d.classify.Classify(text, home.Language)
 		}
@@ -353,10 +363,24 @@ var aboutSlugs = map[string]bool{
 	"over-ons": true, "over": true, "wie-zijn-wij": true, "bedrijf": true, "om-oss": true, "om-os": true, "om": true,
 }
 
+// legalSlugs are the last path segments of legal notice (imprint) pages.
+var legalSlugs = map[string]bool{
+	"impressum": true, "imprint": true, "legal": true, "legal-notice": true, "legal-notices": true, "legal-information": true,
+	"mentions-legales": true, "mentions-légales": true, "informations-legales": true,
+	"aviso-legal": true, "nota-legal": true, "informacion-legal": true, "aviso-legal-y-privacidad": true,
+	"informacao-legal": true, "termos-legais": true,
+	"note-legali": true, "informazioni-legali": true, "colofon": true, "colophon": true,
+}
+
 // aboutPage picks the company's about page: a page on the domain (or its www host)
 // whose last path segment (without .html) is one of aboutSlugs, the shortest path
 // first. Index -1 when there is none.
-func aboutPage(dom string, pages []Page) (Page, int) {
+func aboutPage(dom string, pages []Page) (Page, int) { return slugPage(dom, pages, aboutSlugs) }
+
+// legalPage picks the company's legal notice page as aboutPage does, by legalSlugs.
+func legalPage(dom string, pages []Page) (Page, int) { return slugPage(dom, pages, legalSlugs) }
+
+func slugPage(dom string, pages []Page, slugs map[string]bool) (Page, int) {
 	best, bestLen := -1, 0
 	for i, pg := range pages {
 		u, err := url.Parse(pg.URL)
@@ -372,7 +396,7 @@ func aboutPage(dom string, pages []Page) (Page, int) {
 		for _, ext := range []string{".html", ".htm", ".php"} {
 			last = strings.TrimSuffix(last, ext)
 		}
-		if !aboutSlugs[last] {
+		if !slugs[last] {
 			continue
 		}
 		if best < 0 || len(p) < bestLen {

@@ -46,6 +46,21 @@ func TestAboutPage(t *testing.T) {
 	}
 }
 
+func TestLegalPage(t *testing.T) {
+	pages := []Page{
+		{URL: "https://acme.fr/", StatusCode: 200},
+		{URL: "https://acme.fr/mentions-legales/", StatusCode: 200},
+		{URL: "https://acme.fr/fr/mentions-legales.html", StatusCode: 200},
+		{URL: "https://acme.fr/impressum", StatusCode: 404},
+	}
+	if _, i := legalPage("acme.fr", pages); i != 1 {
+		t.Errorf("legal page = %d, want 1 (the shortest legal notice path that answered)", i)
+	}
+	if _, i := legalPage("acme.fr", pages[:1]); i != -1 {
+		t.Errorf("the home page was taken for the legal notice")
+	}
+}
+
 // fakePageClassifier records what the pipeline hands a PageClassifier.
 type fakePageClassifier struct {
 	fakeClassifier
@@ -62,9 +77,10 @@ func TestDeriveHandsPageClassifierTheStatements(t *testing.T) {
 	home := Page{URL: "https://praxis-beispiel.de/", StatusCode: 200, FetchedAt: day0, HTML: `<html lang="de"><head><title>Praxis</title>
 <script type="application/ld+json">{"@type":"Dentist"}</script></head><body><h1>Zahnarzt in Köln</h1><p>Willkommen.</p></body></html>`}
 	about := Page{URL: "https://praxis-beispiel.de/ueber-uns", StatusCode: 200, FetchedAt: day0, HTML: `<html><body><p>Unser Team behandelt Kinder und Erwachsene.</p></body></html>`}
+	legal := Page{URL: "https://praxis-beispiel.de/impressum", StatusCode: 200, FetchedAt: day0, HTML: `<html><body><p>Zahnarztpraxis Beispiel, Zahnärztekammer Nordrhein, Körperschaft des öffentlichen Rechts</p></body></html>`}
 	ex, cl := &fakeExtractor{}, &fakePageClassifier{}
 	d := NewDeriver(DeriverDeps{Extractor: ex, Classifier: cl, Now: func() time.Time { return day0 }})
-	p, _, _, pages := d.Derive(context.Background(), Inputs{Domain: "praxis-beispiel.de", Pages: []Page{about, home}})
+	p, _, _, pages := d.Derive(context.Background(), Inputs{Domain: "praxis-beispiel.de", Pages: []Page{about, home, legal}})
 	if cl.calls != 1 || cl.fakeClassifier.gotLang != "" {
 		t.Fatalf("ClassifyPage calls %d, Classify called with %q: the pipeline must prefer ClassifyPage", cl.calls, cl.fakeClassifier.gotLang)
 	}
@@ -75,8 +91,11 @@ func TestDeriveHandsPageClassifierTheStatements(t *testing.T) {
 	if !strings.Contains(g.Text, "Willkommen") || !strings.Contains(g.Text, "Kinder und Erwachsene") {
 		t.Errorf("text = %q, want the homepage's and the about page's", g.Text)
 	}
-	if ex.calls != 2 || pages[0].Text == "" {
-		t.Errorf("extraction calls %d, about page %+v: the about page is extracted and kept", ex.calls, pages[0])
+	if !strings.Contains(g.Legal, "Körperschaft des öffentlichen Rechts") || strings.Contains(g.Text, "Körperschaft") {
+		t.Errorf("legal = %q, text = %q: want the legal notice apart from the running text", g.Legal, g.Text)
+	}
+	if ex.calls != 3 || pages[0].Text == "" || pages[2].Text == "" {
+		t.Errorf("extraction calls %d, about page %+v, legal page %+v: both are extracted and kept", ex.calls, pages[0], pages[2])
 	}
 	if p.IndustryGroups["HEALTHCARE"] != 0.8 || p.BusinessModel["B2C"] != 0.6 {
 		t.Errorf("profile from ClassifyPage: %v %v", p.IndustryGroups, p.BusinessModel)

@@ -84,6 +84,12 @@ func build(p params, examples []example) (*resources, error) {
 		}
 		examples = trainingExamples(rows)
 	}
+	var naics []naicsFeature
+	if p.naicsWeight > 0 {
+		if naics, err = parseNAICSTable(naicsTableFile); err != nil {
+			return nil, err
+		}
+	}
 	cues, err := loadCues(stops)
 	if err != nil {
 		return nil, err
@@ -96,7 +102,7 @@ func build(p params, examples []example) (*resources, error) {
 	for _, l := range languages {
 		stems[l] = &stemCache{}
 	}
-	return &resources{stops: stops, model: train(p, lex, examples, analyzers), cues: cues, stems: stems}, nil
+	return &resources{stops: stops, model: train(p, lex, examples, naics, analyzers), cues: cues, stems: stems}, nil
 }
 
 // Classify classifies a text written in lang (an ISO 639-1 or 639-2 code such as

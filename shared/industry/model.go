@@ -42,6 +42,9 @@ type params struct {
 	// subThreshold is the least confidence (industry score times the sub-industry's
 	// share within it) a sub-industry needs to be reported.
 	subThreshold float64
+	// naicsWeight is what each NAICS description row with a feature (the NAICS
+	// table, naics.go) adds to its value's counts; 0 leaves the table out.
+	naicsWeight float64
 }
 
 // defaultParams were chosen by 4-fold cross-validation on the training rows only
@@ -55,13 +58,15 @@ var defaultParams = params{
 	evidenceExp:  1,
 	equalMass:    true,
 	subThreshold: 0.5,
+	naicsWeight:  1,
 }
 
 // example is one labelled description used to train the model.
 type example struct {
-	sub  string // PARENT/SUB
-	lang string // ISO 639-1
-	text string
+	sub    string // PARENT/SUB, or PARENT alone (trains no sub-industry)
+	lang   string // ISO 639-1
+	text   string
+	weight float64 // per distinct feature; 0 means 1
 }
 
 // model is a trained classifier.
@@ -99,8 +104,9 @@ func (c *counts) add(f string, class int, w float64) {
 	c.total[class] += w
 }
 
-// train builds the model from the lexicon and the training examples.
-func train(p params, lex []lexEntry, examples []example, a map[string]*analyzer) *model {
+// train builds the model from the lexicon, the training examples and the NAICS
+// table (naics.go; nil for none).
+func train(p params, lex []lexEntry, examples []example, naics []naicsFeature, a map[string]*analyzer) *model {
 	m := &model{p: p, feat: map[string]int32{}, subs: make([]subModel, len(taxonomy)), compose: map[string]bool{}}
 	top := newCounts(len(taxonomy))
 	sub := make([]*counts, len(taxonomy))
@@ -122,9 +128,30 @@ func train(p params, lex []lexEntry, examples []example, a map[string]*analyzer)
 	for _, ex := range examples {
 		pos := index[ex.sub]
 		an := a[ex.lang]
+		w := ex.weight
+		if w == 0 {
+			w = 1
+		}
 		for f := range m.features(an, an.tokens(ex.text), nil) {
-			top.add(f, pos.parent, 1)
-			sub[pos.parent].add(f, pos.sub, 1)
+			top.add(f, pos.parent, w)
+			if pos.sub >= 0 {
+				sub[pos.parent].add(f, pos.sub, w)
+			}
+		}
+	}
+	// The NAICS table fills gaps only: features the lexicon and the rows do not know
+	// (the table holds only features pointing to few industries).
+	if p.naicsWeight > 0 {
+		for _, nf := range naics {
+			if top.byFeat[nf.f] != nil {
+				continue
+			}
+			for _, e := range nf.es {
+				top.add(nf.f, e.pos.parent, p.naicsWeight*e.n)
+				if e.pos.sub >= 0 {
+					sub[e.pos.parent].add(nf.f, e.pos.sub, p.naicsWeight*e.n)
+				}
+			}
 		}
 	}
 	// Stable feature ids keep training deterministic (map order is random).

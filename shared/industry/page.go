@@ -24,6 +24,9 @@ type Page struct {
 	Text string
 	// Lang is the text's language (as for Classify).
 	Lang string
+	// Legal is the text of the company's legal notice (imprint): read for the legal
+	// form it states (legalforms.go), never as vocabulary.
+	Legal string
 }
 
 // pageWeights are the constants of ClassifyPage (see ACCURACY.md for how they were
@@ -34,10 +37,11 @@ type pageWeights struct {
 	body      float64 // weight of a feature of the running text, per (1 + ln n)
 	pair      float64 // multiplier of adjacent-word features (lexicon phrases)
 	typeBoost float64 // log-odds a declared schema.org type adds to its industry
+	formBoost float64 // log-odds a stated legal form adds to its industry (legalforms.go)
 	temp      float64 // final scale of the log-odds (calibration)
 }
 
-var defaultPageWeights = pageWeights{title: 1.5, statement: 1.5, body: 1, pair: 1.5, typeBoost: 1.5, temp: 1.75}
+var defaultPageWeights = pageWeights{title: 1.5, statement: 1.5, body: 1, pair: 1.5, typeBoost: 1.5, formBoost: 3, temp: 1.75}
 
 // ClassifyPage classifies a page from its statements and its text.
 func (c *Classifier) ClassifyPage(p Page) Result {
@@ -74,7 +78,21 @@ func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 			w[f] *= pw.pair
 		}
 	}
-	boost, subBoost := typeBoosts(p.Types, pw.typeBoost)
+	boost, subBoost := typeBoosts(typeValues(p.Types), pw.typeBoost)
+	// A legal form is a fact where a declared type is often a template's guess: it
+	// weighs more, and its industry is always one of the two reported.
+	forms := statedForms(p.Title, p.Description, headings, p.Text, p.Legal)
+	if fb, fsub := typeBoosts(forms, pw.formBoost); fb != nil {
+		if boost == nil {
+			boost = make([]float64, len(taxonomy))
+		}
+		for i := range fb {
+			boost[i] += fb[i]
+			if fsub[i] >= 0 {
+				subBoost[i] = fsub[i]
+			}
+		}
+	}
 	s := r.model.scoreWeighted(w, boost)
 	if s.prob != nil && pw.temp != 1 {
 		s.prob = sharpen(s.prob, pw.temp)
@@ -83,6 +101,11 @@ func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 	top := topIndexes(s.prob, 2)
 	if s.prob == nil {
 		top = nil
+	}
+	if len(forms) > 0 && len(top) == 2 {
+		if f := index[forms[0]].parent; f != top[0] {
+			top[1] = f
+		}
 	}
 	likelySub := "" // the top industry's most likely sub-industry, reported or not
 	for k, i := range top {
@@ -112,17 +135,28 @@ func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 	return out
 }
 
-// typeBoosts turns declared types into log-odds per industry, and the sub-industry
-// each names within its industry (-1: none).
-func typeBoosts(types []string, b float64) ([]float64, []int) {
+// typeValues are the industry values a page's declared types name.
+func typeValues(types []string) []string {
+	var out []string
+	for _, t := range types {
+		if v := schemaType(t); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// typeBoosts turns the values a page states (its declared types', its legal form's)
+// into log-odds per industry, and the sub-industry each names within its industry
+// (-1: none).
+func typeBoosts(values []string, b float64) ([]float64, []int) {
 	var boost []float64
 	sub := make([]int, len(taxonomy))
 	for i := range sub {
 		sub[i] = -1
 	}
 	seen := map[string]bool{}
-	for _, t := range types {
-		v := schemaType(t)
+	for _, v := range values {
 		if v == "" || seen[v] {
 			continue
 		}
