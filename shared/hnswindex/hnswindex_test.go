@@ -173,6 +173,26 @@ func TestFilteredSearchSwitchesToExact(t *testing.T) {
 	}
 }
 
+// TestBreadthMovesThePlan: the plan's cost model walks at the breadth rule's ef, so a filter
+// walked at the default ef 64 is scanned under a rule asking for a walk 5,000 wide (which
+// would pass more nodes than the scan reads), and walked again without the rule.
+func TestBreadthMovesThePlan(t *testing.T) {
+	w := bigWorld(t)
+	f := vector.Filter{Allow: func(id int64) bool { return id%2 == 0 }}
+	if got := w.ix.Plan(f); got != "graph" {
+		t.Fatalf("plan at the default breadth = %s, want graph", got)
+	}
+	w.ix.SetBreadth(func(int, float64) (int, int) { return 5000, 1 })
+	got := w.ix.Plan(f)
+	w.ix.SetBreadth(nil)
+	if got != "exact-scan" {
+		t.Fatalf("plan under a 5,000-wide rule = %s, want exact-scan", got)
+	}
+	if got := w.ix.Plan(f); got != "graph" {
+		t.Fatalf("plan with the rule removed = %s, want graph", got)
+	}
+}
+
 func TestSaveFileLoadFile(t *testing.T) {
 	w := bigWorld(t)
 	path := filepath.Join(t.TempDir(), "vectors", "contacts.hnsw")
