@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"slices"
 	"runtime"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -260,4 +260,3 @@ func sameHitOrder(a, b []vector.Hit) bool {
 	}
 	return true
 }
-
