@@ -158,8 +158,10 @@ func (w *scaleWorld) breadthSweep(b *testing.B, sweep bool) {
 // breadthCells measures the exact plan and the graph at a range of breadths.
 func (w *scaleWorld) breadthCells(b *testing.B, bf breadthFilter, qs [][]float32, truth [][]vector.Hit, k int, sel float64) {
 	plans := []hnswindex.Plan{{Exact: true}}
-	if sel >= 0.05 || (sel >= 0.009 && k <= 62) {
-		// Narrower filters send a walk past ef x 2M / sel nodes: tens of ms, never chosen.
+	// A walk passes about ef x 2M / sel nodes: past 200,000 (tens of ms) it is never the
+	// cheaper plan, and is not measured.
+	walkable := func(ef int) bool { return float64(ef)*32/sel <= 200_000 }
+	if walkable(k) {
 		efs := map[int]bool{}
 		for _, m := range []float64{1, 1.5, 2, 3, 4, 6} {
 			efs[int(float64(k)*m)] = true
@@ -171,7 +173,9 @@ func (w *scaleWorld) breadthCells(b *testing.B, bf breadthFilter, qs [][]float32
 		}
 		var list []int
 		for ef := range efs {
-			list = append(list, ef)
+			if walkable(ef) {
+				list = append(list, ef)
+			}
 		}
 		sort.Ints(list)
 		for _, efUpper := range []int{1, 16, 64} {
