@@ -685,10 +685,16 @@ func (x *Index) PlanOf(f vector.Filter, k int) Plan {
 	return x.plan(f, k)
 }
 
-// walkCostFactor is what a node a filtered walk passes costs against a row an exact scan
-// scores: the walk reads scattered rows one neighbour list at a time and keeps two heaps,
-// the scan reads rows in node order, prefetched a chunk ahead.
-const walkCostFactor = 1
+// walkCostFactor is what a node of a filtered walk's estimate (ef x 2M / selectivity) costs
+// against a candidate an exact scan scores. The estimate counts every neighbour of every
+// expanded node, but a walk scores only those it has not met yet, and an exact plan that
+// re-ranks on full-precision rows may scan twice when many candidates tie near the k-th
+// (exactRerank). Measured on contact search's shapes (contactsearch BenchmarkBreadth):
+// at 100,000 contacts and a 10,977-contact filter the two plans cost the same at ef 125
+// (1.4 to 1.7 ms), which puts the factor at 0.3; the other cells bound it between 0.13 and
+// 0.6 (a 1% filter at 1M is scanned faster than walked even at ef 12; a 12% one walked
+// faster even at ef 400).
+const walkCostFactor = 0.3
 
 // breadthOf is the walk's ef and EfUpper for k hits at this selectivity. Called under a
 // lock.
@@ -703,7 +709,8 @@ func (x *Index) breadthOf(k int, sel float64) (ef, efUpper int) {
 // plan applies the switching rule. OpenSearch's rule first: a filter admitting n ids is
 // scanned exactly when n x dims <= vector.ExactThreshold. Past that, the cheaper way wins: a
 // filtered walk must pass about ef x 2M / selectivity nodes to collect ef admitted ones
-// (each walkCostFactor rows), an exact scan scores the n candidates (plus one cheap
+// (each walkCostFactor of a scanned row; ef from the breadth rule), an exact scan scores the
+// n candidates (plus one cheap
 // predicate call per node, counted as a twentieth of a distance, when only a predicate says
 // which they are). Either way the answer for a small filtered set is exact. Called under the
 // read lock.
