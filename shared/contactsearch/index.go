@@ -330,23 +330,25 @@ func newGraph(dims int) *hnswindex.Index {
 // BenchmarkBreadth's sweep of its query shapes at 100,000 and 1,000,000 contacts
 // (BENCHMARKS.md, "The graph's breadth"): k is what a page asks for (12, 31, 62, 125 for
 // pages of 10 to 100; 400 under per-company caps), sel the share of contacts the filter
-// admits. Each setting is the cheapest that came within 0.003 of the best recall@k any
-// breadth reached for that shape:
-//   - unfiltered or broad (sel >= 0.5): ef max(128, 1.5k) from 64 layer-1 entry points. At
-//     1M, ef 64 left recall@12 at 0.978 and recall@62 at 0.970; ef 128 reaches 0.990 for
-//     about 0.05 to 0.1 ms more. 64 entry points cost 10 to 15% over 16 on this graph but
-//     kept a weaker build's whole neighbourhoods in reach (hnswindex Config.EfUpper).
-//   - filtered (sel < 0.5): ef max(32, k) from 16. A filtered walk passes about 1/sel nodes
-//     for each admitted one, so it already looks wide: at 12% of 1M, ef k came within
-//     0.003 of the best recall for k 31 to 400, and 64 entry points only added time.
+// admits. Each setting is the cheapest the sweep found within 0.003 of the best recall@k
+// any breadth reached for that shape at 1M:
+//   - unfiltered or broad (sel >= 0.5): ef max(128, k + min(k, 128)/2) from 64 layer-1
+//     entry points. Unfiltered at 1M, ef 64 (before) left recall@12 at 0.978 and recall@62
+//     at 0.970; ef 128 reaches 0.990 (the best of any breadth) for 0.05 to 0.1 ms more. 64
+//     entry points cost 10 to 15% more than 16 on this graph for the same recall, but kept
+//     a weaker build's whole neighbourhoods in reach (hnswindex Config.EfUpper).
+//   - filtered (sel < 0.5): ef max(48, k) from 16. A filtered walk passes about 1/sel
+//     nodes for each admitted one, so it already looks wide: at 12% and 30% of 1M, ef 48
+//     for k 12 and 31 and ef k above came within 0.003 of the best recall, and 64 entry
+//     points only added time.
 //
-// Below about 1% of the contacts the index scans the filtered set exactly instead (its
-// cost model: hnswindex plan), which the sweep found cheaper at every k.
+// Narrow filters are scanned exactly instead (the index's cost model, hnswindex plan; at 1M
+// from a few percent of the contacts down), which the sweep found cheaper at every k.
 func graphBreadth(k int, sel float64) (ef, efUpper int) {
 	if sel >= 0.5 {
-		return max(128, k+k/2), 64
+		return max(128, k+min(k, 128)/2), 64
 	}
-	return max(32, k), 16
+	return max(48, k), 16
 }
 
 // parallelBuild is the size from which the graph is built by two writers (hnswindex inserts

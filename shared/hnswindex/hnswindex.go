@@ -687,14 +687,15 @@ func (x *Index) PlanOf(f vector.Filter, k int) Plan {
 
 // walkCostFactor is what a node of a filtered walk's estimate (ef x 2M / selectivity) costs
 // against a candidate an exact scan scores. The estimate counts every neighbour of every
-// expanded node, but a walk scores only those it has not met yet, and an exact plan that
+// expanded node, but a walk scores only those it has not met yet; an exact plan that
 // re-ranks on full-precision rows may scan twice when many candidates tie near the k-th
-// (exactRerank). Measured on contact search's shapes (contactsearch BenchmarkBreadth):
-// at 100,000 contacts and a 10,977-contact filter the two plans cost the same at ef 125
-// (1.4 to 1.7 ms), which puts the factor at 0.3; the other cells bound it between 0.13 and
-// 0.6 (a 1% filter at 1M is scanned faster than walked even at ef 12; a 12% one walked
-// faster even at ef 400).
-const walkCostFactor = 0.3
+// (exactRerank). Measured on contact search's shapes (contactsearch BenchmarkBreadth): the
+// two plans cost the same for a 10,977-id list of 100,000 contacts at ef 125 (factor 0.30)
+// and for a 29,177-id list of 1,000,000 at ef 46 (0.58); the other cells bound it between
+// 0.34 (a 1% list at 1M is scanned faster than walked even at ef 12) and 0.61 (the 10,977-id
+// list is walked faster at ef 62). 0.6 sends the ties to the exact plan, whose answer is
+// exact.
+const walkCostFactor = 0.6
 
 // breadthOf is the walk's ef and EfUpper for k hits at this selectivity. Called under a
 // lock.

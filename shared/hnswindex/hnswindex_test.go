@@ -129,13 +129,13 @@ func TestRecallAt10(t *testing.T) {
 // TestFilteredSearchSwitchesToExact checks both sides of the switching rule: at 384 dims a
 // set of at most 5,208 candidates is scanned exactly (the answer equals brute force), and so
 // is a somewhat larger one while scanning it costs less than the widened walk (here, with 20k
-// nodes and ef 200, an id list while candidates² < 0.3 x 200 x 32 x 20,000, up to 6,196
+// nodes and ef 100, an id list while candidates² < 0.6 x 100 x 32 x 20,000, up to 6,196
 // candidates; a predicate, which also costs a call per node, only within the first rule);
 // beyond that the graph is walked with the filter (recall stays >= 0.95 and nothing
 // filtered out leaks).
 func TestFilteredSearchSwitchesToExact(t *testing.T) {
 	w := bigWorld(t)
-	w.ix.SetBreadth(func(int, float64) (int, int) { return 200, 1 })
+	w.ix.SetBreadth(func(int, float64) (int, int) { return 100, 1 })
 	defer w.ix.SetBreadth(nil)
 	idsUpTo := func(n int, step int64) []int64 {
 		out := make([]int64, 0, n)
