@@ -689,12 +689,11 @@ func (x *Index) PlanOf(f vector.Filter, k int) Plan {
 // against a candidate an exact scan scores. The estimate counts every neighbour of every
 // expanded node, but a walk scores only those it has not met yet; an exact plan that
 // re-ranks on full-precision rows may scan twice when many candidates tie near the k-th
-// (exactRerank). Measured on contact search's shapes (contactsearch BenchmarkBreadth): the
-// two plans cost the same for a 10,977-id list of 100,000 contacts at ef 125 (factor 0.30)
-// and for a 29,177-id list of 1,000,000 at ef 46 (0.58); the other cells bound it between
-// 0.34 (a 1% list at 1M is scanned faster than walked even at ef 12) and 0.61 (the 10,977-id
-// list is walked faster at ef 62). 0.6 sends the ties to the exact plan, whose answer is
-// exact.
+// (exactRerank). Measured on contact search's shapes (contactsearch BenchmarkBreadth): at
+// 1,000,000 contacts a 29,177-id list costs the same either way at ef 46 (factor 0.58) and a
+// 1% list is scanned faster than walked even at ef 12 (above 0.34); at 100,000 a 10,977-id
+// list ties at ef 125 (0.30) and is walked faster at ef 62 (below 0.61). 0.6 sends the ties
+// to the exact plan, whose answer is exact.
 const walkCostFactor = 0.6
 
 // breadthOf is the walk's ef and EfUpper for k hits at this selectivity. Called under a
