@@ -130,8 +130,12 @@ build-StepsFunction:
 build-CrmFunction:
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/crm
 
+# The second line is contact search at a million contacts (shared/contactsearch/BENCHMARKS.md):
+# similarity with and without filters, p50/p99 per kind; the first run fills its store and
+# builds its graph under the user cache dir (about 15 minutes), later runs load them.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+	FIRMO_BENCH_1M=1 $(GO) test -run '^$$' -bench 'BenchmarkScale/n=1000000/^(similarity-text|similarity-persona-consensus5|filtered-similarity-broad-linkedin|filtered-similarity-mid-DE|filtered-similarity-selective-AT-director)$$' -benchtime 400x -timeout 120m ./shared/contactsearch
 
 # staticcheck is pinned and run from the module proxy (no install step); it fails the
 # target like any other check.

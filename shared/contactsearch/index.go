@@ -201,7 +201,7 @@ func (s *Service) embedAll(ctx context.Context, sn *snapshot, prev *snapshot) (f
 			return nil, nil
 		}
 	}
-	idx := hnswindex.New(dims, graphConfig())
+	idx := newGraph(dims)
 	path := s.indexPath(sn)
 	if path != "" && len(todo) == len(sn.entries) {
 		if err := idx.LoadFile(path); err == nil {
@@ -210,7 +210,7 @@ func (s *Service) embedAll(ctx context.Context, sn *snapshot, prev *snapshot) (f
 				sn.index.Store(idx)
 				return nil, nil
 			}
-			idx = hnswindex.New(dims, graphConfig())
+			idx = newGraph(dims)
 		}
 	}
 	idx.SetRows(sn.row)
@@ -315,10 +315,41 @@ func (s *Service) embedMissing(ctx context.Context, sn *snapshot, donor func(i i
 	return todo, nil
 }
 
-// graphConfig is the contact graph's: searches start their layer-0 walk from 64 nodes of
-// layer 1 (hnswindex Config.EfUpper), which on one build of a million contacts took recall@10
-// of title queries from 0.966 to 0.990 for about a tenth more time (BENCHMARKS.md).
-func graphConfig() hnswindex.Config { return hnswindex.Config{Seed: 1, EfUpper: 64} }
+// graphConfig is the contact graph's: the index's defaults, with each search's breadth set
+// by graphBreadth (newGraph).
+func graphConfig() hnswindex.Config { return hnswindex.Config{Seed: 1} }
+
+// newGraph is an empty contact graph searching by graphBreadth.
+func newGraph(dims int) *hnswindex.Index {
+	g := hnswindex.New(dims, graphConfig())
+	g.SetBreadth(graphBreadth)
+	return g
+}
+
+// graphBreadth is contact search's breadth rule (hnswindex.Breadth), chosen from
+// BenchmarkBreadth's sweep of its query shapes at 100,000 and 1,000,000 contacts
+// (BENCHMARKS.md, "The graph's breadth"): k is what a page asks for (12, 31, 62, 125 for
+// pages of 10 to 100; 400 under per-company caps), sel the share of contacts the filter
+// admits. Each setting is the cheapest the sweep found within 0.003 of the best recall@k
+// any breadth reached for that shape at 1M:
+//   - unfiltered or broad (sel >= 0.5): ef max(128, k + min(k, 128)/2) from 64 layer-1
+//     entry points. Unfiltered at 1M, ef 64 (before) left recall@12 at 0.978 and recall@62
+//     at 0.970; ef 128 reaches 0.990 (the best of any breadth) for 0.05 to 0.1 ms more. 64
+//     entry points cost 10 to 15% more than 16 on this graph for the same recall, but kept
+//     a weaker build's whole neighbourhoods in reach (hnswindex Config.EfUpper).
+//   - filtered (sel < 0.5): ef max(48, k) from 16. A filtered walk passes about 1/sel
+//     nodes for each admitted one, so it already looks wide: at 12% and 30% of 1M, ef 48
+//     for k 12 and 31 and ef k above came within 0.003 of the best recall, and 64 entry
+//     points only added time.
+//
+// Narrow filters are scanned exactly instead (the index's cost model, hnswindex plan; at 1M
+// from a few percent of the contacts down), which the sweep found cheaper at every k.
+func graphBreadth(k int, sel float64) (ef, efUpper int) {
+	if sel >= 0.5 {
+		return max(128, k+min(k, 128)/2), 64
+	}
+	return max(48, k), 16
+}
 
 // parallelBuild is the size from which the graph is built by two writers (hnswindex inserts
 // concurrently; a million contacts take half the time). Smaller worlds keep one writer and

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/firmoapi/firmo/shared/hnswindex"
 	"github.com/firmoapi/firmo/shared/vector"
 )
 
@@ -73,6 +74,7 @@ func TestPrepareAnswersBeforeTheGraph(t *testing.T) {
 	if n, _ := sn.graph().Len(ctx); n != len(sn.entries) {
 		t.Fatalf("graph holds %d contacts, want %d", n, len(sn.entries))
 	}
+	wantBreadth(t, "built graph", sn.graph())
 	if after, err := svc.Search(ctx, testOrg, req); err != nil || len(ids(after)) == 0 {
 		t.Fatalf("search on the graph: %d contacts, %v", len(ids(after)), err)
 	}
@@ -90,6 +92,7 @@ func TestPrepareAnswersBeforeTheGraph(t *testing.T) {
 	if again.snap.graph() == nil {
 		t.Fatal("persisted graph not loaded by Prepare")
 	}
+	wantBreadth(t, "loaded graph", again.snap.graph())
 	if err := graph(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -109,4 +112,32 @@ func sameIDs(a, b []vector.Hit) bool {
 		return out
 	}
 	return slices.Equal(ids(a), ids(b))
+}
+
+// wantBreadth checks that g searches by graphBreadth: an unfiltered page of 10 walks 128
+// wide from 64 entry points (the index's own default is ef 64 from one).
+func wantBreadth(t *testing.T, what string, g *hnswindex.Index) {
+	t.Helper()
+	if got, want := g.PlanOf(vector.Filter{}, 12), (hnswindex.Plan{Ef: 128, EfUpper: 64}); got != want {
+		t.Fatalf("%s: plan of an unfiltered page of 10 = %+v, want %+v", what, got, want)
+	}
+}
+
+// TestGraphBreadth: every k gets at least k, a wider page at least as wide a walk, and a
+// filtered walk (which passes about 1/selectivity nodes per admitted one) a narrower one
+// than an unfiltered walk for the same k.
+func TestGraphBreadth(t *testing.T) {
+	prev := map[float64]int{}
+	for k := 1; k <= 2000; k++ {
+		for _, sel := range []float64{1, 0.75, 0.5, 0.3, 0.12, 0.05} {
+			ef, up := graphBreadth(k, sel)
+			if ef < k || up < 1 || ef < prev[sel] {
+				t.Fatalf("k %d, selectivity %v: ef %d, EfUpper %d (ef at k-1: %d)", k, sel, ef, up, prev[sel])
+			}
+			prev[sel] = ef
+		}
+		if f, u := graphBreadth(k, 0.12); f > prev[1] {
+			t.Fatalf("k %d: filtered ef %d above unfiltered %d (EfUpper %d)", k, f, prev[1], u)
+		}
+	}
 }

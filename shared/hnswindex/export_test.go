@@ -10,7 +10,13 @@ import (
 func (x *Index) Plan(f vector.Filter) string {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return x.plan(f, 10)
+	switch p := x.plan(f, 10); {
+	case !p.Exact:
+		return "graph"
+	case f.IDs != nil:
+		return "exact-ids"
+	}
+	return "exact-scan"
 }
 
 // HalfScan is the one-pass reference of the exact plans: every live id allow passes (nil:

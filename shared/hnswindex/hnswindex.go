@@ -114,6 +114,7 @@ type Index struct {
 	halfOnly bool       // no codes (SetCodes): searches read the half-precision rows only
 	huge     *hugeSpans // what vecs, codes and links0 advised into huge pages (huge.go)
 	rows     Rows       // full-precision rows the final candidates are re-ranked on (rerank.go)
+	breadth  Breadth    // per-search ef and EfUpper (SetBreadth); nil: the Config's
 	// Long exact scans split into parts (scan.go inParts): at most scanCores of them (0:
 	// GOMAXPROCS), each of at least scanPart units of work (0: defaultScanPart).
 	// Tests set both to split small scans.
@@ -587,8 +588,19 @@ func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint3
 	return ws
 }
 
-// Search implements vector.Index.
+// Search implements vector.Index: it runs the plan PlanOf chooses.
 func (x *Index) Search(ctx context.Context, query []float32, k int, f vector.Filter) ([]vector.Hit, error) {
+	return x.search(ctx, query, k, f, nil)
+}
+
+// SearchPlan is Search run by the given plan instead of the one PlanOf would choose: an
+// exact scan of what the filter admits, or a graph walk p.Ef wide (at least k) from p.EfUpper
+// entry points (at least 1). For measurements that compare plans on the same queries.
+func (x *Index) SearchPlan(ctx context.Context, query []float32, k int, f vector.Filter, p Plan) ([]vector.Hit, error) {
+	return x.search(ctx, query, k, f, &p)
+}
+
+func (x *Index) search(ctx context.Context, query []float32, k int, f vector.Filter, forced *Plan) ([]vector.Hit, error) {
 	if err := vector.CheckK(k); err != nil {
 		return nil, err
 	}
@@ -601,15 +613,25 @@ func (x *Index) Search(ctx context.Context, query []float32, k int, f vector.Fil
 	if x.live == 0 {
 		return nil, nil
 	}
-	p := x.plan(f, k)
-	switch p {
-	case planExactIDs:
-		return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactIDs(q, kk, f), nil })
-	case planExactScan:
-		return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactScanAllow(ctx, q, kk, f.Allow) })
+	var p Plan
+	if forced != nil {
+		p = *forced
+		p.Ef, p.EfUpper = max(p.Ef, k), max(p.EfUpper, 1)
+	} else {
+		p = x.plan(f, k)
+	}
+	if p.Exact {
+		if f.IDs != nil {
+			return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactIDs(q, kk, f), nil })
+		}
+		if f.Allow != nil {
+			return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactScanAllow(ctx, q, kk, f.Allow) })
+		}
+		admit, _ := x.admitter(f)
+		return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactScan(ctx, q, kk, admit, nil) })
 	}
 	admit, allowID := x.admitter(f)
-	hits := x.graphSearch(q, k, admit, allowID)
+	hits := x.graphSearch(q, k, p.Ef, p.EfUpper, admit, allowID)
 	if len(hits) < k && f.Active() {
 		// The filter admits fewer nodes than the walk could reach: only a scan is sure to
 		// find every one.
@@ -630,34 +652,79 @@ func (x *Index) exact(q []float32, k int, scan func(kk int) ([]vector.Hit, error
 // ScansExactly reports whether a search for k hits with filter f scores its candidates
 // exactly instead of walking the graph. The cost of such a search hardly depends on k, so a
 // caller that may need more hits later asks for them at once.
-func (x *Index) ScansExactly(f vector.Filter, k int) bool {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	return x.plan(f, k) != planGraph
+func (x *Index) ScansExactly(f vector.Filter, k int) bool { return x.PlanOf(f, k).Exact }
+
+// Plan is how one search runs: an exact scan of every candidate the filter admits
+// (re-ranked on the full-precision rows when the index has them, so its answer is the
+// exact top k), or a walk of the graph Ef wide on layer 0 from EfUpper entry points found
+// on layer 1.
+type Plan struct {
+	Exact       bool
+	Ef, EfUpper int // the walk's breadth (0 for an exact plan)
 }
 
-// How a search runs.
-const (
-	planGraph     = "graph"      // walk the HNSW graph, filter applied while walking
-	planExactIDs  = "exact-ids"  // score each id of a small candidate set
-	planExactScan = "exact-scan" // score every node a selective predicate admits
-)
+// Breadth chooses a graph walk's breadth from k and the filter's selectivity, the share of
+// live ids it admits (1 without a filter, an estimate for a predicate): ef on layer 0 and
+// efUpper on layer 1. Search takes ef at least k and efUpper at least 1.
+type Breadth func(k int, selectivity float64) (ef, efUpper int)
+
+// SetBreadth sets the rule that chooses each search's ef and EfUpper (nil: Config.EfSearch
+// and Config.EfUpper for every search). The plan's cost model uses the same ef, so the rule
+// also moves the point where an exact scan of a filtered set is cheaper than a walk. Not
+// saved with the graph (a search setting).
+func (x *Index) SetBreadth(b Breadth) {
+	x.mu.Lock()
+	x.breadth = b
+	x.mu.Unlock()
+}
+
+// PlanOf returns the plan Search runs for k hits with filter f.
+func (x *Index) PlanOf(f vector.Filter, k int) Plan {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.plan(f, k)
+}
+
+// walkCostFactor is what a node of a filtered walk's estimate (ef x 2M / selectivity) costs
+// against a candidate an exact scan scores. The estimate counts every neighbour of every
+// expanded node, but a walk scores only those it has not met yet; an exact plan that
+// re-ranks on full-precision rows may scan twice when many candidates tie near the k-th
+// (exactRerank). Measured on contact search's shapes (contactsearch BenchmarkBreadth): at
+// 1,000,000 contacts a 29,177-id list costs the same either way at ef 46 (factor 0.58) and a
+// 1% list is scanned faster than walked even at ef 12 (above 0.34); at 100,000 a 10,977-id
+// list ties at ef 125 (0.30) and is walked faster at ef 62 (below 0.61). 0.6 sends the ties
+// to the exact plan, whose answer is exact.
+const walkCostFactor = 0.6
+
+// breadthOf is the walk's ef and EfUpper for k hits at this selectivity. Called under a
+// lock.
+func (x *Index) breadthOf(k int, sel float64) (ef, efUpper int) {
+	ef, efUpper = x.cfg.EfSearch, x.cfg.EfUpper
+	if x.breadth != nil {
+		ef, efUpper = x.breadth(k, sel)
+	}
+	return max(ef, k), max(efUpper, 1)
+}
 
 // plan applies the switching rule. OpenSearch's rule first: a filter admitting n ids is
 // scanned exactly when n x dims <= vector.ExactThreshold. Past that, the cheaper way wins: a
-// filtered walk must pass about ef x 2M / selectivity nodes to collect ef admitted ones, an
-// exact scan scores the n candidates (plus one cheap predicate call per node, counted as a
-// twentieth of a distance, when only a predicate says which they are). Either way the
-// answer for a small filtered set is exact. Called under the read lock.
-func (x *Index) plan(f vector.Filter, k int) string {
-	n, scanAll := 0, false
+// filtered walk must pass about ef x 2M / selectivity nodes to collect ef admitted ones
+// (each walkCostFactor of a scanned row; ef from the breadth rule), an exact scan scores the
+// n candidates (plus one cheap
+// predicate call per node, counted as a twentieth of a distance, when only a predicate says
+// which they are). Either way the answer for a small filtered set is exact. Called under the
+// read lock.
+func (x *Index) plan(f vector.Filter, k int) Plan {
+	n, scanAll := x.live, false
 	switch {
 	case f.IDs != nil:
 		n = len(f.IDs)
 	case f.Allow != nil:
 		n, scanAll = x.estimate(f.Allow), true
-	default:
-		return planGraph
+	}
+	ef, efUpper := x.breadthOf(k, float64(n)/float64(max(x.live, 1)))
+	if !f.Active() {
+		return Plan{Ef: ef, EfUpper: efUpper}
 	}
 	exact := vector.UseExact(n, x.dims)
 	if !exact {
@@ -665,16 +732,13 @@ func (x *Index) plan(f vector.Filter, k int) string {
 		if scanAll {
 			exactCost += float64(len(x.ids)) / 20
 		}
-		walkCost := float64(max(x.cfg.EfSearch, k)) * float64(x.m0) * float64(x.live) / float64(max(n, 1))
+		walkCost := walkCostFactor * float64(ef) * float64(x.m0) * float64(x.live) / float64(max(n, 1))
 		exact = exactCost < walkCost
 	}
-	switch {
-	case !exact:
-		return planGraph
-	case scanAll:
-		return planExactScan
+	if exact {
+		return Plan{Exact: true}
 	}
-	return planExactIDs
+	return Plan{Ef: ef, EfUpper: efUpper}
 }
 
 // admitter turns a filter into a node predicate that also drops tombstones (a node passes
@@ -765,10 +829,10 @@ func (x *Index) estimate(allow func(int64) bool) int {
 	return int(float64(ok) / float64(seen) * float64(x.live))
 }
 
-func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool, allowID func(int64) bool) []vector.Hit {
+func (x *Index) graphSearch(q []float32, k, ef, efUpper int, admit func(uint32) bool, allowID func(int64) bool) []vector.Hit {
 	cur := x.entry
 	curDist := x.dist(q, cur)
-	wide := x.cfg.EfUpper > 1 && x.maxLevel >= 1 // layer 1 searched EfUpper wide
+	wide := efUpper > 1 && x.maxLevel >= 1 // layer 1 searched efUpper wide
 	greedyTo := 1
 	if wide {
 		greedyTo = 2
@@ -781,10 +845,10 @@ func (x *Index) graphSearch(q []float32, k int, admit func(uint32) bool, allowID
 	eps := []cand{{curDist, cur}}
 	if wide {
 		// The next search reuses the visited set's heaps, which hold this one's result.
-		eps = append(vis.eps[:0], x.searchLayer(q, eps, x.cfg.EfUpper, 1, nil, vis, false)...)
+		eps = append(vis.eps[:0], x.searchLayer(q, eps, efUpper, 1, nil, vis, false)...)
 		vis.eps = eps
 	}
-	w := x.searchLayer(q, eps, max(x.cfg.EfSearch, k), 0, admit, vis, !x.halfOnly)
+	w := x.searchLayer(q, eps, max(ef, k), 0, admit, vis, !x.halfOnly)
 	if x.rows != nil {
 		if !x.halfOnly {
 			for i, c := range w { // the walk scored on the codes: rank on the halves first

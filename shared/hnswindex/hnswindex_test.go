@@ -129,11 +129,14 @@ func TestRecallAt10(t *testing.T) {
 // TestFilteredSearchSwitchesToExact checks both sides of the switching rule: at 384 dims a
 // set of at most 5,208 candidates is scanned exactly (the answer equals brute force), and so
 // is a somewhat larger one while scanning it costs less than the widened walk (here, with 20k
-// nodes and ef 64, up to 6,400 candidates, or about 6,000 admitted by a predicate); beyond
-// that the graph is walked with the filter (recall stays >= 0.95 and nothing filtered out
-// leaks).
+// nodes and ef 100, an id list while candidates² < 0.6 x 100 x 32 x 20,000, up to 6,196
+// candidates; a predicate, which also costs a call per node, only within the first rule);
+// beyond that the graph is walked with the filter (recall stays >= 0.95 and nothing
+// filtered out leaks).
 func TestFilteredSearchSwitchesToExact(t *testing.T) {
 	w := bigWorld(t)
+	w.ix.SetBreadth(func(int, float64) (int, int) { return 100, 1 })
+	defer w.ix.SetBreadth(nil)
 	idsUpTo := func(n int, step int64) []int64 {
 		out := make([]int64, 0, n)
 		for id := int64(0); len(out) < n; id += step {
@@ -170,6 +173,26 @@ func TestFilteredSearchSwitchesToExact(t *testing.T) {
 				t.Fatalf("recall@10 = %.4f, want >= %.2f", r, c.wantRecall)
 			}
 		})
+	}
+}
+
+// TestBreadthMovesThePlan: the plan's cost model walks at the breadth rule's ef, so a filter
+// walked at the default ef 64 is scanned under a rule asking for a walk 5,000 wide (which
+// would pass more nodes than the scan reads), and walked again without the rule.
+func TestBreadthMovesThePlan(t *testing.T) {
+	w := bigWorld(t)
+	f := vector.Filter{Allow: func(id int64) bool { return id%2 == 0 }}
+	if got := w.ix.Plan(f); got != "graph" {
+		t.Fatalf("plan at the default breadth = %s, want graph", got)
+	}
+	w.ix.SetBreadth(func(int, float64) (int, int) { return 5000, 1 })
+	got := w.ix.Plan(f)
+	w.ix.SetBreadth(nil)
+	if got != "exact-scan" {
+		t.Fatalf("plan under a 5,000-wide rule = %s, want exact-scan", got)
+	}
+	if got := w.ix.Plan(f); got != "graph" {
+		t.Fatalf("plan with the rule removed = %s, want graph", got)
 	}
 }
 

@@ -130,3 +130,55 @@ func TestContractWithRows(t *testing.T) {
 		return r
 	})
 }
+
+// TestBreadthAndPlans: the breadth rule is asked with k and the filter's share of the ids,
+// and SearchPlan runs a forced plan:
+// an exact one, and a walk that sees every node, both answer as a float32 scan, id for id.
+func TestBreadthAndPlans(t *testing.T) {
+	const n, dims = 2000, 64
+	data := nearTwins(n, dims, 13)
+	ctx := context.Background()
+	ix := hnswindex.New(dims, hnswindex.Config{Seed: 3})
+	ref := vector.NewExact(dims)
+	stored := make([][]float32, n)
+	for i, v := range data {
+		if err := ix.Upsert(ctx, int64(i), v); err != nil {
+			t.Fatal(err)
+		}
+		_ = ref.Upsert(ctx, int64(i), v)
+		stored[i], _ = vector.Check(v, dims)
+	}
+	ix.SetRows(func(id int64) []float32 { return stored[id] })
+	half := vector.Filter{Allow: func(id int64) bool { return id%2 == 0 }}
+	list := vector.Filter{IDs: []int64{3, 5, 7, 9, 11, 13, 15, 17, 19, 21}}
+
+	var gotK int
+	var gotSel float64
+	ix.SetBreadth(func(k int, sel float64) (int, int) { gotK, gotSel = k, sel; return 2, 3 })
+	if p := ix.PlanOf(vector.Filter{}, 25); p != (hnswindex.Plan{Ef: 25, EfUpper: 3}) || gotK != 25 || gotSel != 1 {
+		t.Fatalf("no filter: plan %+v, rule asked k=%d sel=%v; want ef 25 (at least k), EfUpper 3, k=25, sel=1", p, gotK, gotSel)
+	}
+	if ix.PlanOf(half, 10); gotSel < 0.4 || gotSel > 0.6 {
+		t.Fatalf("half the ids: selectivity %v, want about 0.5", gotSel)
+	}
+	if ix.PlanOf(list, 10); gotSel != float64(len(list.IDs))/n {
+		t.Fatalf("id list: selectivity %v, want %v", gotSel, float64(len(list.IDs))/n)
+	}
+	ix.SetBreadth(nil)
+
+	queries := nearTwins(50, dims, 14)
+	for name, f := range map[string]vector.Filter{"none": {}, "half": half, "list": list} {
+		for _, p := range []hnswindex.Plan{{Exact: true}, {Ef: n, EfUpper: 8}} {
+			for _, q := range queries {
+				got, err := ix.SearchPlan(ctx, q, 10, f, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := ref.Search(ctx, q, 10, f)
+				if !slices.EqualFunc(got, want, func(a, b vector.Hit) bool { return a.ID == b.ID }) {
+					t.Fatalf("%s, plan %+v: %v, the exact scan %v", name, p, got, want)
+				}
+			}
+		}
+	}
+}
