@@ -157,6 +157,9 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"a history table of past officers is not the current board",
 			`<h2>Presidente</h2><p>Marta Solís Vega</p><h2>Histórico de la junta directiva</h2><table><tr><th>Curso</th><th>Presidente</th></tr><tr><td>2019-20</td><td>Diego Herrera</td></tr><tr><td>2020-21</td><td>Lucía Campos</td></tr></table>`,
 			map[string]string{"Marta Solís Vega": "Presidente"}},
+		{"an empty role cell carries the role above it",
+			`<h2>Staff</h2><table><tr><td class="pos">Stage Manager</td><td>&nbsp;</td><td>Owen Hartley</td></tr><tr><td class="pos">Reception</td><td>&nbsp;</td><td>Nadia Ferris</td></tr><tr><td></td><td>&nbsp;</td><td>Colin Ashby</td></tr><tr><td class="pos">Lighting Designer</td><td>&nbsp;</td><td>Ruth Calloway</td></tr></table>`,
+			map[string]string{"Owen Hartley": "Stage Manager", "Nadia Ferris": "Reception", "Colin Ashby": "Reception", "Ruth Calloway": "Lighting Designer"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

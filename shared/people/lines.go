@@ -436,6 +436,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	if after == "" || label && titleWord(before) && !titleWord(after) {
 		title = before
 	}
+	if title == "" {
+		title = l.roleCarried(i, isName)
+	}
 	// A dt and its dd, a heading and its paragraph: the next sibling's line.
 	if title == "" && sp[1] < len(l.lines) && !isName[sp[1]] && l.lines[sp[1]].heading == 0 && l.sibling(it, l.lines[sp[1]].block) && !l.titlesLead(it, isName) {
 		if t, ok := titleLine(l.lines[sp[1]].text); ok && looksLikeTitle(t) && (sp[1]+1 >= len(l.lines) || isName[sp[1]+1] || l.lines[sp[1]+1].heading > 0 || !l.sibling(it, l.lines[sp[1]+1].block)) {
@@ -573,6 +576,61 @@ func (l *layout) rowBelow(i int, isName []bool) string {
 	}
 	if t := l.titleInColumn(prevElement(cell.Parent), col, isName); t != "" && colspan(l.cellAt(prevElement(cell.Parent), col)) > 1 {
 		return singular(headingRole(t))
+	}
+	return ""
+}
+
+// roleCarried reads a role/name table whose role cell is left empty for the second
+// and later holders of a role ("<tr><td>Box office</td><td>A</td></tr><tr><td></td>
+// <td>B</td></tr>"): the empty cell carries the role of the nearest row above whose
+// cell in that column is filled, when every row in between names a person in the
+// same column as this name.
+func (l *layout) roleCarried(i int, isName []bool) string {
+	cell := l.lines[i].block
+	for cell != nil && cell.DataAtom != atom.Td && cell.DataAtom != atom.Th {
+		if cell.DataAtom == atom.Table || cell.DataAtom == atom.Tr {
+			return ""
+		}
+		cell = cell.Parent
+	}
+	if cell == nil || cell.Parent == nil || cell.Parent.DataAtom != atom.Tr {
+		return ""
+	}
+	tr := cell.Parent
+	nameCol, col := -1, 0
+	var empty []int
+	for c := tr.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c == cell {
+			nameCol = col
+		} else if sp, ok := l.span[c]; !ok || sp[1] <= sp[0] {
+			empty = append(empty, col)
+		}
+		col += colspan(c)
+	}
+	if nameCol < 0 {
+		return ""
+	}
+	for _, ec := range empty {
+		for up := prevElement(tr); up != nil && up.DataAtom == atom.Tr; up = prevElement(up) {
+			nc := l.cellAt(up, nameCol)
+			if nc == nil {
+				break
+			}
+			if sp, ok := l.span[nc]; !ok || sp[1] <= sp[0] || !isName[sp[0]] {
+				break // a row without a name in the name column: not the same list
+			}
+			c := l.cellAt(up, ec)
+			if sp, ok := l.span[c]; c == nil || !ok || sp[1] <= sp[0] {
+				continue // empty too: look further up
+			}
+			if t := l.titleInColumn(up, ec, isName); t != "" {
+				return t
+			}
+			break
+		}
 	}
 	return ""
 }
