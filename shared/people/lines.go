@@ -201,8 +201,19 @@ func headingRole(t string) string {
 			return r
 		}
 	}
+	if m := articleOf.FindStringSubmatch(t); m != nil && !titleWord(m[2]) && !pluralJobWord(strings.ToLower(m[2])) {
+		if genericHeading.MatchString(m[1]) {
+			return "" // "The Team of Acme": people, no title
+		}
+		return m[1] // "Les Fondateurs d'Aqualis" gives Fondateurs, "The Partners of Acme" Partners
+	}
 	return possessive.ReplaceAllString(t, "")
 }
+
+// articleOf is a heading that names the role of the people under it after an article
+// and before the organisation's name ("Les Fondateurs d'Aqualis", "The Founders of
+// Acme", "Los Socios de Vega"): the role is the word or two between them.
+var articleOf = regexp.MustCompile(`^(?i:les|the|die|los|las|gli|het)\s+(\pL[\pL-]*(?:\s\pL[\pL-]*)?)\s+(?i:of|d'|d’|de|du|des|del|der|von|van|di|della|dell')\s*(\p{Lu}[\pL&.-]*(?:\s\p{Lu}[\pL&.-]*){0,3})$`)
 
 // roleClass is the class of an element that holds a title ("member-role",
 // "job-title", "cargo"; not "card-title", a heading): its text is a title even when it reads like a name
@@ -1114,6 +1125,9 @@ var bioPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`\bè\s+(?:il|la|lo|l')?\s*([^.,;:]{3,50}?)\s+(?:di|della|del|presso)\b`),
 	regexp.MustCompile(`\bé\s+(?:o|a)\s+([^.,;:]{3,50}?)\s+(?:da|do|de|na|no)\b`),
 	regexp.MustCompile(`\bis\s+(?:onze|de|het)\s+([^.,;:]{3,50}?)\s+(?:bij|van)\b`),
+	// A bio that opens with the role held in the company ("Co-founder of the company
+	// in 1990, she...", "Fondatrice de la société, elle...").
+	regexp.MustCompile(`^((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)\s+(?:de la société|de l'entreprise|de l’entreprise|de la empresa|de la compañía|dell'azienda|della società|of the company|of the firm|des Unternehmens|der Firma|van het bedrijf)(?:[\s,.;]|$)`),
 }
 
 // bioTitle is the title a bio states in its first two sentences, when it reads as a
