@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -446,6 +447,13 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	title := after
 	if after == "" || label && titleWord(before) && !titleWord(after) {
 		title = before
+	}
+	// A title on the card's first line and the name on its last, a bio between them
+	// ("<li><p>Directeur artistique</p><p>Il veille ...<br>Léa Martin</p></li>").
+	if title == "" && i == sp[1]-1 && sp[0] < i-1 && !l.lines[sp[0]].skip {
+		if t, ok := l.titleAt(sp[0]); ok && looksLikeTitle(t) && len(strings.Fields(t)) <= 5 {
+			title = t
+		}
 	}
 	if title == "" {
 		title = l.roleCarried(i, isName)
@@ -899,6 +907,9 @@ func titleLine(s string) (string, bool) {
 	words := strings.Fields(s)
 	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 || strings.HasSuffix(s, ".") && len(words) > 4 {
 		return "", false
+	}
+	if r, _ := utf8.DecodeRuneInString(s); unicode.IsLower(r) && strings.HasSuffix(s, ".") && len([]rune(words[len(words)-1])) > 5 {
+		return "", false // the end of a sentence broken over lines ("de l'entreprise."), not a title
 	}
 	if _, ok := nameOf(s); ok || len(nameList(s)) > 0 {
 		return "", false
