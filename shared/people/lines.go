@@ -265,7 +265,7 @@ func lines(doc *html.Node) []Person {
 	}
 	var out []found
 	for i, ln := range l.lines {
-		if ln.heading == 1 && h1 < 2 || ln.skip {
+		if ln.heading == 1 && h1 < 2 || ln.skip || inMenu(ln.block) {
 			continue
 		}
 		if fs := fromParts(ln.parts); len(fs) > 0 {
@@ -280,8 +280,10 @@ func lines(doc *html.Node) []Person {
 			continue
 		}
 		if n, ok := nameOf(ln.text); ok && !menuLine(ln) && !roleClass.MatchString(attr(ln.block, "class")) {
-			isName[i], names[i] = true, n
-			continue
+			if knownName(n) || !looksLikeTitle(n) {
+				isName[i], names[i] = true, n
+			}
+			continue // an unknown "name" that reads as a title is a title line ("Coordinador de Eventos")
 		}
 		if fs := barList(ln.text); len(fs) > 0 {
 			for _, f := range fs {
@@ -311,10 +313,27 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 		}
 	}
+	// A given name alone ("Juan") in the slot where two or more other cards of the page
+	// hold full names is a person known by the first name, when a title goes with it.
+	slot := map[string]int{}
+	for i := range l.lines {
+		if names[i] != "" {
+			slot[l.rosterKey(i)]++
+		}
+	}
+	single := map[int]bool{}
+	for i, ln := range l.lines {
+		if w := clean(ln.text); !isName[i] && !ln.skip && !ln.bold && ln.heading != 1 && slot[l.rosterKey(i)] >= 2 && givenAlone(w) && !l.nameBeside(i, isName) {
+			isName[i], names[i], single[i] = true, w, true
+		}
+	}
 	l.joinSplitNames(isName, names)
 	for i := range l.lines {
 		if names[i] != "" {
-			out = append(out, l.personAt(i, isName, names))
+			if f := l.personAt(i, isName, names); !single[i] || f.p.Title != "" && looksLikeTitle(f.p.Title) {
+				f.p.firstOnly = single[i]
+				out = append(out, f)
+			}
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].line < out[b].line })
@@ -780,8 +799,8 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 		// person class on its card, a "Role: Name" line, or a list whose other names
 		// the model knows: "Área Penal" over "Nuestro compromiso" is not a person.
 		strong := f.strong || f.p.Title != "" && looksLikeTitle(f.p.Title) || l.personClass(f.line) || roster[l.rosterKey(f.line)]
-		if !strong && !knownName(f.p.Name) || !knownName(f.p.Name) && l.tagOfCard(f.line, isName) {
-			continue
+		if !strong && !knownName(f.p.Name) || !knownName(f.p.Name) && (l.tagOfCard(f.line, isName) || looksLikeTitle(f.p.Name)) {
+			continue // a name the model does not know that reads as a title is the title ("Coordinador de Eventos")
 		}
 		if !f.alone {
 			out = append(out, f.p)
@@ -828,6 +847,52 @@ func (l *layout) tagOfCard(i int, isName []bool) bool {
 	}
 	n, ok := nameOf(l.lines[owner].text)
 	return ok && knownName(n)
+}
+
+// nameBeside reports whether another line under the parent of line i's block is a
+// name (a label cell beside the name's cell, not a person).
+func (l *layout) nameBeside(i int, isName []bool) bool {
+	b := l.lines[i].block
+	if b.Parent == nil {
+		return false
+	}
+	sp, ok := l.span[b.Parent]
+	for k := sp[0]; ok && k < sp[1]; k++ {
+		if k != i && isName[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// menuClass marks a site's navigation menu written as lists rather than a nav
+// element ("<ul class="nav navbar-nav"><li class="menu-item">").
+var menuClass = regexp.MustCompile(`(?i)(^|\s)(menu|menu-item|nav|navbar|navbar-nav|dropdown-menu|sub-menu|main-menu)(\s|$)`)
+
+// inMenu reports whether n sits in a navigation menu: its list item or list (up to
+// three levels up) has a menu class.
+func inMenu(n *html.Node) bool {
+	for k := 0; n != nil && k < 4; k, n = k+1, n.Parent {
+		if (n.DataAtom == atom.Li || n.DataAtom == atom.Ul || n.DataAtom == atom.Ol) && menuClass.MatchString(attr(n, "class")) {
+			return true
+		}
+	}
+	return false
+}
+
+// givenAlone reports whether w is one given name the name model knows, written as a
+// name ("Juan"; not "JUAN", "Team" or a job word).
+func givenAlone(w string) bool {
+	r := []rune(w)
+	if len(r) < 3 || len(r) > 20 || !unicode.IsUpper(r[0]) || strings.ToLower(string(r[1:])) != string(r[1:]) {
+		return false
+	}
+	for _, c := range r[1:] {
+		if !unicode.IsLetter(c) {
+			return false
+		}
+	}
+	return givenLexicon()[strings.ToLower(w)] || nameLexicon()[strings.ToLower(w)] && !titleWord(w) && !looksLikeTitle(w) && !genericHeading.MatchString(w)
 }
 
 // rosterKey groups the lines of one list: the shape of the line's block and of its
@@ -911,8 +976,8 @@ func titleLine(s string) (string, bool) {
 	if r, _ := utf8.DecodeRuneInString(s); unicode.IsLower(r) && strings.HasSuffix(s, ".") && len([]rune(words[len(words)-1])) > 5 {
 		return "", false // the end of a sentence broken over lines ("de l'entreprise."), not a title
 	}
-	if _, ok := nameOf(s); ok || len(nameList(s)) > 0 {
-		return "", false
+	if n, ok := nameOf(s); ok && (knownName(n) || !looksLikeTitle(n)) || len(nameList(s)) > 0 {
+		return "", false // a name; but an unknown "name" that reads as a title is one ("Coordinador de Eventos")
 	}
 	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
 		return "", false // an affiliation aside
