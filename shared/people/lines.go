@@ -865,6 +865,10 @@ func (l *layout) nameBeside(i int, isName []bool) bool {
 	return false
 }
 
+// followingRole is the role a sentence names before the list it opens ("the following
+// directors", "die folgenden Kassenprüfer", "les membres suivants" has none).
+var followingRole = regexp.MustCompile(`(?i:following|folgenden|folgende|volgende|siguientes|seguenti)\s+(\pL[\pL-]{3,})`)
+
 // menuClass marks a site's navigation menu written as lists rather than a nav
 // element ("<ul class="nav navbar-nav"><li class="menu-item">").
 var menuClass = regexp.MustCompile(`(?i)(^|\s)(menu|menu-item|nav|navbar|navbar-nav|dropdown-menu|sub-menu|main-menu)(\s|$)`)
@@ -930,6 +934,14 @@ func (l *layout) rosters(fs []found) map[string]bool {
 func (l *layout) sectionOf(i, rank int) (title string, people bool) {
 	for k := i - 1; k >= 0; k-- {
 		ln := l.lines[k]
+		if rank == 0 && ln.heading == 0 && strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) > 4 {
+			// A sentence that opens the list ("Des Weiteren sind die folgenden
+			// Kassenprüfer gewählt:") ends the search: the labels above are others'.
+			if m := followingRole.FindStringSubmatch(ln.text); m != nil {
+				return singular(m[1]), true
+			}
+			return "", true
+		}
 		label := strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) <= 4
 		if ln.heading == 0 && !label || rank > 1 && (ln.heading == 0 || ln.heading >= rank) || rank == 1 && ln.heading != 1 {
 			continue // a name in an h1 (a page of several) looks at the other h1s
