@@ -202,6 +202,10 @@ func headingRole(t string) string {
 			return r
 		}
 	}
+	if rest := listOf.ReplaceAllString(t, ""); rest != t && len(strings.Fields(rest)) <= 2 && !strings.ContainsAny(rest, "0123456789") {
+		r := []rune(rest)
+		return string(unicode.ToUpper(r[0])) + string(r[1:]) // "Liste des administrateurs": Administrateurs
+	}
 	if m := articleOf.FindStringSubmatch(t); m != nil && !titleWord(m[2]) && !pluralJobWord(strings.ToLower(m[2])) {
 		if genericHeading.MatchString(m[1]) {
 			return "" // "The Team of Acme": people, no title
@@ -210,6 +214,10 @@ func headingRole(t string) string {
 	}
 	return possessive.ReplaceAllString(t, "")
 }
+
+// listOf opens a heading that lists the holders of a role ("Liste des administrateurs",
+// "List of trustees"): the role is the rest.
+var listOf = regexp.MustCompile(`^(?i:liste des|liste der|list of|lista de|elenco dei|elenco degli|lijst van)\s+`)
 
 // articleOf is a heading that names the role of the people under it after an article
 // and before the organisation's name ("Les Fondateurs d'Aqualis", "The Founders of
@@ -476,6 +484,14 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	}
 	if title == "" {
 		title = l.roleCarried(i, isName)
+	}
+	// A name heading and the title in the next heading of the same rank
+	// ("<h5>Name</h5><h5>Président</h5><p>Firm<br>Street</p>").
+	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading == l.lines[i].heading &&
+		l.lines[k].block == nextElement(it) {
+		if t, ok := titleLine(l.lines[k].text); ok && looksLikeTitle(t) {
+			title = t
+		}
 	}
 	// A dt and its dd, a heading and its paragraph: the next sibling's line.
 	if title == "" && sp[1] < len(l.lines) && !isName[sp[1]] && l.lines[sp[1]].heading == 0 && l.sibling(it, l.lines[sp[1]].block) && !l.titlesLead(it, isName) {
@@ -794,7 +810,20 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 		}
 	}
 	roster := l.rosters(fs)
+	// Where three or more names are headings of one shape, a name-like line that is
+	// not a heading and opens a block with an address under it is the firm or the
+	// bank a person works for ("<h5>Name</h5><h5>Title</h5><p>Firm<br>12, Main St</p>").
+	shapes := map[string]int{}
+	headed := false
 	for _, f := range fs {
+		k := l.rosterKey(f.line)
+		shapes[k]++
+		headed = headed || l.lines[f.line].heading > 0 && shapes[k] >= 3
+	}
+	for _, f := range fs {
+		if headed && l.lines[f.line].heading == 0 && l.addressBelow(f.line) {
+			continue
+		}
 		// A name the name model does not know needs a title that reads as one, a
 		// person class on its card, a "Role: Name" line, or a list whose other names
 		// the model knows: "Área Penal" over "Nuestro compromiso" is not a person.
@@ -868,6 +897,16 @@ func (l *layout) nameBeside(i int, isName []bool) bool {
 // followingRole is the role a sentence names before the list it opens ("the following
 // directors", "die folgenden Kassenprüfer", "les membres suivants" has none).
 var followingRole = regexp.MustCompile(`(?i:following|folgenden|folgende|volgende|siguientes|seguenti)\s+(\pL[\pL-]{3,})`)
+
+// addressBelow reports whether the lines after line i in its block hold an address.
+func (l *layout) addressBelow(i int) bool {
+	for k := i + 1; k < len(l.lines) && k <= i+3 && l.lines[k].block == l.lines[i].block; k++ {
+		if w := strings.Fields(l.lines[k].text); len(w) > 0 && addressLike(w) {
+			return true
+		}
+	}
+	return false
+}
 
 // menuClass marks a site's navigation menu written as lists rather than a nav
 // element ("<ul class="nav navbar-nav"><li class="menu-item">").
