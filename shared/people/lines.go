@@ -1145,6 +1145,12 @@ func shaped(s string) (p Person, ok, alone bool) {
 			return Person{Via: ViaBlock, Name: n, Title: t}, true, t == ""
 		}
 	}
+	// "CEO Jane Doe": an executive's acronym before a name the model knows.
+	if w := strings.Fields(s); len(w) >= 3 && len(w) <= 6 && len(w[0]) <= 4 && strings.ToUpper(w[0]) == w[0] && jobWords[strings.ToLower(w[0])] {
+		if n, ok := nameOf(strings.Join(w[1:], " ")); ok && knownName(n) {
+			return Person{Via: ViaBlock, Name: n, Title: w[0]}, true, false
+		}
+	}
 	for _, re := range []*regexp.Regexp{nameSepTitle, nameComma} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			n, ok := nameOf(strings.TrimSpace(parenthetical.ReplaceAllString(m[1], ""))) // "Name (links) – Title"

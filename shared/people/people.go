@@ -437,7 +437,7 @@ var jobSuffixes = []string{"manager", "managerin", "leiter", "leiterin", "office
 	"engineer", "entwickler", "entwicklerin", "developer", "ontwikkelaar", "adviseur", "referent", "referentin", "betreuer",
 	"betreuerin", "führer", "führerin", "assistent", "assistentin", "executive", "president", "founder", "specialist",
 	"consultant", "analyst", "designer", "coordinator", "coordinador", "coordinadora", "coordinatore", "coordinatrice",
-	"koordinator", "koordinatorin", "coördinator", "begeleider", "begeleidster", "coordenador", "coordenadora", "accountant", "ingenieur", "ingénieur", "ingeniero", "engenheiro",
+	"koordinator", "koordinatorin", "coördinator", "begeleider", "begeleidster", "expert", "experte", "expertin", "coordenador", "coordenadora", "accountant", "ingenieur", "ingénieur", "ingeniero", "engenheiro",
 	"ingegnere", "diretor", "diretora", "direttore", "direttrice", "responsable", "responsabile", "responsável", "gestor",
 	"gestora", "ejecutivo", "executivo", "directora", "scientist", "programmer", "programmierer", "programmeur", "programador",
 	"programmatore", "sviluppatore", "sviluppatrice", "médica", "médico", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
