@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -201,8 +202,27 @@ func headingRole(t string) string {
 			return r
 		}
 	}
+	if rest := listOf.ReplaceAllString(t, ""); rest != t && len(strings.Fields(rest)) <= 2 && !strings.ContainsAny(rest, "0123456789") {
+		r := []rune(rest)
+		return string(unicode.ToUpper(r[0])) + string(r[1:]) // "Liste des administrateurs": Administrateurs
+	}
+	if m := articleOf.FindStringSubmatch(t); m != nil && !titleWord(m[2]) && !pluralJobWord(strings.ToLower(m[2])) {
+		if genericHeading.MatchString(m[1]) {
+			return "" // "The Team of Acme": people, no title
+		}
+		return m[1] // "Les Fondateurs d'Aqualis" gives Fondateurs, "The Partners of Acme" Partners
+	}
 	return possessive.ReplaceAllString(t, "")
 }
+
+// listOf opens a heading that lists the holders of a role ("Liste des administrateurs",
+// "List of trustees"): the role is the rest.
+var listOf = regexp.MustCompile(`^(?i:liste des|liste der|list of|lista de|elenco dei|elenco degli|lijst van)\s+`)
+
+// articleOf is a heading that names the role of the people under it after an article
+// and before the organisation's name ("Les Fondateurs d'Aqualis", "The Founders of
+// Acme", "Los Socios de Vega"): the role is the word or two between them.
+var articleOf = regexp.MustCompile(`^(?i:les|the|die|los|las|gli|het)\s+(\pL[\pL-]*(?:\s\pL[\pL-]*)?)\s+(?i:of|d'|d’|de|du|des|del|der|von|van|di|della|dell')\s*(\p{Lu}[\pL&.-]*(?:\s\p{Lu}[\pL&.-]*){0,3})$`)
 
 // roleClass is the class of an element that holds a title ("member-role",
 // "job-title", "cargo"; not "card-title", a heading): its text is a title even when it reads like a name
@@ -253,7 +273,7 @@ func lines(doc *html.Node) []Person {
 	}
 	var out []found
 	for i, ln := range l.lines {
-		if ln.heading == 1 && h1 < 2 || ln.skip {
+		if ln.heading == 1 && h1 < 2 || ln.skip || inMenu(ln.block) {
 			continue
 		}
 		if fs := fromParts(ln.parts); len(fs) > 0 {
@@ -268,8 +288,10 @@ func lines(doc *html.Node) []Person {
 			continue
 		}
 		if n, ok := nameOf(ln.text); ok && !menuLine(ln) && !roleClass.MatchString(attr(ln.block, "class")) {
-			isName[i], names[i] = true, n
-			continue
+			if knownName(n) || !looksLikeTitle(n) {
+				isName[i], names[i] = true, n
+			}
+			continue // an unknown "name" that reads as a title is a title line ("Coordinador de Eventos")
 		}
 		if fs := barList(ln.text); len(fs) > 0 {
 			for _, f := range fs {
@@ -299,10 +321,31 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 		}
 	}
+	// A given name alone ("Juan") in the slot where two or more other cards of the page
+	// hold full names is a person known by the first name, when a title goes with it.
+	slot := map[string]int{}
+	for i := range l.lines {
+		if names[i] != "" {
+			slot[l.rosterKey(i)]++
+		}
+	}
+	single, slotted := map[int]bool{}, map[int]bool{}
+	for i, ln := range l.lines {
+		if w := clean(ln.text); !isName[i] && !ln.skip && !ln.bold && ln.heading != 1 && slot[l.rosterKey(i)] >= 2 && givenAlone(w) && !l.nameBeside(i, isName) {
+			isName[i], names[i], single[i] = true, w, true
+		} else if t := capsFamilyName(w); !isName[i] && !ln.skip && ln.heading != 1 && t != w && slot[l.rosterKey(i)] >= 3 && IsName(t) && !looksLikeTitle(t) && !inMenu(ln.block) {
+			// A family name in capitals whose words the model does not know ("Marité
+			// SAUTIER"), in the slot where three or more other names of the page sit.
+			isName[i], names[i], slotted[i] = true, t, true
+		}
+	}
 	l.joinSplitNames(isName, names)
 	for i := range l.lines {
 		if names[i] != "" {
-			out = append(out, l.personAt(i, isName, names))
+			if f := l.personAt(i, isName, names); !single[i] || f.p.Title != "" && looksLikeTitle(f.p.Title) {
+				f.p.firstOnly, f.strong = single[i], f.strong || slotted[i]
+				out = append(out, f)
+			}
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].line < out[b].line })
@@ -435,6 +478,24 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	title := after
 	if after == "" || label && titleWord(before) && !titleWord(after) {
 		title = before
+	}
+	// A title on the card's first line and the name on its last, a bio between them
+	// ("<li><p>Directeur artistique</p><p>Il veille ...<br>Léa Martin</p></li>").
+	if title == "" && i == sp[1]-1 && sp[0] < i-1 && !l.lines[sp[0]].skip {
+		if t, ok := l.titleAt(sp[0]); ok && looksLikeTitle(t) && len(strings.Fields(t)) <= 5 {
+			title = t
+		}
+	}
+	if title == "" {
+		title = l.roleCarried(i, isName)
+	}
+	// A name heading and the title in the next heading of the same rank
+	// ("<h5>Name</h5><h5>Président</h5><p>Firm<br>Street</p>").
+	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading == l.lines[i].heading &&
+		l.lines[k].block == nextElement(it) {
+		if t, ok := titleLine(l.lines[k].text); ok && looksLikeTitle(t) {
+			title = t
+		}
 	}
 	// A dt and its dd, a heading and its paragraph: the next sibling's line.
 	if title == "" && sp[1] < len(l.lines) && !isName[sp[1]] && l.lines[sp[1]].heading == 0 && l.sibling(it, l.lines[sp[1]].block) && !l.titlesLead(it, isName) {
@@ -577,6 +638,61 @@ func (l *layout) rowBelow(i int, isName []bool) string {
 	return ""
 }
 
+// roleCarried reads a role/name table whose role cell is left empty for the second
+// and later holders of a role ("<tr><td>Box office</td><td>A</td></tr><tr><td></td>
+// <td>B</td></tr>"): the empty cell carries the role of the nearest row above whose
+// cell in that column is filled, when every row in between names a person in the
+// same column as this name.
+func (l *layout) roleCarried(i int, isName []bool) string {
+	cell := l.lines[i].block
+	for cell != nil && cell.DataAtom != atom.Td && cell.DataAtom != atom.Th {
+		if cell.DataAtom == atom.Table || cell.DataAtom == atom.Tr {
+			return ""
+		}
+		cell = cell.Parent
+	}
+	if cell == nil || cell.Parent == nil || cell.Parent.DataAtom != atom.Tr {
+		return ""
+	}
+	tr := cell.Parent
+	nameCol, col := -1, 0
+	var empty []int
+	for c := tr.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c == cell {
+			nameCol = col
+		} else if sp, ok := l.span[c]; !ok || sp[1] <= sp[0] {
+			empty = append(empty, col)
+		}
+		col += colspan(c)
+	}
+	if nameCol < 0 {
+		return ""
+	}
+	for _, ec := range empty {
+		for up := prevElement(tr); up != nil && up.DataAtom == atom.Tr; up = prevElement(up) {
+			nc := l.cellAt(up, nameCol)
+			if nc == nil {
+				break
+			}
+			if sp, ok := l.span[nc]; !ok || sp[1] <= sp[0] || !isName[sp[0]] {
+				break // a row without a name in the name column: not the same list
+			}
+			c := l.cellAt(up, ec)
+			if sp, ok := l.span[c]; c == nil || !ok || sp[1] <= sp[0] {
+				continue // empty too: look further up
+			}
+			if t := l.titleInColumn(up, ec, isName); t != "" {
+				return t
+			}
+			break
+		}
+	}
+	return ""
+}
+
 // cellAt is the cell of row tr that covers column col, counting spans.
 func (l *layout) cellAt(tr *html.Node, col int) *html.Node {
 	if tr == nil || tr.DataAtom != atom.Tr {
@@ -698,13 +814,26 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 		}
 	}
 	roster := l.rosters(fs)
+	// Where three or more names are headings of one shape, a name-like line that is
+	// not a heading and opens a block with an address under it is the firm or the
+	// bank a person works for ("<h5>Name</h5><h5>Title</h5><p>Firm<br>12, Main St</p>").
+	shapes := map[string]int{}
+	headed := false
 	for _, f := range fs {
+		k := l.rosterKey(f.line)
+		shapes[k]++
+		headed = headed || l.lines[f.line].heading > 0 && shapes[k] >= 3
+	}
+	for _, f := range fs {
+		if headed && l.lines[f.line].heading == 0 && l.addressBelow(f.line) {
+			continue
+		}
 		// A name the name model does not know needs a title that reads as one, a
 		// person class on its card, a "Role: Name" line, or a list whose other names
 		// the model knows: "Área Penal" over "Nuestro compromiso" is not a person.
 		strong := f.strong || f.p.Title != "" && looksLikeTitle(f.p.Title) || l.personClass(f.line) || roster[l.rosterKey(f.line)]
-		if !strong && !knownName(f.p.Name) || !knownName(f.p.Name) && l.tagOfCard(f.line, isName) {
-			continue
+		if !strong && !knownName(f.p.Name) || !knownName(f.p.Name) && (l.tagOfCard(f.line, isName) || looksLikeTitle(f.p.Name)) {
+			continue // a name the model does not know that reads as a title is the title ("Coordinador de Eventos")
 		}
 		if !f.alone {
 			out = append(out, f.p)
@@ -753,6 +882,66 @@ func (l *layout) tagOfCard(i int, isName []bool) bool {
 	return ok && knownName(n)
 }
 
+// nameBeside reports whether another line under the parent of line i's block is a
+// name (a label cell beside the name's cell, not a person).
+func (l *layout) nameBeside(i int, isName []bool) bool {
+	b := l.lines[i].block
+	if b.Parent == nil {
+		return false
+	}
+	sp, ok := l.span[b.Parent]
+	for k := sp[0]; ok && k < sp[1]; k++ {
+		if k != i && isName[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// followingRole is the role a sentence names before the list it opens ("the following
+// directors", "die folgenden Kassenprüfer", "les membres suivants" has none).
+var followingRole = regexp.MustCompile(`(?i:following|folgenden|folgende|volgende|siguientes|seguenti)\s+(\pL[\pL-]{3,})`)
+
+// addressBelow reports whether the lines after line i in its block hold an address.
+func (l *layout) addressBelow(i int) bool {
+	for k := i + 1; k < len(l.lines) && k <= i+3 && l.lines[k].block == l.lines[i].block; k++ {
+		if w := strings.Fields(l.lines[k].text); len(w) > 0 && addressLike(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// menuClass marks a site's navigation menu written as lists rather than a nav
+// element ("<ul class="nav navbar-nav"><li class="menu-item">").
+var menuClass = regexp.MustCompile(`(?i)(^|\s)(menu|menu-item|nav|navbar|navbar-nav|dropdown-menu|sub-menu|main-menu)(\s|$)`)
+
+// inMenu reports whether n sits in a navigation menu: its list item or list (up to
+// three levels up) has a menu class.
+func inMenu(n *html.Node) bool {
+	for k := 0; n != nil && k < 4; k, n = k+1, n.Parent {
+		if (n.DataAtom == atom.Li || n.DataAtom == atom.Ul || n.DataAtom == atom.Ol) && menuClass.MatchString(attr(n, "class")) {
+			return true
+		}
+	}
+	return false
+}
+
+// givenAlone reports whether w is one given name the name model knows, written as a
+// name ("Juan"; not "JUAN", "Team" or a job word).
+func givenAlone(w string) bool {
+	r := []rune(w)
+	if len(r) < 3 || len(r) > 20 || !unicode.IsUpper(r[0]) || strings.ToLower(string(r[1:])) != string(r[1:]) {
+		return false
+	}
+	for _, c := range r[1:] {
+		if !unicode.IsLetter(c) {
+			return false
+		}
+	}
+	return givenLexicon()[strings.ToLower(w)] || nameLexicon()[strings.ToLower(w)] && !titleWord(w) && !looksLikeTitle(w) && !genericHeading.MatchString(w)
+}
+
 // rosterKey groups the lines of one list: the shape of the line's block and of its
 // parent.
 func (l *layout) rosterKey(i int) string {
@@ -788,6 +977,14 @@ func (l *layout) rosters(fs []found) map[string]bool {
 func (l *layout) sectionOf(i, rank int) (title string, people bool) {
 	for k := i - 1; k >= 0; k-- {
 		ln := l.lines[k]
+		if rank == 0 && ln.heading == 0 && strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) > 4 {
+			// A sentence that opens the list ("Des Weiteren sind die folgenden
+			// Kassenprüfer gewählt:") ends the search: the labels above are others'.
+			if m := followingRole.FindStringSubmatch(ln.text); m != nil {
+				return singular(m[1]), true
+			}
+			return "", true
+		}
 		label := strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) <= 4
 		if ln.heading == 0 && !label || rank > 1 && (ln.heading == 0 || ln.heading >= rank) || rank == 1 && ln.heading != 1 {
 			continue // a name in an h1 (a page of several) looks at the other h1s
@@ -831,8 +1028,11 @@ func titleLine(s string) (string, bool) {
 	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 || strings.HasSuffix(s, ".") && len(words) > 4 {
 		return "", false
 	}
-	if _, ok := nameOf(s); ok || len(nameList(s)) > 0 {
-		return "", false
+	if r, _ := utf8.DecodeRuneInString(s); unicode.IsLower(r) && strings.HasSuffix(s, ".") && len([]rune(words[len(words)-1])) > 5 {
+		return "", false // the end of a sentence broken over lines ("de l'entreprise."), not a title
+	}
+	if n, ok := nameOf(s); ok && (knownName(n) || !looksLikeTitle(n)) || len(nameList(s)) > 0 {
+		return "", false // a name; but an unknown "name" that reads as a title is one ("Coordinador de Eventos")
 	}
 	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
 		return "", false // an affiliation aside
@@ -943,6 +1143,12 @@ func shaped(s string) (p Person, ok, alone bool) {
 				t = "" // an aside, not a role: "(kooklessen)", "(per Acme srl)"
 			}
 			return Person{Via: ViaBlock, Name: n, Title: t}, true, t == ""
+		}
+	}
+	// "CEO Jane Doe": an executive's acronym before a name the model knows.
+	if w := strings.Fields(s); len(w) >= 3 && len(w) <= 6 && len(w[0]) <= 4 && strings.ToUpper(w[0]) == w[0] && jobWords[strings.ToLower(w[0])] {
+		if n, ok := nameOf(strings.Join(w[1:], " ")); ok && knownName(n) {
+			return Person{Via: ViaBlock, Name: n, Title: w[0]}, true, false
 		}
 	}
 	for _, re := range []*regexp.Regexp{nameSepTitle, nameComma} {
@@ -1056,6 +1262,9 @@ var bioPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`\bè\s+(?:il|la|lo|l')?\s*([^.,;:]{3,50}?)\s+(?:di|della|del|presso)\b`),
 	regexp.MustCompile(`\bé\s+(?:o|a)\s+([^.,;:]{3,50}?)\s+(?:da|do|de|na|no)\b`),
 	regexp.MustCompile(`\bis\s+(?:onze|de|het)\s+([^.,;:]{3,50}?)\s+(?:bij|van)\b`),
+	// A bio that opens with the role held in the company ("Co-founder of the company
+	// in 1990, she...", "Fondatrice de la société, elle...").
+	regexp.MustCompile(`^((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)\s+(?:de la société|de l'entreprise|de l’entreprise|de la empresa|de la compañía|dell'azienda|della società|of the company|of the firm|des Unternehmens|der Firma|van het bedrijf)(?:[\s,.;]|$)`),
 }
 
 // bioTitle is the title a bio states in its first two sentences, when it reads as a

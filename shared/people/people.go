@@ -50,6 +50,7 @@ type Person struct {
 	Via string `json:"via"`
 
 	rawPhones []string
+	firstOnly bool // known by the given name alone, read where full names sit on the page
 }
 
 // Readers, as Person.Via names them.
@@ -94,6 +95,9 @@ func finish(found []Person, pageURL string, o Options) []Person {
 	byName := map[string]int{}
 	for _, p := range found {
 		name, ok := nameOf(p.Name)
+		if p.firstOnly && givenAlone(p.Name) {
+			name, ok = p.Name, true
+		}
 		if !ok {
 			continue
 		}
@@ -432,7 +436,8 @@ func personalEmail(s string) string {
 var jobSuffixes = []string{"manager", "managerin", "leiter", "leiterin", "officer", "director", "directeur", "directrice",
 	"engineer", "entwickler", "entwicklerin", "developer", "ontwikkelaar", "adviseur", "referent", "referentin", "betreuer",
 	"betreuerin", "führer", "führerin", "assistent", "assistentin", "executive", "president", "founder", "specialist",
-	"consultant", "analyst", "designer", "coordinator", "accountant", "ingenieur", "ingénieur", "ingeniero", "engenheiro",
+	"consultant", "analyst", "designer", "coordinator", "coordinador", "coordinadora", "coordinatore", "coordinatrice",
+	"koordinator", "koordinatorin", "coördinator", "begeleider", "begeleidster", "expert", "experte", "expertin", "coordenador", "coordenadora", "accountant", "ingenieur", "ingénieur", "ingeniero", "engenheiro",
 	"ingegnere", "diretor", "diretora", "direttore", "direttrice", "responsable", "responsabile", "responsável", "gestor",
 	"gestora", "ejecutivo", "executivo", "directora", "scientist", "programmer", "programmierer", "programmeur", "programador",
 	"programmatore", "sviluppatore", "sviluppatrice", "médica", "médico", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
