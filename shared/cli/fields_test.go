@@ -44,7 +44,7 @@ func TestJSONFieldSelection(t *testing.T) {
 	}
 
 	r = s.firmo(t, "api", "bizdata", c.Domain, "--json=name,nickname")
-	if r.code != 2 || !strings.Contains(r.stderr, `no field "nickname"`) || !strings.Contains(r.stderr, "domain, name") {
+	if r.code != 2 || !strings.Contains(r.stderr, `no field "nickname"`) || !strings.Contains(r.stderr, "the answer has: domain, name") {
 		t.Fatalf("unknown field: exit %d, stderr %s", r.code, r.stderr)
 	}
 	r = s.firmo(t, "api", "score", c.Domain, "--json", "score,domain")

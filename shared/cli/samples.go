@@ -113,5 +113,14 @@ func writeSampleXLSX(path string, header []string, rows [][]string) error {
 			}
 		}
 	}
-	return x.SaveAs(path)
+	// Not x.SaveAs: it creates the file with mode 0755, an executable workbook.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := x.Write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

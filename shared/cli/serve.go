@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	flag "github.com/spf13/pflag"
 	"io"
@@ -75,6 +76,9 @@ func serve(ctx context.Context, env Env) error {
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("listen on %s: %w (another program is using the port: set FIRMO_ADDR, e.g. FIRMO_ADDR=:8081, and FIRMO_URL=http://localhost:8081 for the firmo commands)", cfg.Addr, err)
+		}
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	srv := newHTTPServer(a.Handler(), cfg)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -147,5 +148,23 @@ func TestReadinessGate(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A port another program holds stops firmo serve with one line saying how to pick
+// another (FIRMO_ADDR) and how to point the commands at it (FIRMO_URL).
+func TestServeNamesTheAddressSettingWhenThePortIsTaken(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	vars := map[string]string{"FIRMO_ADDR": ln.Addr().String(), "FIRMO_DATA_DIR": t.TempDir(), "FIRMO_SEED_COMPANIES": "0"}
+	var stdout, stderr strings.Builder
+	code := Run(context.Background(), Env{Args: []string{"serve"}, Stdout: &stdout, Stderr: &stderr,
+		Getenv: func(k string) string { return vars[k] }})
+	if code != 1 || !strings.Contains(stderr.String(), "address already in use") ||
+		!strings.Contains(stderr.String(), "set FIRMO_ADDR") || !strings.Contains(stderr.String(), "FIRMO_URL=") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}
 }
