@@ -52,3 +52,22 @@ func TestJSONFieldSelection(t *testing.T) {
 		t.Fatalf("a list after a space: exit %d, stderr %s", r.code, r.stderr)
 	}
 }
+
+// A parameter's help line is its description whole, its first sentence, or a cut at a
+// word's end marked with "…"; never a word cut in two.
+func TestFlagDescKeepsWords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Postal code (spaces and hyphens ignored).", "Postal code (spaces and hyphens ignored)."},
+		{"Lowest match_confidence returned, inclusive (50-100). Nothing below 50 is ever returned, whatever the caller asks for here.",
+			"Lowest match_confidence returned, inclusive (50-100)."},
+		{"The company name. Required; a name with no letter or digit once whitespace and punctuation are stripped is refused",
+			"The company name."},
+		{"Required; a name with no letter or digit once whitespace and punctuation are stripped is refused with a 422 answer",
+			"Required; a name with no letter or digit once whitespace and punctuation are stripped is refused…"},
+	} {
+		got := flagDesc(tc.in, 100)
+		if got != tc.want {
+			t.Errorf("flagDesc(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
