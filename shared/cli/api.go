@@ -447,7 +447,7 @@ func api(ctx context.Context, env Env) error {
 		return err
 	}
 	fs := flag.NewFlagSet("api "+cmd.name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	cf := addClientFlags(fs)
 	var asJSON jsonFlag
 	fs.Var(&asJSON, "json", "print the answer as JSON (default when stdout is not a terminal); --json=FIELD,... keeps only those fields, of each row for match, history, discover and email-find")

@@ -127,7 +127,7 @@ func applyProfile(cfg *client.Config, name string, explicit bool, getenv func(st
 // key is read from stdin (one line), so it stays out of the shell's history.
 func login(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("login", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	name := fs.String("profile", "", "profile to store (default $FIRMO_PROFILE, else default)")
 	base := fs.String("url", "", "server address (default $FIRMO_URL, else "+client.DefaultBaseURL+")")
 	key := fs.String("key", "", "API key (default: read from stdin)")

@@ -33,7 +33,7 @@ func samples(_ context.Context, env Env) error {
 		return err
 	}
 	fs := flag.NewFlagSet("samples", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	out := fs.String("out", filepath.Join(cfg.DataDir, "samples"), "directory to write the sample files into")
 	if _, err := parseArgs(fs, env.Args[1:]); err != nil {
 		return err

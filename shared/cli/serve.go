@@ -30,7 +30,7 @@ import (
 // routes that need the world answer 503 with Retry-After (README "The demo world").
 func serve(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	if _, err := parseArgs(fs, env.Args[1:]); err != nil {
 		return err
 	}
