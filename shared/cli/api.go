@@ -447,7 +447,7 @@ func api(ctx context.Context, env Env) error {
 		return err
 	}
 	fs := flag.NewFlagSet("api "+cmd.name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	cf := addClientFlags(fs)
 	var asJSON jsonFlag
 	fs.Var(&asJSON, "json", "print the answer as JSON (default when stdout is not a terminal); --json=FIELD,... keeps only those fields, of each row for match, history, discover and email-find")
@@ -464,7 +464,7 @@ func api(ctx context.Context, env Env) error {
 		// A parameter named like a common flag (extract's url) is set by the
 		// positional argument only.
 		if fs.Lookup(p.name) == nil {
-			fs.Var(v, p.name, fmt.Sprintf("%.100s", p.desc))
+			fs.Var(v, p.name, flagDesc(p.desc, 100))
 			if p.typ == "boolean" {
 				fs.Lookup(p.name).NoOptDefVal = "true" // --has_email alone is --has_email=true
 				flagValues(fs, p.name, "true", "false")
@@ -688,6 +688,25 @@ func tableColumns(rows []object, want []string) []string {
 		return cols
 	}
 	return unionKeys(rows)
+}
+
+// flagDesc is a parameter's description as one help line of about n characters: whole
+// when it fits, else its first sentence when that fits, else cut at a word's end with
+// "…" (never mid-word, as a plain cut at n did: "punctuation are strip").
+func flagDesc(d string, n int) string {
+	d = strings.Join(strings.Fields(d), " ")
+	r := []rune(d)
+	if len(r) <= n {
+		return d
+	}
+	if i := strings.Index(d, ". "); i > 0 && len([]rune(d[:i+1])) <= n {
+		return d[:i+1]
+	}
+	cut := string(r[:n])
+	if i := strings.LastIndex(cut, " "); i > 0 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, ",;:") + "…"
 }
 
 // shortCell is a value as one table cell of at most n characters.

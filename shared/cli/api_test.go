@@ -354,8 +354,8 @@ func TestAPIErrors(t *testing.T) {
 		t.Fatalf("unknown command: exit %d", r.code)
 	}
 	r = s.firmo(t, "api", "count", "-h")
-	if r.code != 0 || !strings.Contains(r.stderr, "-filter_country") || !strings.Contains(r.stderr, "repeatable") {
-		t.Fatalf("count -h: exit %d, stderr %.300s", r.code, r.stderr)
+	if r.code != 0 || !strings.Contains(r.stdout, "-filter_country") || !strings.Contains(r.stdout, "repeatable") {
+		t.Fatalf("count -h: exit %d, stdout %.300s", r.code, r.stdout)
 	}
 	r = s.firmo(t, "api", "history", "--max_records", "many", "x.com")
 	if r.code != 2 || !strings.Contains(r.stderr, "integer") {

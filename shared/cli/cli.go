@@ -122,7 +122,7 @@ func Run(ctx context.Context, env Env) int {
 		if errors.Is(err, errInterrupted) {
 			return 130
 		}
-		if errors.Is(err, flag.ErrHelp) {
+		if errors.Is(err, errHelpShown) || errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		fmt.Fprintf(env.Stderr, "firmo: %s\n", message(err))
@@ -203,7 +203,13 @@ func rootCommand(ctx context.Context, env Env) *cobra.Command {
 			RunE: func(_ *cobra.Command, rest []string) error {
 				e := env
 				e.Args = append([]string{c.name}, rest...)
-				return run(ctx, e)
+				err := run(ctx, e)
+				if errors.Is(err, flag.ErrHelp) {
+					// The command printed its help page; cobra, given flag.ErrHelp, would
+					// print the root usage after it.
+					return errHelpShown
+				}
+				return err
 			},
 		}
 		if c.name == "api" {
@@ -222,6 +228,9 @@ func rootCommand(ctx context.Context, env Env) *cobra.Command {
 }
 
 var errUsage = errors.New("usage")
+
+// errHelpShown is a command's answer to --help once it printed its help page (exit 0).
+var errHelpShown = errors.New("help page shown")
 
 // program is the command as invoked, for hints the user pastes.
 func (env Env) program() string {
@@ -321,7 +330,7 @@ func keys(ctx context.Context, env Env) error {
 // before any store or server is asked.
 func parseKeysCreate(env Env) (keyRequest, error) {
 	fs := flag.NewFlagSet("keys create", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	orgName := fs.String("org", "", "organisation name (created if needed)")
 	planName := fs.String("plan", "FREE", "plan of a new organisation: FREE, STARTER, PRO, ENTERPRISE")
 	roleName := fs.String("role", "admin", "role of the new user: admin or member")

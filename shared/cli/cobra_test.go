@@ -26,17 +26,21 @@ func TestCommandLineConventions(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, "unknown flag: --nme_column; did you mean --name_column?") || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("mistyped flag: exit %d, %q", r.code, r.stderr)
 	}
+	// A help page asked for goes to stdout (`firmo append --help | less`), alone: not
+	// followed by the root usage (cobra printed it after a command's page).
 	for _, args := range [][]string{{"help", "append"}, {"append", "--help"}} {
 		r = runArgs(args...)
-		h := r.stderr
+		h := r.stdout
 		if r.code != 0 || !strings.Contains(h, "Usage: firmo append FILE --dataset") || !strings.Contains(h, "Examples:\n  firmo append data/samples/domains.csv") ||
-			!strings.Contains(h, "--chunk-size int") || !strings.Contains(h, "Exit codes:") {
-			t.Errorf("%v: exit %d, %q", args, r.code, h)
+			!strings.Contains(h, "--chunk-size int") || !strings.Contains(h, "Exit codes:") ||
+			strings.Contains(h, "the Firmo B2B data API") || r.stderr != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, r.code, h, r.stderr)
 		}
 	}
 	r = runArgs("api", "score", "--help")
-	if r.code != 0 || !strings.Contains(r.stderr, "Usage: firmo api score [DOMAIN] [flags]") || !strings.Contains(r.stderr, "GET /v1/score") {
-		t.Errorf("api score --help: exit %d, %q", r.code, r.stderr)
+	if r.code != 0 || !strings.Contains(r.stdout, "Usage: firmo api score [DOMAIN] [flags]") || !strings.Contains(r.stdout, "GET /v1/score") ||
+		strings.Contains(r.stdout, "the Firmo B2B data API") || r.stderr != "" {
+		t.Errorf("api score --help: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	r = runArgs("completion", "bash")
 	if r.code != 0 || !strings.Contains(r.stdout, "bash completion") || !strings.Contains(r.stdout, "__start_firmo") {

@@ -22,7 +22,7 @@ import (
 // seed runs `firmo seed`: the demo world into the store, or with --out into files.
 func seed(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	companies := fs.Int("companies", 2000, "number of companies")
 	contacts := fs.Int("contacts", 0, "reserved; every company gets about 20 contacts")
 	seedValue := fs.Uint64("seed", allapp.DefaultWorldSeed, "random seed: the same seed and date give byte-identical data")
@@ -190,7 +190,7 @@ func ingest(ctx context.Context, env Env) error {
 	}
 	kind := env.Args[1]
 	fs := flag.NewFlagSet("ingest "+kind, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	format := fs.String("format", "", "csv, jsonl or pem (default: from the file name, else from its content)")
 	flagValues(fs, "format", "csv", "jsonl", "pem")
 	if _, err := parseArgs(fs, env.Args[2:]); err != nil {

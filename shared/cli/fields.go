@@ -53,7 +53,7 @@ func selectFields(cmd apiCommand, body []byte, fields []string) ([]byte, error) 
 		if len(obj) > 0 {
 			check = []object{obj}
 		}
-		if err := knownFields(cmd, fields, check, "the answer"); err != nil {
+		if err := knownFields(cmd, fields, check, "the answer has"); err != nil {
 			return nil, err
 		}
 		pick(obj, fields).marshal(&b)
@@ -63,7 +63,7 @@ func selectFields(cmd apiCommand, body []byte, fields []string) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := knownFields(cmd, fields, rows, "its rows"); err != nil {
+	if err := knownFields(cmd, fields, rows, "its rows have"); err != nil {
 		return nil, err
 	}
 	b.WriteByte('[')
@@ -102,7 +102,7 @@ func knownFields(cmd apiCommand, fields []string, rows []object, what string) er
 			found = found || h == name
 		}
 		if !found {
-			return fmt.Errorf("%w: --json: no field %q in the answer of firmo api %s; %s have: %s", errUsage, name, cmd.name, what, strings.Join(have, ", "))
+			return fmt.Errorf("%w: --json: no field %q in the answer of firmo api %s; %s: %s", errUsage, name, cmd.name, what, strings.Join(have, ", "))
 		}
 	}
 	return nil

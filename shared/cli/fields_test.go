@@ -44,11 +44,30 @@ func TestJSONFieldSelection(t *testing.T) {
 	}
 
 	r = s.firmo(t, "api", "bizdata", c.Domain, "--json=name,nickname")
-	if r.code != 2 || !strings.Contains(r.stderr, `no field "nickname"`) || !strings.Contains(r.stderr, "domain, name") {
+	if r.code != 2 || !strings.Contains(r.stderr, `no field "nickname"`) || !strings.Contains(r.stderr, "the answer has: domain, name") {
 		t.Fatalf("unknown field: exit %d, stderr %s", r.code, r.stderr)
 	}
 	r = s.firmo(t, "api", "score", c.Domain, "--json", "score,domain")
 	if r.code != 2 || !strings.Contains(r.stderr, "--json=score,domain") {
 		t.Fatalf("a list after a space: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
+// A parameter's help line is its description whole, its first sentence, or a cut at a
+// word's end marked with "…"; never a word cut in two.
+func TestFlagDescKeepsWords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Postal code (spaces and hyphens ignored).", "Postal code (spaces and hyphens ignored)."},
+		{"Lowest match_confidence returned, inclusive (50-100). Nothing below 50 is ever returned, whatever the caller asks for here.",
+			"Lowest match_confidence returned, inclusive (50-100)."},
+		{"The company name. Required; a name with no letter or digit once whitespace and punctuation are stripped is refused",
+			"The company name."},
+		{"Required; a name with no letter or digit once whitespace and punctuation are stripped is refused with a 422 answer",
+			"Required; a name with no letter or digit once whitespace and punctuation are stripped is refused…"},
+	} {
+		got := flagDesc(tc.in, 100)
+		if got != tc.want {
+			t.Errorf("flagDesc(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
 	}
 }

@@ -30,7 +30,7 @@ const (
 // calibrate the native ICP-fit model and write its versioned model file.
 func icpTrain(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("icp-train", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	truth := fs.Bool("truth", false, "label pairs with the demo world's truth instead of an LLM (offline; how the shipped model is trained)")
 	org := fs.String("org", "", "organisation id whose LLM integration gives the verdicts (without --truth)")
 	integrationID := fs.String("integration", "", "LLM integration id (default: the organisation's default integration)")

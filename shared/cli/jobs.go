@@ -49,7 +49,7 @@ type jobFlags struct {
 
 func newJobFlags(env Env, name string, task bool) *jobFlags {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	j := &jobFlags{fs: fs, name: name, args: env.Args}
 	j.client = addClientFlags(fs)
 	j.out = fs.String("out", "", "output file (default stdout for task jobs); .json writes JSON, anything else CSV")

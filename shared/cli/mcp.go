@@ -19,7 +19,7 @@ import (
 // SIGTERM.
 func mcpCmd(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	cf := addClientFlags(fs)
 	if _, err := parseArgs(fs, env.Args[1:]); err != nil {
 		return err

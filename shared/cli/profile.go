@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/firmoapi/firmo/shared/client"
+	"golang.org/x/term"
 )
 
 // Profiles of `firmo login`: a server address and an API key per name, in a JSON file
@@ -126,7 +127,7 @@ func applyProfile(cfg *client.Config, name string, explicit bool, getenv func(st
 // key is read from stdin (one line), so it stays out of the shell's history.
 func login(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("login", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	name := fs.String("profile", "", "profile to store (default $FIRMO_PROFILE, else default)")
 	base := fs.String("url", "", "server address (default $FIRMO_URL, else "+client.DefaultBaseURL+")")
 	key := fs.String("key", "", "API key (default: read from stdin)")
@@ -167,12 +168,11 @@ func login(ctx context.Context, env Env) error {
 		if in == nil {
 			in = os.Stdin
 		}
-		fmt.Fprint(env.Stderr, "API key: ")
-		line, err := bufio.NewReader(in).ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
+		k, err := readKey(in, env.Stderr)
+		if err != nil {
 			return err
 		}
-		*key = strings.TrimSpace(line)
+		*key = k
 	}
 	if *key == "" {
 		return fmt.Errorf("%w: no API key given (--key, or one line on stdin)", errUsage)
@@ -217,4 +217,21 @@ func keyID(key string) string {
 		return key[:3+i]
 	}
 	return "(key)"
+}
+
+// readKey reads one line, the key: from a terminal with a prompt and without echoing
+// it (the key is a secret), else (a pipe or a file, as in `firmo login < data/demo-api-key`)
+// silently.
+func readKey(in io.Reader, prompt io.Writer) (string, error) {
+	if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprint(prompt, "API key (not shown): ")
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(prompt)
+		return strings.TrimSpace(string(b)), err
+	}
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	return strings.TrimSpace(line), nil
 }

@@ -33,7 +33,7 @@ func (q *queryFlag) Set(s string) error {
 // paths are nearest.
 func apiRequest(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("api request", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	cf := addClientFlags(fs)
 	q := &queryFlag{v: url.Values{}}
 	fs.Var(q, "query", "a query parameter as name=value (repeatable)")

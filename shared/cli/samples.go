@@ -33,7 +33,7 @@ func samples(_ context.Context, env Env) error {
 		return err
 	}
 	fs := flag.NewFlagSet("samples", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	out := fs.String("out", filepath.Join(cfg.DataDir, "samples"), "directory to write the sample files into")
 	if _, err := parseArgs(fs, env.Args[1:]); err != nil {
 		return err
@@ -113,5 +113,14 @@ func writeSampleXLSX(path string, header []string, rows [][]string) error {
 			}
 		}
 	}
-	return x.SaveAs(path)
+	// Not x.SaveAs: it creates the file with mode 0755, an executable workbook.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := x.Write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

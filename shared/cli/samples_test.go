@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,6 +27,12 @@ func TestSamplesAreTheDemoWorlds(t *testing.T) {
 	}
 	if n := readCSV(t, filepath.Join(out, "names.csv")); len(n) != 23 || n[0][0] != "Company" || n[0][1] != "Country" {
 		t.Fatalf("names.csv: %d rows, header %v", len(n), n[0])
+	}
+	for _, name := range []string{"companies.csv", "companies.xlsx", "domains.csv", "names.csv"} {
+		// Data files, not programs (excelize's SaveAs made the workbook 0755).
+		if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Mode().Perm()&0o111 != 0 {
+			t.Fatalf("%s: %v, mode %v", name, err, st.Mode())
+		}
 	}
 	x, err := excelize.OpenFile(filepath.Join(out, "companies.xlsx"))
 	if err != nil {

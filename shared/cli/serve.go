@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	flag "github.com/spf13/pflag"
 	"io"
@@ -29,7 +30,7 @@ import (
 // routes that need the world answer 503 with Retry-After (README "The demo world").
 func serve(ctx context.Context, env Env) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(env.Stdout) // only the help page (--help) is printed through it
 	if _, err := parseArgs(fs, env.Args[1:]); err != nil {
 		return err
 	}
@@ -75,6 +76,9 @@ func serve(ctx context.Context, env Env) error {
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("listen on %s: %w (another program is using the port: set FIRMO_ADDR, e.g. FIRMO_ADDR=:8081, and FIRMO_URL=http://localhost:8081 for the firmo commands)", cfg.Addr, err)
+		}
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	srv := newHTTPServer(a.Handler(), cfg)
@@ -162,10 +166,11 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 }
 
 // phase is what a starting server still loads: the message of its 503 answers and
-// the families it holds back.
+// the families and routes it holds back.
 type phase struct {
 	message  string
 	families map[httpapi.Family]bool
+	paths    map[string]bool // single routes held back beyond the families
 }
 
 // seedingPhase holds back every family that reads the company or contact store (or
@@ -179,8 +184,20 @@ func seedingPhase() *phase {
 }
 
 // indexingPhase holds back contact search while its index is built once, instead of
-// letting each search wait for (and start) the build.
+// letting each search wait for (and start) the build, and company-name matching while
+// the name index is synced with the seeded companies: a match read from a half-filled
+// index would answer "no match" for companies the store has.
 func indexingPhase() *phase {
+	return &phase{
+		message:  "Contact search and the company-name index are being loaded (first start); retry after the time given in Retry-After.",
+		families: map[httpapi.Family]bool{httpapi.FamilyContacts: true},
+		paths:    map[string]bool{"/v1/match": true, "/v1/bulkmatch": true},
+	}
+}
+
+// contactsPhase is indexingPhase once the name index is synced: only contact search
+// still waits.
+func contactsPhase() *phase {
 	return &phase{
 		message:  "Contact search is being indexed (first start); retry after the time given in Retry-After.",
 		families: map[httpapi.Family]bool{httpapi.FamilyContacts: true},
@@ -198,7 +215,7 @@ func (r *readiness) set(p *phase) { r.cur.Store(p) }
 
 func (r *readiness) gate(rt httpapi.Route) error {
 	p := r.cur.Load()
-	if p == nil || (rt.Path != "/readyz" && !p.families[rt.Family]) {
+	if p == nil || (rt.Path != "/readyz" && !p.families[rt.Family] && !p.paths[rt.Path]) {
 		return nil
 	}
 	return &apperr.Error{Kind: apperr.ErrUnavailable, Message: p.message, RetryAfter: readinessRetry}
@@ -236,7 +253,11 @@ func startBackground(ctx context.Context, env Env, a *allapp.App, cfg config.Con
 			}
 			ready.set(indexingPhase())
 		}
-		graph, err := loadBeforeReady(ctx, a, log)
+		namesSynced := func() {}
+		if seedNow {
+			namesSynced = func() { ready.set(contactsPhase()) }
+		}
+		graph, err := loadBeforeReady(ctx, a, log, namesSynced)
 		if err != nil {
 			if ctx.Err() == nil {
 				log.Error("contact search index", "err", err)
@@ -289,8 +310,9 @@ func startBackground(ctx context.Context, env Env, a *allapp.App, cfg config.Con
 // ingested while stopped), the email pattern book learned (contact search's
 // email_pattern answers from it) and contact search loaded (Prepare: its contacts
 // with their companies' current fields, embedded). The three run at once: loading
-// contact search runs mostly on one core. It returns Prepare's graph builder.
-func loadBeforeReady(ctx context.Context, a *allapp.App, log *slog.Logger) (graph func(context.Context) error, err error) {
+// contact search runs mostly on one core. namesSynced is called once the name index
+// is synced (before loadBeforeReady returns). It returns Prepare's graph builder.
+func loadBeforeReady(ctx context.Context, a *allapp.App, log *slog.Logger, namesSynced func()) (graph func(context.Context) error, err error) {
 	side := make(chan struct{}, 2)
 	go func() {
 		defer func() { side <- struct{}{} }()
@@ -301,6 +323,9 @@ func loadBeforeReady(ctx context.Context, a *allapp.App, log *slog.Logger) (grap
 			log.Error("company-name index sync", "err", err)
 		case rep.Indexed > 0 || rep.Deleted > 0:
 			log.Info("company-name index sync", "companies", rep.Companies, "indexed", rep.Indexed, "deleted", rep.Deleted, "took", time.Since(start).Round(time.Millisecond).String())
+		}
+		if err == nil {
+			namesSynced()
 		}
 	}()
 	go func() {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -110,21 +111,27 @@ func TestSlowBodyIsCutAtTheBodyDeadline(t *testing.T) {
 }
 
 // While the demo world loads, /readyz and the families that read it answer 503 with
-// Retry-After; accounts and health answer; while contact search indexes only it waits.
+// Retry-After; accounts and health answer; while contact search and the name index
+// load, contact search and name matching wait (a match read from a half-synced name
+// index answered "no match" for seeded companies); once the names are in, only contact
+// search waits.
 func TestReadinessGate(t *testing.T) {
 	route := func(path string, f httpapi.Family) httpapi.Route { return httpapi.Route{Path: path, Family: f} }
 	healthz, readyz := route("/healthz", httpapi.FamilyAccount), route("/readyz", httpapi.FamilyAccount)
 	account, score := route("/v1/account", httpapi.FamilyAccount), route("/v1/score", httpapi.FamilyCompany)
 	contacts := route("/v1/contacts/count", httpapi.FamilyContacts)
+	match, bulkmatch := route("/v1/match", httpapi.FamilyCompany), route("/v1/bulkmatch", httpapi.FamilyCompany)
+	bulkStatus := route("/v1/bulkmatch/status/{task_id}", httpapi.FamilyCompany)
 	for _, tc := range []struct {
 		name   string
 		phase  *phase
 		held   []httpapi.Route
 		served []httpapi.Route
 	}{
-		{"seeding", seedingPhase(), []httpapi.Route{readyz, score, contacts}, []httpapi.Route{healthz, account}},
-		{"indexing", indexingPhase(), []httpapi.Route{readyz, contacts}, []httpapi.Route{healthz, account, score}},
-		{"ready", nil, nil, []httpapi.Route{healthz, readyz, account, score, contacts}},
+		{"seeding", seedingPhase(), []httpapi.Route{readyz, score, contacts, match, bulkmatch}, []httpapi.Route{healthz, account}},
+		{"indexing", indexingPhase(), []httpapi.Route{readyz, contacts, match, bulkmatch}, []httpapi.Route{healthz, account, score, bulkStatus}},
+		{"names synced", contactsPhase(), []httpapi.Route{readyz, contacts}, []httpapi.Route{healthz, account, score, match, bulkmatch, bulkStatus}},
+		{"ready", nil, nil, []httpapi.Route{healthz, readyz, account, score, contacts, match, bulkmatch}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var r readiness
@@ -141,5 +148,23 @@ func TestReadinessGate(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A port another program holds stops firmo serve with one line saying how to pick
+// another (FIRMO_ADDR) and how to point the commands at it (FIRMO_URL).
+func TestServeNamesTheAddressSettingWhenThePortIsTaken(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	vars := map[string]string{"FIRMO_ADDR": ln.Addr().String(), "FIRMO_DATA_DIR": t.TempDir(), "FIRMO_SEED_COMPANIES": "0"}
+	var stdout, stderr strings.Builder
+	code := Run(context.Background(), Env{Args: []string{"serve"}, Stdout: &stdout, Stderr: &stderr,
+		Getenv: func(k string) string { return vars[k] }})
+	if code != 1 || !strings.Contains(stderr.String(), "address already in use") ||
+		!strings.Contains(stderr.String(), "set FIRMO_ADDR") || !strings.Contains(stderr.String(), "FIRMO_URL=") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}
 }

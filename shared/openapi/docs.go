@@ -58,7 +58,7 @@ func Docs() (DocsPage, error) {
 	}
 	var b bytes.Buffer
 	b.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`)
-	fmt.Fprintf(&b, "<title>%s API reference</title>", htmlEscape(d.Info.Title))
+	fmt.Fprintf(&b, "<title>%s reference</title>", htmlEscape(d.Info.Title)) // "Firmo API reference", as the plain page
 	b.WriteString(`<style>body{margin:0}</style></head><body><div id="redoc"></div><script>`)
 	b.Write(bundle)
 	b.WriteString("</script><script>")

@@ -32,6 +32,9 @@ func TestDocsRenderInChromium(t *testing.T) {
 		}
 		t.Skipf("%s is missing (make docs-assets): /docs is the plain fallback", RedocBundle)
 	}
+	if !bytes.Contains(d.HTML, []byte("<title>Firmo API reference</title>")) {
+		t.Fatalf("the page's title is not \"Firmo API reference\": %.400s", d.HTML)
+	}
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("FIRMO_REQUIRE_STANDINS") == "1" {
 			t.Fatalf("no %s: apt-get install chromium", chromiumPath)
@@ -107,7 +110,8 @@ func TestPlainDocsFallback(t *testing.T) {
 	}
 	page := string(d.HTML)
 	if d.Renderer != "plain" || strings.Contains(page, "<script") || !strings.Contains(page, "make docs-assets") ||
-		!strings.Contains(page, "/v1/account/keys/{key_id}") || strings.Contains(d.CSP, "script-src") {
+		!strings.Contains(page, "/v1/account/keys/{key_id}") || strings.Contains(d.CSP, "script-src") ||
+		!strings.Contains(page, "<title>Firmo API reference</title>") {
 		t.Fatalf("fallback: renderer %s, CSP %q, page %.300s", d.Renderer, d.CSP, page)
 	}
 }
