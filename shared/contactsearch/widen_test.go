@@ -21,11 +21,11 @@ func TestExactScanWidensOnlyWhenShort(t *testing.T) {
 		t.Fatal("the demo snapshot has no graph")
 	}
 	filters := map[string]Params{
-		"executive":        {Seniority: Strings{"executive", "director"}},
-		"has-phone":        {HasPhone: ptr(true)},
-		"technology":       {Department: Strings{"Technology"}},
-		"has-email-vp":     {HasEmail: ptr(true), Seniority: Strings{"vp", "director", "manager"}},
-		"no-filter-skills": {HasLinkedin: ptr(true)},
+		"executive":    {Seniority: Strings{"executive", "director"}},
+		"has-phone":    {HasPhone: ptr(true)},
+		"technology":   {Department: Strings{"Technology"}},
+		"has-email-vp": {HasEmail: ptr(true), Seniority: Strings{"vp", "director", "manager"}},
+		"has-linkedin": {HasLinkedin: ptr(true)},
 	}
 	limits := map[string]Params{
 		"default":            {},
