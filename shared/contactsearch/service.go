@@ -543,7 +543,14 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 	var scores map[int]float32
 	sizes := fetchSizes(req.Limits)
 	if g := sn.graph(); s.remote == nil && (g == nil || filter.Active() && g.ScansExactly(filter, sizes[0])) {
-		sizes = sizes[len(sizes)-1:] // a scan costs the same for more hits: no second scan
+		full := sizes[len(sizes)-1]
+		sizes = sizes[len(sizes)-1:]
+		if g == nil || g.ScansExactly(filter, full) {
+			// Both lengths are scanned exactly: the short list is the head of the long
+			// one (same order, same scores), so a page it settles is the page the long
+			// list makes, and the short scan costs less (BENCHMARKS.md).
+			sizes = exactSizes(req.Limits)
+		}
 	}
 	for step, size := range sizes {
 		k := min(allowed, size)
@@ -558,11 +565,28 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 			out = append(out, Ranked{Index: i, Domain: sn.entries[i].C.Domain})
 			scores[i] = h.Score
 		}
-		if k == allowed || step == len(sizes)-1 || pageFilled(out, req.Limits) {
+		if k == allowed || step == len(sizes)-1 || pageSettled(out, req.Limits) {
 			break
 		}
 	}
 	return out, scores, nil
+}
+
+// exactSizes are fetchSizes for an exact plan, whose shorter list is the head of the longer
+// one: with max_companies and results_by_company it also starts with what those caps
+// can show plus a quarter (fetchSizes asks a walk for need at once there).
+func exactSizes(l Limits) []int {
+	sizes := fetchSizes(l)
+	if l.MaxCompanies <= 0 || l.PerCompany <= 0 {
+		return sizes
+	}
+	full := sizes[len(sizes)-1]
+	first := l.MaxCompanies * l.PerCompany
+	first += first / 4
+	if first >= full {
+		return sizes
+	}
+	return []int{first, full}
 }
 
 // fetchSizes are the lengths of ranked list a similarity search asks the vector index for,
@@ -585,14 +609,18 @@ func fetchSizes(l Limits) []int {
 	return []int{first, full}
 }
 
-// pageFilled reports whether the page Select makes of ranked holds as many contacts as
-// the limits allow.
-func pageFilled(ranked []Ranked, l Limits) bool {
-	n := 0
-	for _, g := range Select(ranked, l) {
+// pageSettled reports whether the page Select makes of ranked is the page it makes of any
+// longer list that starts with ranked: the page holds as many contacts as the limits
+// allow, or max_companies companies are open and each holds results_by_company contacts
+// (Select skips every further contact).
+func pageSettled(ranked []Ranked, l Limits) bool {
+	n, groups := 0, Select(ranked, l)
+	full := l.MaxCompanies > 0 && l.PerCompany > 0 && len(groups) == l.MaxCompanies
+	for _, g := range groups {
 		n += len(g.Members)
+		full = full && len(g.Members) >= l.PerCompany
 	}
-	return n >= l.total()
+	return n >= l.total() || full
 }
 
 // need is how many ranked contacts a similarity search fetches: enough for the caps, with

@@ -650,8 +650,9 @@ func (x *Index) exact(q []float32, k int, scan func(kk int) ([]vector.Hit, error
 }
 
 // ScansExactly reports whether a search for k hits with filter f scores its candidates
-// exactly instead of walking the graph. The cost of such a search hardly depends on k, so a
-// caller that may need more hits later asks for them at once.
+// exactly instead of walking the graph. Such a search's k hits are the head of its answer
+// for more (same order, same scores), so a caller that may need more later can ask for few
+// first; fewer cost less (a smaller top to keep, sort and re-rank).
 func (x *Index) ScansExactly(f vector.Filter, k int) bool { return x.PlanOf(f, k).Exact }
 
 // Plan is how one search runs: an exact scan of every candidate the filter admits
