@@ -95,11 +95,11 @@ func build(p params, examples []example) (*resources, error) {
 		return nil, err
 	}
 	analyzers := map[string]*analyzer{}
-	for _, l := range languages {
+	for _, l := range allLanguages {
 		analyzers[l] = newAnalyzer(l, stops)
 	}
 	stems := map[string]*stemCache{}
-	for _, l := range languages {
+	for _, l := range allLanguages {
 		stems[l] = &stemCache{}
 	}
 	return &resources{stops: stops, model: train(p, lex, examples, naics, analyzers), cues: cues, stems: stems}, nil
@@ -119,10 +119,7 @@ func (c *Classifier) Classify(text, lang string) Result {
 }
 
 func (r *resources) classify(text, lang string) Result {
-	l := normalizeLang(lang)
-	if l == "" {
-		l = guessLang(text, r.stops)
-	}
+	l := textLang(lang, text, r.stops)
 	a := newAnalyzer(l, r.stops)
 	a.cache = r.stems[l]
 	toks := a.tokens(text)
