@@ -49,6 +49,9 @@ type resources struct {
 	model *model
 	cues  *cueSet
 	stems map[string]*stemCache // by language
+	// neighbours[i*len(taxonomy)+j] is true when industries i and j are adjacent
+	// (neighbours.go).
+	neighbours []bool
 }
 
 // New makes a Classifier with the documented model constants.
@@ -102,7 +105,7 @@ func build(p params, examples []example) (*resources, error) {
 	for _, l := range allLanguages {
 		stems[l] = &stemCache{}
 	}
-	return &resources{stops: stops, model: train(p, lex, examples, naics, analyzers), cues: cues, stems: stems}, nil
+	return &resources{stops: stops, model: train(p, lex, examples, naics, analyzers), cues: cues, stems: stems, neighbours: neighbourMatrix()}, nil
 }
 
 // Classify classifies a text written in lang (an ISO 639-1 or 639-2 code such as
@@ -125,7 +128,7 @@ func (r *resources) classify(text, lang string) Result {
 	toks := a.tokens(text)
 	s := r.model.score(a, toks)
 	out := Result{Groups: map[string]float64{}, Sub: map[string]float64{}}
-	top := topIndexes(s.prob, 2)
+	top := topTwo(s.prob, r.neighbours)
 	for _, i := range top {
 		out.Groups[taxonomy[i].Value] = s.prob[i]
 		subs := r.model.subScores(i, s)
