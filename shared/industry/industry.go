@@ -52,6 +52,7 @@ type resources struct {
 	// neighbours[i*len(taxonomy)+j] is true when industries i and j are adjacent
 	// (neighbours.go).
 	neighbours []bool
+	stopIx     stopIndex // the stopwords of every language, for textLang
 }
 
 // New makes a Classifier with the documented model constants.
@@ -105,7 +106,7 @@ func build(p params, examples []example) (*resources, error) {
 	for _, l := range allLanguages {
 		stems[l] = &stemCache{}
 	}
-	return &resources{stops: stops, model: train(p, lex, examples, naics, analyzers), cues: cues, stems: stems, neighbours: neighbourMatrix()}, nil
+	return &resources{stops: stops, model: train(p, lex, examples, naics, analyzers), cues: cues, stems: stems, neighbours: neighbourMatrix(), stopIx: newStopIndex(stops)}, nil
 }
 
 // Classify classifies a text written in lang (an ISO 639-1 or 639-2 code such as
@@ -122,7 +123,7 @@ func (c *Classifier) Classify(text, lang string) Result {
 }
 
 func (r *resources) classify(text, lang string) Result {
-	l := textLang(lang, text, r.stops)
+	l := textLang(lang, r.stopIx, text)
 	a := newAnalyzer(l, r.stops)
 	a.cache = r.stems[l]
 	toks := a.tokens(text)

@@ -55,7 +55,7 @@ func (c *Classifier) ClassifyPage(p Page) Result {
 func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 	dom := domainWords(p.Domain)
 	headings := strings.Join(p.Headings, "\n")
-	l := textLang(p.Lang, strings.Join([]string{p.Title, p.Description, headings, p.Text}, "\n"), r.stops)
+	l := textLang(p.Lang, r.stopIx, p.Title, p.Description, headings, p.Text)
 	a := newAnalyzer(l, r.stops)
 	a.cache = r.stems[l]
 	ttoks, dtoks := a.tokens(p.Title), a.tokens(dom)

@@ -315,59 +315,92 @@ func normalizeLang(code string) string {
 	return langCodes[strings.ToLower(strings.TrimSpace(code))]
 }
 
+// stopIndex maps a folded stopword to the languages (bits: their index in
+// allLanguages) that list it, so that counting a text's stopwords of every language
+// costs one lookup a word.
+type stopIndex map[string]uint16
+
+func newStopIndex(stops map[string]map[string]bool) stopIndex {
+	ix := stopIndex{}
+	for i, l := range allLanguages {
+		for w := range stops[l] {
+			ix[w] |= 1 << i
+		}
+	}
+	return ix
+}
+
 // guessLang picks the language whose stopwords the text uses most (English when
 // none): extraction hands over a language, but raw descriptions come without one.
 // A text mostly in Chinese characters is Chinese, or Japanese when it has kana.
-func guessLang(text string, stops map[string]map[string]bool) string {
-	if l := cjkLang(text); l != "" {
+func guessLang(ix stopIndex, texts ...string) string {
+	if l := cjkLang(texts...); l != "" {
 		return l
 	}
-	counts := stopCounts(text, stops)
-	best, bestN := "en", 0
-	for _, l := range allLanguages {
-		if counts[l] > bestN {
-			best, bestN = l, counts[l]
+	counts := ix.counts(texts...)
+	best, bestN := 0, 0
+	for i := range allLanguages {
+		if counts[i] > bestN {
+			best, bestN = i, counts[i]
 		}
 	}
-	return best
+	return allLanguages[best]
 }
 
-// stopCounts counts the stopwords of each language among the text's first 400
-// words.
-func stopCounts(text string, stops map[string]map[string]bool) map[string]int {
-	counts := map[string]int{}
+// counts counts the stopwords of each language (by index in allLanguages) among
+// the first 400 words of the texts, read one after the other.
+func (ix stopIndex) counts(texts ...string) []int {
+	counts := make([]int, len(allLanguages))
 	words := 0
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		w = fold(strings.ToLower(w))
-		for _, l := range allLanguages {
-			if stops[l][w] {
-				counts[l]++
+	for _, text := range texts {
+		for i := 0; i < len(text) && words < 400; {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if !unicode.IsLetter(r) {
+				i += size
+				continue
 			}
-		}
-		if words++; words >= 400 {
-			break
+			j := i
+			for j < len(text) {
+				r, size := utf8.DecodeRuneInString(text[j:])
+				if !unicode.IsLetter(r) {
+					break
+				}
+				j += size
+			}
+			w := text[i:j]
+			i = j
+			words++
+			if bits := ix[fold(strings.ToLower(w))]; bits != 0 {
+				for k := range counts {
+					if bits&(1<<k) != 0 {
+						counts[k]++
+					}
+				}
+			}
 		}
 	}
 	return counts
 }
 
-// cjkLang returns "zh" or "ja" when most of the first letters of text are Chinese
-// characters or kana, and "" otherwise.
-func cjkLang(text string) string {
+// cjkLang returns "zh" or "ja" when most of the first letters of the texts are
+// Chinese characters or kana, and "" otherwise.
+func cjkLang(texts ...string) string {
 	letters, cjk, kana := 0, 0, 0
-	for _, r := range text {
-		if !unicode.IsLetter(r) {
-			continue
-		}
-		letters++
-		if isCJK(r) {
-			cjk++
-			if !unicode.Is(unicode.Han, r) {
-				kana++
+	for _, text := range texts {
+		for _, r := range text {
+			if letters >= 2000 {
+				break
 			}
-		}
-		if letters >= 2000 {
-			break
+			if !unicode.IsLetter(r) {
+				continue
+			}
+			letters++
+			if isCJK(r) {
+				cjk++
+				if !unicode.Is(unicode.Han, r) {
+					kana++
+				}
+			}
 		}
 	}
 	switch {
@@ -384,21 +417,25 @@ func cjkLang(text string) string {
 // languages, so a Swedish page arrives as German and a Chinese one as
 // undetermined: a text whose stopwords are clearly those of a lexicon language
 // (at least 5 and twice the given language's) is read in that language.
-func textLang(code, text string, stops map[string]map[string]bool) string {
+func textLang(code string, ix stopIndex, texts ...string) string {
 	l := normalizeLang(code)
 	if l == "" {
-		return guessLang(text, stops)
+		return guessLang(ix, texts...)
 	}
 	if slices.Contains(lexiconLanguages, l) {
 		return l
 	}
-	if c := cjkLang(text); c != "" {
+	if c := cjkLang(texts...); c != "" {
 		return c
 	}
-	counts := stopCounts(text, stops)
-	best, bestN := l, counts[l]
-	for _, x := range lexiconLanguages {
-		if n := counts[x]; n >= 5 && n >= 2*counts[l] && n > bestN {
+	counts := ix.counts(texts...)
+	given := counts[slices.Index(allLanguages, l)]
+	best, bestN := l, given
+	for i, x := range allLanguages {
+		if !slices.Contains(lexiconLanguages, x) {
+			continue
+		}
+		if n := counts[i]; n >= 5 && n >= 2*given && n > bestN {
 			best, bestN = x, n
 		}
 	}
