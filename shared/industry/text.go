@@ -348,36 +348,43 @@ func guessLang(ix stopIndex, texts ...string) string {
 }
 
 // counts counts the stopwords of each language (by index in allLanguages) among
-// the first 400 words of the texts, read one after the other.
+// the first 400 words of the texts, read one after the other. Each word is
+// lowercased and folded into one reused buffer: no allocation a word.
 func (ix stopIndex) counts(texts ...string) []int {
 	counts := make([]int, len(allLanguages))
 	words := 0
-	for _, text := range texts {
-		for i := 0; i < len(text) && words < 400; {
-			r, size := utf8.DecodeRuneInString(text[i:])
-			if !unicode.IsLetter(r) {
-				i += size
-				continue
-			}
-			j := i
-			for j < len(text) {
-				r, size := utf8.DecodeRuneInString(text[j:])
-				if !unicode.IsLetter(r) {
-					break
-				}
-				j += size
-			}
-			w := text[i:j]
-			i = j
-			words++
-			if bits := ix[fold(strings.ToLower(w))]; bits != 0 {
-				for k := range counts {
-					if bits&(1<<k) != 0 {
-						counts[k]++
-					}
+	buf := make([]byte, 0, 64)
+	flush := func() {
+		if len(buf) == 0 {
+			return
+		}
+		if bits := ix[string(buf)]; bits != 0 {
+			for k := range counts {
+				if bits&(1<<k) != 0 {
+					counts[k]++
 				}
 			}
 		}
+		buf = buf[:0]
+		words++
+	}
+	for _, text := range texts {
+		for _, r := range text {
+			if words >= 400 {
+				return counts
+			}
+			if !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) {
+				flush()
+				continue
+			}
+			r = unicode.ToLower(r)
+			if f, ok := foldMap[r]; ok {
+				buf = append(buf, f...)
+			} else if !unicode.Is(unicode.Mn, r) {
+				buf = utf8.AppendRune(buf, r)
+			}
+		}
+		flush()
 	}
 	return counts
 }
