@@ -18,8 +18,10 @@ import (
 // Result is the classification of one text. Its fields have the shape of the
 // company profile's fields of the same meaning.
 type Result struct {
-	// Groups holds the two most likely industries with scores 0..1 (posterior
-	// probabilities); empty when no word of the text is known to the model.
+	// Groups holds the most likely industry and a second one, the most likely
+	// with the first one's neighbours favoured (neighbours.go), with scores 0..1
+	// (posterior probabilities); empty when no word of the text is known to the
+	// model.
 	Groups map[string]float64
 	// Sub holds PARENT/SUB values of the two industries whose confidence reaches
 	// the sub-industry threshold. Classify always scores against the sub-labels, so
