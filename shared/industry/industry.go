@@ -18,8 +18,10 @@ import (
 // Result is the classification of one text. Its fields have the shape of the
 // company profile's fields of the same meaning.
 type Result struct {
-	// Groups holds the two most likely industries with scores 0..1 (posterior
-	// probabilities); empty when no word of the text is known to the model.
+	// Groups holds the most likely industry and a second one, the most likely
+	// with the first one's neighbours favoured (neighbours.go), with scores 0..1
+	// (posterior probabilities); empty when no word of the text is known to the
+	// model.
 	Groups map[string]float64
 	// Sub holds PARENT/SUB values of the two industries whose confidence reaches
 	// the sub-industry threshold. Classify always scores against the sub-labels, so
@@ -49,6 +51,10 @@ type resources struct {
 	model *model
 	cues  *cueSet
 	stems map[string]*stemCache // by language
+	// neighbours[i*len(taxonomy)+j] is true when industries i and j are adjacent
+	// (neighbours.go).
+	neighbours []bool
+	stopIx     stopIndex // the stopwords of every language, for textLang
 }
 
 // New makes a Classifier with the documented model constants.
@@ -95,14 +101,14 @@ func build(p params, examples []example) (*resources, error) {
 		return nil, err
 	}
 	analyzers := map[string]*analyzer{}
-	for _, l := range languages {
+	for _, l := range allLanguages {
 		analyzers[l] = newAnalyzer(l, stops)
 	}
 	stems := map[string]*stemCache{}
-	for _, l := range languages {
+	for _, l := range allLanguages {
 		stems[l] = &stemCache{}
 	}
-	return &resources{stops: stops, model: train(p, lex, examples, naics, analyzers), cues: cues, stems: stems}, nil
+	return &resources{stops: stops, model: train(p, lex, examples, naics, analyzers), cues: cues, stems: stems, neighbours: neighbourMatrix(), stopIx: newStopIndex(stops)}, nil
 }
 
 // Classify classifies a text written in lang (an ISO 639-1 or 639-2 code such as
@@ -119,16 +125,13 @@ func (c *Classifier) Classify(text, lang string) Result {
 }
 
 func (r *resources) classify(text, lang string) Result {
-	l := normalizeLang(lang)
-	if l == "" {
-		l = guessLang(text, r.stops)
-	}
+	l := textLang(lang, r.stopIx, text)
 	a := newAnalyzer(l, r.stops)
 	a.cache = r.stems[l]
 	toks := a.tokens(text)
 	s := r.model.score(a, toks)
 	out := Result{Groups: map[string]float64{}, Sub: map[string]float64{}}
-	top := topIndexes(s.prob, 2)
+	top := topTwo(s.prob, r.neighbours)
 	for _, i := range top {
 		out.Groups[taxonomy[i].Value] = s.prob[i]
 		subs := r.model.subScores(i, s)

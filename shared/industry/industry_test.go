@@ -295,7 +295,7 @@ func TestLanguageCodes(t *testing.T) {
 		{"Wir sind ein Unternehmen aus der Region und arbeiten mit den Besten.", "de"},
 		{"", "en"},
 	} {
-		if got := guessLang(c.text, stops); got != c.want {
+		if got := guessLang(newStopIndex(stops), c.text); got != c.want {
 			t.Errorf("guessLang(%q) = %s, want %s", c.text, got, c.want)
 		}
 	}

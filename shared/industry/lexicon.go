@@ -41,7 +41,7 @@ func loadLexicon(stops map[string]map[string]bool) ([]lexEntry, error) {
 		return nil, err
 	}
 	analyzers := map[string]*analyzer{}
-	for _, l := range languages {
+	for _, l := range allLanguages {
 		analyzers[l] = newAnalyzer(l, stops)
 	}
 	var out []lexEntry
@@ -85,7 +85,7 @@ func parseLexicon(name, src string, analyzers map[string]*analyzer) ([]lexEntry,
 		}
 		langs := []string{lang}
 		if lang == "*" {
-			langs = languages
+			langs = allLanguages
 		}
 		for _, term := range strings.Split(terms, ",") {
 			term = strings.TrimSpace(term)

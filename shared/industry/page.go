@@ -55,10 +55,7 @@ func (c *Classifier) ClassifyPage(p Page) Result {
 func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 	dom := domainWords(p.Domain)
 	headings := strings.Join(p.Headings, "\n")
-	l := normalizeLang(p.Lang)
-	if l == "" {
-		l = guessLang(strings.Join([]string{p.Title, p.Description, headings, p.Text}, "\n"), r.stops)
-	}
+	l := textLang(p.Lang, r.stopIx, p.Title, p.Description, headings, p.Text)
 	a := newAnalyzer(l, r.stops)
 	a.cache = r.stems[l]
 	ttoks, dtoks := a.tokens(p.Title), a.tokens(dom)
@@ -98,7 +95,7 @@ func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 		s.prob = sharpen(s.prob, pw.temp)
 	}
 	out := Result{Groups: map[string]float64{}, Sub: map[string]float64{}}
-	top := topIndexes(s.prob, 2)
+	top := topTwo(s.prob, r.neighbours)
 	if s.prob == nil {
 		top = nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,17 +12,31 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/snowballstem"
+	"github.com/blevesearch/snowballstem/danish"
 	"github.com/blevesearch/snowballstem/dutch"
 	"github.com/blevesearch/snowballstem/english"
+	"github.com/blevesearch/snowballstem/finnish"
 	"github.com/blevesearch/snowballstem/french"
 	"github.com/blevesearch/snowballstem/german"
 	"github.com/blevesearch/snowballstem/italian"
+	"github.com/blevesearch/snowballstem/norwegian"
 	"github.com/blevesearch/snowballstem/portuguese"
 	"github.com/blevesearch/snowballstem/spanish"
+	"github.com/blevesearch/snowballstem/swedish"
 )
 
-// languages are the languages the classifier reads, as ISO 639-1 codes.
+// languages are the languages the classifier reads in full (labelled rows and a
+// lexicon line for every industry and sub-industry), as ISO 639-1 codes.
 var languages = []string{"en", "de", "fr", "es", "pt", "it", "nl"}
+
+// lexiconLanguages are the languages the classifier reads through a compact
+// lexicon only: the key terms of each industry and the business-model cues, no
+// labelled rows. Chinese and Japanese are read character by character (see
+// tokens).
+var lexiconLanguages = []string{"sv", "no", "da", "fi", "pl", "zh", "ja"}
+
+// allLanguages are languages and lexiconLanguages.
+var allLanguages = append(append([]string{}, languages...), lexiconLanguages...)
 
 // langCodes maps the codes callers pass (ISO 639-1, 639-2/T and 639-2/B, the
 // English name) to the ISO 639-1 code used inside the package.
@@ -33,17 +48,31 @@ var langCodes = map[string]string{
 	"pt": "pt", "por": "pt", "portuguese": "pt",
 	"it": "it", "ita": "it", "italian": "it",
 	"nl": "nl", "nld": "nl", "dut": "nl", "dutch": "nl",
+	"sv": "sv", "swe": "sv", "swedish": "sv",
+	"no": "no", "nor": "no", "nb": "no", "nob": "no", "nn": "no", "nno": "no", "norwegian": "no",
+	"da": "da", "dan": "da", "danish": "da",
+	"fi": "fi", "fin": "fi", "finnish": "fi",
+	"pl": "pl", "pol": "pl", "polish": "pl",
+	"zh": "zh", "zho": "zh", "chi": "zh", "chinese": "zh",
+	"ja": "ja", "jpn": "ja", "japanese": "ja",
 }
 
-// stemmers are the Snowball stemmers of each language.
+// stemmers are the Snowball stemmers of each language. Polish has none in the
+// Snowball module, so its lexicon lists the inflections it means; Chinese and
+// Japanese do not inflect.
 var stemmers = map[string]func(*snowballstem.Env) bool{
 	"en": english.Stem, "de": german.Stem, "fr": french.Stem, "es": spanish.Stem,
 	"pt": portuguese.Stem, "it": italian.Stem, "nl": dutch.Stem,
+	"sv": swedish.Stem, "no": norwegian.Stem, "da": danish.Stem, "fi": finnish.Stem,
+	"pl": noStem, "zh": noStem, "ja": noStem,
 }
 
+func noStem(*snowballstem.Env) bool { return true }
+
 // compounding languages write compound nouns as one word (Lohnabrechnung,
-// verzekeringsmaatschappij); their long words are also matched by lexicon parts.
-var compounding = map[string]bool{"de": true, "nl": true}
+// verzekeringsmaatschappij, byggföretag); their long words are also matched by
+// lexicon parts.
+var compounding = map[string]bool{"de": true, "nl": true, "sv": true, "no": true, "da": true, "fi": true}
 
 //go:embed stopwords.txt
 var stopwordsFile string
@@ -157,6 +186,15 @@ func (a *analyzer) tokens(text string) []token {
 	i := 0
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
+		if isCJK(r) {
+			// Chinese and Japanese write no spaces: each character is a word, so a
+			// lexicon term of n characters matches as its n-1 adjacent pairs.
+			w := string(r)
+			out = append(out, token{surface: w, stem: w, brk: brk})
+			brk, hyphenParts = false, nil
+			i += size
+			continue
+		}
 		if !isWordRune(r) {
 			switch {
 			case r == '-' || r == '\u2010' || r == '\u2011':
@@ -179,7 +217,7 @@ func (a *analyzer) tokens(text string) []token {
 		upper := true
 		for j < len(text) {
 			r, size := utf8.DecodeRuneInString(text[j:])
-			if !isWordRune(r) {
+			if !isWordRune(r) || isCJK(r) {
 				break
 			}
 			if unicode.IsLetter(r) {
@@ -214,6 +252,11 @@ func (a *analyzer) tokens(text string) []token {
 
 func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+// isCJK reports whether r is a Han, Hiragana or Katakana character.
+func isCJK(r rune) bool {
+	return r >= 0x3040 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r))
 }
 
 func startsWord(s string) bool {
@@ -266,32 +309,141 @@ var foldMap = func() map[rune]string {
 	return m
 }()
 
-// normalizeLang maps a caller's language code to one of languages, or "" when it
-// is none of them.
+// normalizeLang maps a caller's language code to one of allLanguages, or "" when
+// it is none of them.
 func normalizeLang(code string) string {
 	return langCodes[strings.ToLower(strings.TrimSpace(code))]
 }
 
-// guessLang picks the language whose stopwords the text uses most (English when
-// none): extraction hands over a language, but raw descriptions come without one.
-func guessLang(text string, stops map[string]map[string]bool) string {
-	counts := map[string]int{}
-	words := 0
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		w = fold(strings.ToLower(w))
-		for _, l := range languages {
-			if stops[l][w] {
-				counts[l]++
-			}
-		}
-		if words++; words >= 400 {
-			break
+// stopIndex maps a folded stopword to the languages (bits: their index in
+// allLanguages) that list it, so that counting a text's stopwords of every language
+// costs one lookup a word.
+type stopIndex map[string]uint16
+
+func newStopIndex(stops map[string]map[string]bool) stopIndex {
+	ix := stopIndex{}
+	for i, l := range allLanguages {
+		for w := range stops[l] {
+			ix[w] |= 1 << i
 		}
 	}
-	best, bestN := "en", 0
-	for _, l := range languages {
-		if counts[l] > bestN {
-			best, bestN = l, counts[l]
+	return ix
+}
+
+// guessLang picks the language whose stopwords the text uses most (English when
+// none): extraction hands over a language, but raw descriptions come without one.
+// A text mostly in Chinese characters is Chinese, or Japanese when it has kana.
+func guessLang(ix stopIndex, texts ...string) string {
+	if l := cjkLang(texts...); l != "" {
+		return l
+	}
+	counts := ix.counts(texts...)
+	best, bestN := 0, 0
+	for i := range allLanguages {
+		if counts[i] > bestN {
+			best, bestN = i, counts[i]
+		}
+	}
+	return allLanguages[best]
+}
+
+// counts counts the stopwords of each language (by index in allLanguages) among
+// the first 400 words of the texts, read one after the other. Each word is
+// lowercased and folded into one reused buffer: no allocation a word.
+func (ix stopIndex) counts(texts ...string) []int {
+	counts := make([]int, len(allLanguages))
+	words := 0
+	buf := make([]byte, 0, 64)
+	flush := func() {
+		if len(buf) == 0 {
+			return
+		}
+		if bits := ix[string(buf)]; bits != 0 {
+			for k := range counts {
+				if bits&(1<<k) != 0 {
+					counts[k]++
+				}
+			}
+		}
+		buf = buf[:0]
+		words++
+	}
+	for _, text := range texts {
+		for _, r := range text {
+			if words >= 400 {
+				return counts
+			}
+			if !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) {
+				flush()
+				continue
+			}
+			r = unicode.ToLower(r)
+			if f, ok := foldMap[r]; ok {
+				buf = append(buf, f...)
+			} else if !unicode.Is(unicode.Mn, r) {
+				buf = utf8.AppendRune(buf, r)
+			}
+		}
+		flush()
+	}
+	return counts
+}
+
+// cjkLang returns "zh" or "ja" when most of the first letters of the texts are
+// Chinese characters or kana, and "" otherwise.
+func cjkLang(texts ...string) string {
+	letters, cjk, kana := 0, 0, 0
+	for _, text := range texts {
+		for _, r := range text {
+			if letters >= 2000 {
+				break
+			}
+			if !unicode.IsLetter(r) {
+				continue
+			}
+			letters++
+			if isCJK(r) {
+				cjk++
+				if !unicode.Is(unicode.Han, r) {
+					kana++
+				}
+			}
+		}
+	}
+	switch {
+	case letters == 0 || cjk*2 < letters:
+		return ""
+	case kana*10 >= cjk:
+		return "ja"
+	}
+	return "zh"
+}
+
+// textLang is the language a page or text is read in: the caller's code, unless
+// the text says otherwise. Extraction detects only the seven languages of
+// languages, so a Swedish page arrives as German and a Chinese one as
+// undetermined: a text whose stopwords are clearly those of a lexicon language
+// (at least 5 and twice the given language's) is read in that language.
+func textLang(code string, ix stopIndex, texts ...string) string {
+	l := normalizeLang(code)
+	if l == "" {
+		return guessLang(ix, texts...)
+	}
+	if slices.Contains(lexiconLanguages, l) {
+		return l
+	}
+	if c := cjkLang(texts...); c != "" {
+		return c
+	}
+	counts := ix.counts(texts...)
+	given := counts[slices.Index(allLanguages, l)]
+	best, bestN := l, given
+	for i, x := range allLanguages {
+		if !slices.Contains(lexiconLanguages, x) {
+			continue
+		}
+		if n := counts[i]; n >= 5 && n >= 2*given && n > bestN {
+			best, bestN = x, n
 		}
 	}
 	return best
