@@ -74,7 +74,7 @@ func (w *scaleWorld) breadthFilters(b *testing.B) []breadthFilter {
 		if err != nil {
 			b.Fatal(err)
 		}
-		vf, n, release := w.sn.vectorFilter(&f, nil, nil, scaleDims, false)
+		vf, n, release := w.sn.vectorFilter(&f, nil, nil, scaleDims)
 		out = append(out, breadthFilter{name, vf, n, release})
 	}
 	add("none", Params{})

@@ -12,8 +12,55 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/embed"
+	"github.com/firmoapi/firmo/shared/kv/boltkv"
 )
+
+// countingEmbedder counts the texts it embeds.
+type countingEmbedder struct {
+	embed.Embedder
+	mu    sync.Mutex
+	texts int
+}
+
+func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	c.mu.Lock()
+	c.texts += len(texts)
+	c.mu.Unlock()
+	return c.Embedder.Embed(ctx, texts)
+}
+
+func (c *countingEmbedder) took() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.texts
+	c.texts = 0
+	return n
+}
+
+// ownWorld copies the demo world's contacts into a store of the test's own, so the
+// test can change contacts without touching the shared fixture.
+func ownWorld(t *testing.T) (*contact.Store, *fixture) {
+	t.Helper()
+	f := demo(t)
+	kv, err := boltkv.Open(filepath.Join(t.TempDir(), "kv.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { kv.Close() })
+	kv.DB().NoSync = true
+	cs := contact.NewStore(kv)
+	ctx := context.Background()
+	err = f.svc.contacts.List(ctx, func(r contact.Raw) error {
+		_, err := cs.Put(ctx, r)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs, f
+}
 
 // gatedEmbedder counts the texts it embeds (countingEmbedder) and holds every Embed call
 // until release is closed or the call's ctx ends; started is closed at the first call, so
@@ -46,7 +93,7 @@ func (g *gatedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32,
 // the caller that started the build gives up while it runs: it gets a 503 with
 // Retry-After, and the build goes on for the others.
 func TestFirstSearchesShareOneBuild(t *testing.T) {
-	cs, f := remoteWorld(t)
+	cs, f := ownWorld(t)
 	_, full := demoSnapshot(t)
 	texts := map[string]bool{}
 	for _, e := range full.entries {

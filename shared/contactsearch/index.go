@@ -179,13 +179,9 @@ func (s *Service) build(ctx context.Context, prev *snapshot, deferGraph bool) (s
 // embedBatch bounds one Embed call.
 const embedBatch = 256
 
-// embedAll gives every entry its vector and sets up the vector index: with a remote
-// index, a sync of the remote one (remote.go); in memory, the HNSW graph, reused or
-// loaded when it can be, else returned as fill, the build the caller runs.
+// embedAll gives every entry its vector and sets up the vector index: the HNSW graph,
+// reused or loaded when it can be, else returned as fill, the build the caller runs.
 func (s *Service) embedAll(ctx context.Context, sn *snapshot, prev *snapshot) (fill func(context.Context) error, err error) {
-	if s.remote != nil {
-		return nil, s.syncRemote(ctx, sn, prev)
-	}
 	dims := s.embedder.Dims()
 	todo, err := s.embedMissing(ctx, sn, func(i int) []float32 { return prevVector(prev, sn.entries[i]) })
 	if err != nil {
@@ -226,6 +222,35 @@ func (s *Service) embedAll(ctx context.Context, sn *snapshot, prev *snapshot) (f
 		}
 		return nil
 	}, nil
+}
+
+// nearest is a similarity search over the snapshot: the graph, or an exact scan while
+// it is not built yet.
+func (s *Service) nearest(ctx context.Context, sn *snapshot, q []float32, k int, f vector.Filter) ([]vector.Hit, error) {
+	g := sn.graph()
+	if g == nil {
+		return sn.scan(ctx, q, k, f)
+	}
+	hits, err := g.Search(ctx, q, k, f)
+	if err != nil {
+		return nil, err
+	}
+	sn.rescore(q, hits)
+	return hits, nil
+}
+
+// rescore replaces the graph's scores, computed on its half-precision copies of the
+// vectors, by the cosine with the snapshot's float32 vectors, and re-sorts. Near-ties among
+// the returned candidates then fall the way an exact search orders them (it decides which
+// c-1 contacts a consensus search adds, and which ten come first), and the similarity a
+// result shows is exact. It costs one dot product per hit.
+func (sn *snapshot) rescore(q []float32, hits []vector.Hit) {
+	for i, h := range hits {
+		if j, ok := sn.byID[h.ID]; ok && len(sn.vecs[j]) == len(q) {
+			hits[i].Score = vector.Dot(q, sn.vecs[j])
+		}
+	}
+	vector.SortHits(hits)
 }
 
 // scan is the exact search that stands in for the graph while Prepare's fill builds

@@ -390,11 +390,10 @@ func idSpanOf(entries []entry) idSpan {
 // exactly, and so does one of at most a twentieth of the entries (the graph would scan it
 // exactly too, and through a predicate that is one call per stored vector). A larger set
 // goes as a bitmap predicate, since a list of most of a million ids costs more to build and
-// for the index to take in than the search itself. needIDs: the index takes candidate sets
-// as id lists only (a remote index, see remote.go). release hands the bitmap back once the
+// for the index to take in than the search itself. release hands the bitmap back once the
 // searches with the filter are done (a no-op for the other filters).
-func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]bool, dims int, needIDs bool) (filter vector.Filter, allowed int, release func()) {
-	if scope == nil && !needIDs {
+func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]bool, dims int) (filter vector.Filter, allowed int, release func()) {
+	if scope == nil {
 		if sn.post.everything(f) {
 			skipped := 0
 			for id := range skip {
@@ -419,7 +418,7 @@ func (sn *snapshot) vectorFilter(f *Filters, scope *query.Scope, skip map[int64]
 	switch {
 	case n == len(sn.entries):
 		return vector.Filter{}, n, func() {}
-	case needIDs || vector.UseExact(n, dims) || n*20 <= len(sn.entries) || (n <= maxIDList && 2*n <= len(sn.entries)):
+	case vector.UseExact(n, dims) || n*20 <= len(sn.entries) || (n <= maxIDList && 2*n <= len(sn.entries)):
 		ids := make([]int64, 0, n)
 		for _, i := range cands {
 			ids = append(ids, pid[i])

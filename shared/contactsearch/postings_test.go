@@ -73,7 +73,7 @@ func TestPostingsAgreeWithMatch(t *testing.T) {
 			if len(want) > 0 {
 				skip[sn.entries[want[0]].C.PersonaID] = true
 			}
-			filter, n, _ := sn.vectorFilter(&f, nil, skip, 384, false)
+			filter, n, _ := sn.vectorFilter(&f, nil, skip, 384)
 			admitted := 0
 			for i := range sn.entries {
 				id := sn.entries[i].C.PersonaID
@@ -119,15 +119,13 @@ func TestVectorFilterLargeSetIsBitmap(t *testing.T) {
 	}{
 		{dims: 384, wantIDs: true},                     // ~670 x 384 is far under the exact threshold
 		{dims: vector.ExactThreshold, wantAllow: true}, // the same set counted as huge
-		{dims: vector.ExactThreshold, wantIDs: true},   // needIDs: a remote index
 	} {
-		needIDs := c.wantIDs && c.dims == vector.ExactThreshold
-		f, n, _ := sn.vectorFilter(&all, nil, nil, c.dims, needIDs)
+		f, n, _ := sn.vectorFilter(&all, nil, nil, c.dims)
 		if got := f.IDs != nil; got != c.wantIDs {
-			t.Errorf("dims %d needIDs %v: id list %v, want %v", c.dims, needIDs, got, c.wantIDs)
+			t.Errorf("dims %d: id list %v, want %v", c.dims, got, c.wantIDs)
 		}
 		if got := f.Allow != nil; got != c.wantAllow {
-			t.Errorf("dims %d needIDs %v: predicate %v, want %v", c.dims, needIDs, got, c.wantAllow)
+			t.Errorf("dims %d: predicate %v, want %v", c.dims, got, c.wantAllow)
 		}
 		if n == 0 || n == len(sn.entries) {
 			t.Errorf("has_linkedin admits %d of %d: not a real subset", n, len(sn.entries))

@@ -36,7 +36,10 @@ func TestPrepareAnswersBeforeTheGraph(t *testing.T) {
 		exact.Upsert(ctx, e.C.PersonaID, sn.vecs[i])
 	}
 	even := func(id int64) bool { return id%2 == 0 }
-	someIDs := sn.ids()[:len(sn.entries)/3]
+	var someIDs []int64
+	for _, e := range sn.entries[:len(sn.entries)/3] {
+		someIDs = append(someIDs, e.C.PersonaID)
+	}
 	filters := map[string]vector.Filter{
 		"none":          {},
 		"allow":         {Allow: even},

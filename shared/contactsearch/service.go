@@ -10,8 +10,6 @@
 // in the background when it is older than MaxAge, re-embedding only changed contacts.
 // Prepare publishes a snapshot before its graph is built (firmo serve's start): until
 // the graph is in, similarity searches scan every vector exactly.
-// With Deps.Remote the vectors live in an OpenSearch k-NN index instead of the graph, and
-// a refresh writes only what changed (remote.go); the filters still run on the snapshot.
 // With Deps.Engine (OpenSearch on AWS: ossearch) there is no snapshot at all: every
 // search and count is a query to the engine (engine.go), so no process reads every
 // contact.
@@ -81,16 +79,13 @@ type Deps struct {
 	// words to summary terms (see summary.go). Either may be nil.
 	Prompts   PromptExtractor
 	Thesaurus Thesaurus
-	// Remote, when set, replaces the in-memory HNSW graph (and Dir) with a vector index
-	// outside the process (see RemoteIndex in remote.go); the snapshot stays.
-	Remote RemoteIndex
 	// Patterns, when set, gives each company's email pattern (shared/patternbook, the
 	// source contact generation also answers from); nil: the pattern learned from the
 	// snapshot's contacts.
 	Patterns PatternSource
 	// Engine, when set, runs every search and count (OpenSearch: ossearch): the service
-	// then builds no snapshot and reads no contact but the one a lookup names; Remote
-	// and Dir are unused.
+	// then builds no snapshot and reads no contact but the one a lookup names; Dir
+	// is unused.
 	Engine Engine
 }
 
@@ -111,7 +106,6 @@ type Service struct {
 	maxAge    time.Duration
 	prompts   PromptExtractor
 	thesaurus Thesaurus
-	remote    *remoteState // nil: the in-memory graph
 	patterns  PatternSource
 	engine    Engine
 
@@ -143,12 +137,8 @@ func New(d Deps) *Service {
 	if d.MaxAge <= 0 {
 		d.MaxAge = 5 * time.Minute
 	}
-	s := &Service{contacts: d.Contacts, companies: d.Companies, embedder: d.Embedder, scopes: d.Scopes,
+	return &Service{contacts: d.Contacts, companies: d.Companies, embedder: d.Embedder, scopes: d.Scopes,
 		saver: d.Saver, biller: d.Biller, dir: d.Dir, maxAge: d.MaxAge, prompts: d.Prompts, thesaurus: d.Thesaurus, patterns: d.Patterns, engine: d.Engine}
-	if d.Remote != nil {
-		s.remote = &remoteState{index: d.Remote}
-	}
-	return s
 }
 
 // Refresh rebuilds the snapshot now (after an ingest, or in tests), on ctx.
@@ -516,7 +506,7 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 	if req.Params.IncludeSearchContacts {
 		skip = nil
 	}
-	filter, allowed, release := sn.vectorFilter(&f, scope, skip, s.embedder.Dims(), s.remote != nil)
+	filter, allowed, release := sn.vectorFilter(&f, scope, skip, s.embedder.Dims())
 	defer release()
 	if req.Consensus > 1 && allowed > 0 {
 		// Consensus: the top results of the first search join the input in the search
@@ -542,7 +532,7 @@ func (s *Service) rank(ctx context.Context, sn *snapshot, orgID string, req Requ
 	var out []Ranked
 	var scores map[int]float32
 	sizes := fetchSizes(req.Limits)
-	if g := sn.graph(); s.remote == nil && (g == nil || filter.Active() && g.ScansExactly(filter, sizes[0])) {
+	if g := sn.graph(); g == nil || filter.Active() && g.ScansExactly(filter, sizes[0]) {
 		full := sizes[len(sizes)-1]
 		sizes = sizes[len(sizes)-1:]
 		if g == nil || g.ScansExactly(filter, full) {

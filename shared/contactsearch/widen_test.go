@@ -58,7 +58,7 @@ func TestExactScanWidensOnlyWhenShort(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				filter, allowed, release := sn.vectorFilter(&f, nil, skip, svc.embedder.Dims(), false)
+				filter, allowed, release := sn.vectorFilter(&f, nil, skip, svc.embedder.Dims())
 				sizes := exactSizes(req.Limits)
 				full := sizes[len(sizes)-1]
 				exact := filter.Active() && g.ScansExactly(filter, sizes[0]) && g.ScansExactly(filter, full)

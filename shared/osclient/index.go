@@ -23,7 +23,7 @@ var IAMActions = []string{"es:ESHttpPut", "es:ESHttpPost"}
 // function is granted them.
 var SetupActions = []string{"es:ESHttpDelete"}
 
-// Index is one OpenSearch index as both adapters (osmatch, osindex) use it: created from a
+// Index is one OpenSearch index as both adapters (osmatch, ossearch) use it: created from a
 // mapping, written through _bulk, searched with a JSON body. Its methods map the cluster's
 // failures the same way for both: a cluster that cannot be reached or answers 5xx/429 is
 // apperr.ErrUnavailable (the API answers 503 with Retry-After), a document the cluster

@@ -1,5 +1,5 @@
 // Package osclient builds the OpenSearch API client that the OpenSearch adapters
-// (osmatch for company names, osindex for contact vectors) share, from the
+// (osmatch for company names, ossearch for contacts) share, from the
 // FIRMO_OPENSEARCH_* settings: the endpoint, the authentication (SigV4 for Amazon
 // OpenSearch Service, basic, or none), connection timeouts and retries.
 package osclient

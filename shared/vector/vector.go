@@ -2,9 +2,10 @@
 // embedding per persona id and answers "the k most similar vectors" by cosine similarity,
 // optionally restricted by a filter.
 //
-// Adapters: hnswindex (embedded approximate HNSW graph, persisted under the data dir) and
-// osindex (OpenSearch k-NN). Exact, in this package, is the brute-force reference that tests
-// and benchmarks compare them with. The contract suite is vectortest.Run.
+// Adapter: hnswindex (embedded approximate HNSW graph, persisted under the data dir). With
+// OpenSearch, contact search runs whole in the cluster (contactsearch.Engine, ossearch),
+// not through this port. Exact, in this package, is the brute-force reference that tests
+// and benchmarks compare it with. The contract suite is vectortest.Run.
 package vector
 
 import (

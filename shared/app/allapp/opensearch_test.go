@@ -35,7 +35,7 @@ import (
 // document sorted by one field with search_after. It is NOT OpenSearch and proves nothing
 // about queries or relevance: it shows that the AWS composition reaches the cluster
 // (with SigV4-signed requests) and maps its failures to 503. The adapters' request
-// bodies are checked on golden JSON in shared/namematch/osmatch and shared/contactsearch/osindex, and their
+// bodies are checked on golden JSON in shared/namematch/osmatch and shared/contactsearch/ossearch, and their
 // suites run against a real cluster when OPENSEARCH_URL is set.
 type fakeOpenSearch struct {
 	mu       sync.Mutex

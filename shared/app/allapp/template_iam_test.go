@@ -19,7 +19,6 @@ import (
 	"github.com/firmoapi/firmo/shared/awsiam"
 	"github.com/firmoapi/firmo/shared/company/oscontactfields"
 	"github.com/firmoapi/firmo/shared/config"
-	"github.com/firmoapi/firmo/shared/contactsearch/osindex"
 	"github.com/firmoapi/firmo/shared/contactsearch/ossearch"
 	"github.com/firmoapi/firmo/shared/kv/dynamokv"
 	"github.com/firmoapi/firmo/shared/osclient"
@@ -48,7 +47,6 @@ var iamAdapters = []struct {
 	{"github.com/firmoapi/firmo/shared/task/sqsqueue", sqsqueue.IAMActions, nil, "FIRMO_QUEUE_URL", "", []string{"TaskQueue"}},
 	{"github.com/firmoapi/firmo/shared/task/sfnflow", sfnflow.IAMActions, nil, "FIRMO_STATE_MACHINE_ARN", "", []string{"TaskStateMachine"}},
 	{"github.com/firmoapi/firmo/shared/osclient", osclient.IAMActions, osclient.SetupActions, "FIRMO_OPENSEARCH_URL", "", []string{"SearchDomain", "OpenSearchDomainName"}},
-	{"github.com/firmoapi/firmo/shared/contactsearch/osindex", osindex.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "", []string{"SearchDomain", "OpenSearchDomainName"}},
 	{"github.com/firmoapi/firmo/shared/contactsearch/ossearch", ossearch.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "", []string{"SearchDomain", "OpenSearchDomainName"}},
 	{"github.com/firmoapi/firmo/shared/company/oscontactfields", oscontactfields.IAMActions, nil, "FIRMO_OPENSEARCH_URL", "", []string{"SearchDomain", "OpenSearchDomainName"}},
 	{"github.com/firmoapi/firmo/shared/secret", secret.IAMActions, nil, "FIRMO_KMS_KEY_ID", "", []string{"SecretsKey"}},

@@ -1,5 +1,5 @@
 // Package vectortest is the contract test suite of the vector.Index port. Every adapter runs it
-// (hnswindex, osindex when OPENSEARCH_URL is set, and vector.Exact itself).
+// (hnswindex and vector.Exact itself).
 package vectortest
 
 import (
