@@ -9,32 +9,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/contact"
-	"github.com/firmoapi/firmo/shared/dnsmx"
-	"github.com/firmoapi/firmo/shared/embed/ppmiembed"
-	"github.com/firmoapi/firmo/shared/extract"
-	"github.com/firmoapi/firmo/shared/industry"
-	"github.com/firmoapi/firmo/shared/kv/boltkv"
+	"github.com/firmoapi/firmo/shared/contactsearch/contactworld"
 	"github.com/firmoapi/firmo/shared/query"
 	"github.com/firmoapi/firmo/shared/vector"
-	"github.com/firmoapi/firmo/shared/world"
 )
-
-type classifier struct{ c *industry.Classifier }
-
-func (x classifier) Classify(text, lang string) company.Classification {
-	return company.Classification(x.c.Classify(text, lang))
-}
-
-type extractor struct{ e *extract.Extractor }
-
-func (x extractor) Extract(html []byte, url string) (company.Extracted, error) {
-	r, err := x.e.Extract(html, url)
-	return company.Extracted(r), err
-}
 
 // fixture is a demo world seeded into a store, the service over it, and the truth the
 // brute-force filters run on: every contact derived again, independently of the
@@ -69,65 +50,19 @@ func demo(t *testing.T) *fixture {
 }
 
 func newFixture() (*fixture, error) {
-	ctx := context.Background()
-	dir, err := tempDir()
+	w, err := contactworld.Build()
 	if err != nil {
 		return nil, err
 	}
-	kv, err := boltkv.Open(filepath.Join(dir, "kv.db"))
-	if err != nil {
+	svc := New(Deps{Contacts: w.Contacts, Companies: w.Companies, Embedder: w.Embedder, Scopes: w.Queries, Saver: w.Queries, Dir: filepath.Join(w.Dir, "index")})
+	if err := svc.Refresh(context.Background()); err != nil {
 		return nil, err
 	}
-	kv.DB().NoSync = true
-	opts := world.Options{Seed: 11, Companies: 60, AsOf: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}.Normalized()
-	w := world.New(opts)
-	zone := &dnsmx.MapZone{}
-	zone.Set(w.Zone())
-	dns, err := dnsmx.Serve("127.0.0.1:0", zone)
-	if err != nil {
-		return nil, err
+	f := &fixture{svc: svc, queries: w.Queries}
+	for _, r := range w.Truth {
+		f.truth = append(f.truth, truthRow{c: r.C, raw: r.Raw, p: r.P})
 	}
-	defer dns.Close()
-	now := func() time.Time { return opts.AsOf.Add(10 * time.Hour) }
-	d := company.NewDeriver(company.DeriverDeps{Extractor: extractor{extract.New()}, Classifier: classifier{industry.New()}, MX: dnsmx.New([]string{dns.Addr()}, time.Second), Now: now})
-	csvc := company.NewService(company.NewKVStore(kv), d)
-	if _, err := world.Seed(ctx, csvc, w, company.LoadOptions{}, nil); err != nil {
-		return nil, err
-	}
-	cs := contact.NewStore(kv)
-	if _, err := world.SeedContacts(ctx, cs, w, nil); err != nil {
-		return nil, err
-	}
-	qs := query.New(kv)
-	svc := New(Deps{Contacts: cs, Companies: csvc.Store(), Embedder: ppmiembed.New(), Scopes: qs, Saver: qs, Dir: filepath.Join(dir, "index")})
-	if err := svc.Refresh(ctx); err != nil {
-		return nil, err
-	}
-	f := &fixture{svc: svc, queries: qs}
-	err = cs.List(ctx, func(r contact.Raw) error {
-		rec, err := csvc.Store().Get(ctx, r.Domain)
-		if err != nil {
-			return err
-		}
-		f.truth = append(f.truth, truthRow{c: contact.Derive(r), raw: r, p: rec.Profile})
-		return nil
-	})
-	return f, err
-}
-
-var tempOnce struct {
-	sync.Once
-	dir string
-	err error
-}
-
-// tempDir is one directory for the package's shared fixture (t.TempDir would vanish
-// with the first test).
-func tempDir() (string, error) {
-	tempOnce.Do(func() {
-		tempOnce.dir, tempOnce.err = osMkdirTemp()
-	})
-	return tempOnce.dir, tempOnce.err
+	return f, nil
 }
 
 func ids(resp Response) []int64 {

@@ -8,30 +8,21 @@ package contactsearchtest
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/firmoapi/firmo/shared/apperr"
 	"github.com/firmoapi/firmo/shared/company"
 	"github.com/firmoapi/firmo/shared/contact"
 	"github.com/firmoapi/firmo/shared/contactsearch"
-	"github.com/firmoapi/firmo/shared/dnsmx"
-	"github.com/firmoapi/firmo/shared/embed/ppmiembed"
-	"github.com/firmoapi/firmo/shared/extract"
+	"github.com/firmoapi/firmo/shared/contactsearch/contactworld"
 	"github.com/firmoapi/firmo/shared/geo"
-	"github.com/firmoapi/firmo/shared/industry"
-	"github.com/firmoapi/firmo/shared/kv"
-	"github.com/firmoapi/firmo/shared/kv/boltkv"
 	"github.com/firmoapi/firmo/shared/query"
 	"github.com/firmoapi/firmo/shared/title"
 	"github.com/firmoapi/firmo/shared/vector"
-	"github.com/firmoapi/firmo/shared/world"
 )
 
 // Searcher is contact search as the suite drives it (contactsearch.Service).
@@ -41,24 +32,11 @@ type Searcher interface {
 	Lookup(ctx context.Context, personaID int64, linkedin, email string) (contactsearch.LookupView, error)
 }
 
-// World is the demo world the suite searches: its stores, the embedder and the truth
-// (every contact derived again, independently of any search, with its employer).
-type World struct {
-	Contacts  *contact.Store
-	Companies company.Store
-	Queries   *query.Service
-	Embedder  *ppmiembed.Embedder
-	Truth     []Row
-	Dir       string   // a directory the constructor may use
-	KV        kv.Store // the store under the others (a constructor may keep its own items there)
-}
+// World is the demo world the suite searches (see contactworld).
+type World = contactworld.World
 
 // Row is one contact of the truth.
-type Row struct {
-	C   contact.Contact
-	Raw contact.Raw
-	P   company.Profile
-}
+type Row = contactworld.Row
 
 // Open builds the searcher under test over w. Patterns reports whether its entries
 // carry email patterns.
@@ -76,66 +54,11 @@ var (
 // Demo returns the suite's world, built once per test binary.
 func Demo(t testing.TB) *World {
 	t.Helper()
-	once.Do(func() { world_, wErr = build() })
+	once.Do(func() { world_, wErr = contactworld.Build() })
 	if wErr != nil {
 		t.Fatal(wErr)
 	}
 	return world_
-}
-
-type classifier struct{ c *industry.Classifier }
-
-func (x classifier) Classify(text, lang string) company.Classification {
-	return company.Classification(x.c.Classify(text, lang))
-}
-
-type extractor struct{ e *extract.Extractor }
-
-func (x extractor) Extract(html []byte, url string) (company.Extracted, error) {
-	r, err := x.e.Extract(html, url)
-	return company.Extracted(r), err
-}
-
-func build() (*World, error) {
-	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "contactsearchtest-")
-	if err != nil {
-		return nil, err
-	}
-	kv, err := boltkv.Open(filepath.Join(dir, "kv.db"))
-	if err != nil {
-		return nil, err
-	}
-	kv.DB().NoSync = true
-	opts := world.Options{Seed: 11, Companies: 60, AsOf: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}.Normalized()
-	w := world.New(opts)
-	zone := &dnsmx.MapZone{}
-	zone.Set(w.Zone())
-	dns, err := dnsmx.Serve("127.0.0.1:0", zone)
-	if err != nil {
-		return nil, err
-	}
-	defer dns.Close()
-	now := func() time.Time { return opts.AsOf.Add(10 * time.Hour) }
-	d := company.NewDeriver(company.DeriverDeps{Extractor: extractor{extract.New()}, Classifier: classifier{industry.New()}, MX: dnsmx.New([]string{dns.Addr()}, time.Second), Now: now})
-	csvc := company.NewService(company.NewKVStore(kv), d)
-	if _, err := world.Seed(ctx, csvc, w, company.LoadOptions{}, nil); err != nil {
-		return nil, err
-	}
-	cs := contact.NewStore(kv)
-	if _, err := world.SeedContacts(ctx, cs, w, nil); err != nil {
-		return nil, err
-	}
-	out := &World{Contacts: cs, Companies: csvc.Store(), Queries: query.New(kv), Embedder: ppmiembed.New(), Dir: dir, KV: kv}
-	err = cs.List(ctx, func(r contact.Raw) error {
-		rec, err := csvc.Store().Get(ctx, r.Domain)
-		if err != nil {
-			return err
-		}
-		out.Truth = append(out.Truth, Row{C: contact.Derive(r), Raw: r, P: rec.Profile})
-		return nil
-	})
-	return out, err
 }
 
 // Run runs the suite on the searcher open builds.
