@@ -18,6 +18,12 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"table: names in one row, titles in the next",
 			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
 			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},
+		{"a role in brackets after a linked name; a bio that opens with the bold name",
+			`<table><tr><td><strong>Officers</strong><table><tr><td><a href="#t1">Hilary Ambrose</a> (Honorary President)&nbsp;</td></tr><tr><td><a href="#t2">Owen Tredwell</a> (Joint  Chair)</td></tr></table></td></tr></table>
+<div id="t2"><strong>Owen Tredwell</strong> is a retired <a href="/x">Professor of Marine Biology</a>, with a long record in coastal research.</div>
+<div id="t3"><strong>Maud Pellerin</strong> is the treasurer of the <a href="/y">Harbour Trust</a> and a keen sailor.</div>
+<div id="t4"><strong>Ivo Brandt</strong> was born in a small town and loves the sea.</div>`,
+			map[string]string{"Hilary Ambrose": "Honorary President", "Owen Tredwell": "Joint Chair", "Maud Pellerin": "treasurer", "Ivo Brandt": ""}},
 		{"table: role and name columns",
 			`<table><tr><th>Funktion</th><th>Name</th></tr><tr><td>Vorsitzender</td><td>Karl Brenner</td></tr><tr><td>Kassenwartin</td><td>Ute Lindner</td></tr></table>`,
 			map[string]string{"Karl Brenner": "Vorsitzender", "Ute Lindner": "Kassenwartin"}},
@@ -141,11 +147,11 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h2>Vorstand</h2><ul class="mobil"><li class="blue">1. Vorstand</li><li>BRANDT Jonas</li><li class="blue">Kassiererin</li><li>WEBER Laura</li><li class="blue">Sportwart alpin</li><li>KELLER Paul</li></ul>
 <h2>Team</h2><div class="person"><h3>Ilse Marx</h3><p>Zur Alten Mühle 3, Dorfheim</p></div><div class="card"><h3>Ravi Shah</h3><p>Cyber Volunteer</p></div>`,
 			map[string]string{"Jonas Brandt": "1. Vorstand", "Laura Weber": "Kassiererin", "Paul Keller": "Sportwart alpin", "Ilse Marx": "", "Ravi Shah": "Cyber Volunteer"}},
-		{"a name heading with its bio in the next paragraph, under a heading naming the firm's team; qualifications and clients are not people",
+		{"a name heading with its bio in the next paragraph, under a heading naming the firm's team; qualifications and clients are not people; the role in brackets after a bold name",
 			`<h2>The Nimbus Team</h2><h4><a href="/cv/rosa.html">Rosa Lindqvist</a></h4><p>Rosa is the Chief Financial Officer of Nimbus Labs and keeps the books in order for all of us.</p><h4>Tom Becker</h4><p>Tom joined in 2015 and has written most of the compiler since then, mostly at night.</p>
 <h2>Qualifikationen</h2><ul><li>Montessori Diplom</li><li>Marketing Zertifikat</li></ul><h2>Clients</h2><ul><li>Carbon Trust</li><li>Advanced Plasma Power</li><li>Harbour Utilities</li></ul>
 <h3>Équipe</h3><ul class="team"><li><strong>Élise Martin‑Roy</strong> (Chercheuse principale)</li></ul>`,
-			map[string]string{"Rosa Lindqvist": "Chief Financial Officer", "Tom Becker": "", "Élise Martin-Roy": ""}},
+			map[string]string{"Rosa Lindqvist": "Chief Financial Officer", "Tom Becker": "", "Élise Martin-Roy": "Chercheuse principale"}},
 		{"a page's author in JSON-LD is not one of the people; a lower-case title after a comma",
 			`<script type="application/ld+json">{"@context":"https://schema.org","@type":"WebPage","name":"Équipe","author":{"@type":"Person","name":"Gaspard Leclerc"}}</script>
 <h1>Équipe</h1><p>Hélène Dubois, directrice générale<br><br>Marc Petit, agent principal des finances<br><br>Sophie Roy, gestionnaire, Planification</p>`,

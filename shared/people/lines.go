@@ -1028,6 +1028,9 @@ func titleLine(s string) (string, bool) {
 	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 || strings.HasSuffix(s, ".") && len(words) > 4 {
 		return "", false
 	}
+	if verbLed(s) {
+		return "", false // the rest of a sentence ("is a retired", "ist seit 2010"), not a title
+	}
 	if r, _ := utf8.DecodeRuneInString(s); unicode.IsLower(r) && strings.HasSuffix(s, ".") && len([]rune(words[len(words)-1])) > 5 {
 		return "", false // the end of a sentence broken over lines ("de l'entreprise."), not a title
 	}
@@ -1224,18 +1227,35 @@ func fromParts(parts []string) []found {
 		return nil
 	}
 	var out []found
-	for _, s := range parts {
+	closed := -1 // the person whose card a bio sentence ended
+	for j, s := range parts {
 		if n, ok := nameOf(s); ok {
 			out = append(out, found{p: Person{Via: ViaBlock, Name: n}, alone: true})
 			continue
 		}
 		cur := &out[len(out)-1]
-		if cur.p.Title != "" {
+		if cur.p.Title != "" || closed == len(out)-1 {
+			continue
+		}
+		if verbLed(s) {
+			// "<strong>Name</strong> is a retired <a>Professor of ...</a>": a bio
+			// sentence, not a title; the title is the role the sentence states, if any.
+			closed = len(out) - 1
+			if t := bioTitle(cur.p.Name + " " + strings.Join(parts[j:], " ")); t != "" {
+				cur.p.Title, cur.alone = t, false
+			}
 			continue
 		}
 		if t, ok := titleLine(s); ok {
 			cur.p.Title, cur.alone = t, false
 			continue
+		}
+		if in, ok := bracketed(s); ok && !isDateLike(in) && !(strings.Contains(in, ".") && !strings.Contains(in, " ")) { // not "(Acme.Tech)"
+			// "<a>Name</a> (Joint Chair)": the role in brackets after a linked name
+			if t, ok := titleLine(in); ok && looksLikeTitle(t) {
+				cur.p.Title, cur.alone = t, false
+				continue
+			}
 		}
 		if s = strings.TrimSpace(s); !isNoise(s) && !(strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")")) {
 			cur.p.Title = "\x00" // something else follows the name: not a card of names and titles
@@ -1376,4 +1396,28 @@ func singularWord(w string) string {
 		}
 	}
 	return w
+}
+
+// leadVerbs are the verbs and auxiliaries a sentence about a person goes on with after
+// the name ("is", "was", "ist", "est", "es", "è"...); a title never opens with one.
+var leadVerbs = map[string]bool{"is": true, "was": true, "has": true, "had": true, "are": true, "were": true,
+	"will": true, "joined": true, "serves": true, "served": true, "works": true, "worked": true, "leads": true,
+	"ist": true, "war": true, "hat": true, "wird": true, "arbeitet": true, "leitet": true,
+	"est": true, "était": true, "sont": true, "travaille": true, "dirige": true,
+	"es": true, "era": true, "fue": true, "trabaja": true, "è": true, "sono": true, "lavora": true,
+	"é": true, "foi": true, "trabalha": true, "heeft": true, "werd": true, "wordt": true, "werkt": true}
+
+// verbLed reports whether s opens with one of leadVerbs: the rest of a sentence.
+func verbLed(s string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return leadVerbs[w]
+}
+
+// bracketed is the inside of a run in round brackets ("(Joint Chair)").
+func bracketed(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
+		return strings.TrimSpace(s[1 : len(s)-1]), true
+	}
+	return "", false
 }
