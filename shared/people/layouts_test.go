@@ -24,6 +24,17 @@ func TestTeamPageLayouts(t *testing.T) {
 <div id="t3"><strong>Maud Pellerin</strong> is the treasurer of the <a href="/y">Harbour Trust</a> and a keen sailor.</div>
 <div id="t4"><strong>Ivo Brandt</strong> was born in a small town and loves the sea.</div>`,
 			map[string]string{"Hilary Ambrose": "Honorary President", "Owen Tredwell": "Joint Chair", "Maud Pellerin": "treasurer", "Ivo Brandt": ""}},
+		{"bold list labels Members and Trustees beside titled officers give their singular; a page of members alone gives none",
+			`<table><tr><td><strong>Officers</strong><table><tr><td><a href="#a">Hilary Ambrose</a> (Treasurer)</td></tr></table></td>
+<td><strong>Members</strong><table><tr><td><a href="#b">Owen Tredwell</a></td></tr><tr><td><a href="#c">Maud Pellerin</a></td></tr></table></td>
+<td><b>Trustees</b><table><tr><td><a href="#d">Ivo Brandt</a></td></tr><tr><td><a href="#e">Greta Solberg</a></td></tr></table></td></tr></table>`,
+			map[string]string{"Hilary Ambrose": "Treasurer", "Owen Tredwell": "Member", "Maud Pellerin": "Member", "Ivo Brandt": "Trustee", "Greta Solberg": "Trustee"}},
+		{"Mitglieder as a board's list heading beside its Vorstand",
+			`<h2>Vorstand</h2><ul><li>Karl Brenner (Vorsitzender)</li><li>Ute Lindner (Kassenwartin)</li></ul><h2>Mitglieder</h2><ul><li>Jonas Reuter</li><li>Petra Albrecht</li></ul>`,
+			map[string]string{"Karl Brenner": "Vorsitzender", "Ute Lindner": "Kassenwartin", "Jonas Reuter": "Mitglied", "Petra Albrecht": "Mitglied"}},
+		{"Members as the heading of a page where no one has a title",
+			`<h2>Members</h2><ul class="team"><li>Jonas Reuter</li><li>Petra Albrecht</li><li>Owen Tredwell</li></ul>`,
+			map[string]string{"Jonas Reuter": "", "Petra Albrecht": "", "Owen Tredwell": ""}},
 		{"table: role and name columns",
 			`<table><tr><th>Funktion</th><th>Name</th></tr><tr><td>Vorsitzender</td><td>Karl Brenner</td></tr><tr><td>Kassenwartin</td><td>Ute Lindner</td></tr></table>`,
 			map[string]string{"Karl Brenner": "Vorsitzender", "Ute Lindner": "Kassenwartin"}},

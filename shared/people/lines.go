@@ -839,7 +839,7 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 			out = append(out, f.p)
 			continue
 		}
-		head, people := l.sectionOf(f.line, l.lines[f.line].heading)
+		head, people := l.sectionOf(f.line, l.lines[f.line].heading, len(titled) > 0)
 		if head != "" {
 			f.p.Title = singular(head)
 		}
@@ -974,7 +974,12 @@ func (l *layout) rosters(fs []found) map[string]bool {
 // sectionOf is the nearest heading (or "Label:" line) above line i: as a title when
 // it names a role or a body, and whether it says the section lists people.
 // A name that is a heading looks only at headings of a higher rank.
-func (l *layout) sectionOf(i, rank int) (title string, people bool) {
+//
+// On a page where other people have titles, a list heading "Members" ("Mitglieder",
+// "Membres", "Miembros", "Vocales", "Trustees") or such a label in bold over a list
+// of names gives its singular: the ordinary members of a board beside its officers.
+// On a page where no one has a title, "Members" is the page's heading and gives none.
+func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people bool) {
 	for k := i - 1; k >= 0; k-- {
 		ln := l.lines[k]
 		if rank == 0 && ln.heading == 0 && strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) > 4 {
@@ -986,11 +991,20 @@ func (l *layout) sectionOf(i, rank int) (title string, people bool) {
 			return "", true
 		}
 		label := strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) <= 4
+		if rank == 0 && ln.heading == 0 && ln.bold && !label && titledPage && l.shortLinesBetween(k, i) {
+			// "<b>Trustees</b><table>...names...</table>": a bold plural role over a list
+			if one := memberTitle(clean(ln.text)); one != "" {
+				return one, true
+			}
+		}
 		if ln.heading == 0 && !label || rank > 1 && (ln.heading == 0 || ln.heading >= rank) || rank == 1 && ln.heading != 1 {
 			continue // a name in an h1 (a page of several) looks at the other h1s
 		}
 		t := clean(ln.text)
 		if genericHeading.MatchString(t) {
+			if one := memberSingular[strings.ToLower(t)]; one != "" && titledPage && rank == 0 {
+				return one, true
+			}
 			return "", true
 		}
 		t = headingRole(t)
@@ -1420,4 +1434,41 @@ func bracketed(s string) (string, bool) {
 		return strings.TrimSpace(s[1 : len(s)-1]), true
 	}
 	return "", false
+}
+
+// memberSingular is one member of a board from its list heading ("Members", "Mitglieder").
+var memberSingular = map[string]string{"members": "Member", "mitglieder": "Mitglied", "membres": "Membre",
+	"miembros": "Miembro", "membri": "Membro", "membros": "Membro", "leden": "Lid"}
+
+// memberTitle is the one-member title of a short bold label over a list of names: a
+// members' word ("Members") or the plural of a role ("Trustees", "Officers",
+// "Vocales"); "" for anything else (a name, a body, a topic).
+func memberTitle(t string) string {
+	if one := memberSingular[strings.ToLower(t)]; one != "" {
+		return one
+	}
+	words := strings.Fields(t)
+	if len(words) == 0 || len(words) > 3 || strings.ContainsAny(t, ".,;:!?0123456789") {
+		return ""
+	}
+	if _, ok := nameOf(t); ok {
+		return ""
+	}
+	one := singular(t)
+	last := strings.ToLower(strings.Fields(one)[len(words)-1])
+	if one == t || !(titleWord(one) || last == "trustee" || last == "vocal") {
+		return ""
+	}
+	return one
+}
+
+// shortLinesBetween reports whether every line between lines k and i is short (a name
+// or a role, no sentence): a label over a list reaches its names, not a bio below.
+func (l *layout) shortLinesBetween(k, i int) bool {
+	for j := k + 1; j < i; j++ {
+		if len(strings.Fields(l.lines[j].text)) > 6 {
+			return false
+		}
+	}
+	return true
 }
