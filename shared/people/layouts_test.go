@@ -35,6 +35,11 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"Members as the heading of a page where no one has a title",
 			`<h2>Members</h2><ul class="team"><li>Jonas Reuter</li><li>Petra Albrecht</li><li>Owen Tredwell</li></ul>`,
 			map[string]string{"Jonas Reuter": "", "Petra Albrecht": "", "Owen Tredwell": ""}},
+		{"roles held only in tab labels and tab panel ids",
+			`<h2>Board</h2><ul class="nav nav-tabs" role="tablist"><li><a href="#chair" role="tab">Chairwoman</a></li><li><a href="#t2" role="tab">Treasurer</a></li></ul>
+<div class="tab-content"><div role="tabpanel" class="tab-pane active" id="chair"><h4>Hilary Ambrose</h4><p>Term ends in 2027</p></div>
+<div role="tabpanel" class="tab-pane" id="t2"><h4>Owen Tredwell</h4></div><div role="tabpanel" class="tab-pane" id="Secretary"><h4>Maud Pellerin</h4></div></div>`,
+			map[string]string{"Hilary Ambrose": "Chairwoman", "Owen Tredwell": "Treasurer", "Maud Pellerin": "Secretary"}},
 		{"table: role and name columns",
 			`<table><tr><th>Funktion</th><th>Name</th></tr><tr><td>Vorsitzender</td><td>Karl Brenner</td></tr><tr><td>Kassenwartin</td><td>Ute Lindner</td></tr></table>`,
 			map[string]string{"Karl Brenner": "Vorsitzender", "Ute Lindner": "Kassenwartin"}},

@@ -489,6 +489,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	if title == "" {
 		title = l.roleCarried(i, isName)
 	}
+	if title == "" {
+		title = l.tabLabel(i, isName)
+	}
 	// A name heading and the title in the next heading of the same rank
 	// ("<h5>Name</h5><h5>Président</h5><p>Firm<br>Street</p>").
 	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading == l.lines[i].heading &&
@@ -1471,4 +1474,49 @@ func (l *layout) shortLinesBetween(k, i int) bool {
 		}
 	}
 	return true
+}
+
+// tabLabel is the role a tab panel holding one person names only in its label: the
+// tab that controls it ("<a href=#Treasurer role=tab>Treasurer</a>", aria-controls,
+// aria-labelledby) or else the panel's id ("<div class=tab-pane id=Treasurer>").
+func (l *layout) tabLabel(i int, isName []bool) string {
+	panel := l.lines[i].block
+	for d := 0; panel != nil && d < 6; d, panel = d+1, panel.Parent {
+		if panel.Type == html.ElementNode && (attr(panel, "role") == "tabpanel" || hasClass(panel, "tab-pane")) {
+			break
+		}
+	}
+	if panel == nil || panel.Type != html.ElementNode {
+		return ""
+	}
+	sp, ok := l.span[panel]
+	if !ok {
+		return ""
+	}
+	for k := sp[0]; k < sp[1]; k++ {
+		if isName[k] && k != i {
+			return "" // a panel of several people: its label is a group's
+		}
+	}
+	id, by := attr(panel, "id"), attr(panel, "aria-labelledby")
+	root := panel
+	for root.Parent != nil {
+		root = root.Parent
+	}
+	var label string
+	walk(root, func(n *html.Node) bool {
+		if label != "" {
+			return false
+		}
+		if n.Type == html.ElementNode && (by != "" && attr(n, "id") == by || id != "" && (attr(n, "href") == "#"+id || attr(n, "aria-controls") == id || attr(n, "data-target") == "#"+id || attr(n, "data-bs-target") == "#"+id)) {
+			label = clean(textOf(n))
+		}
+		return true
+	})
+	for _, t := range []string{label, strings.NewReplacer("-", " ", "_", " ").Replace(id)} {
+		if t, ok := titleLine(t); ok && looksLikeTitle(t) {
+			return t
+		}
+	}
+	return ""
 }
