@@ -40,6 +40,10 @@ func TestTeamPageLayouts(t *testing.T) {
 <div class="tab-content"><div role="tabpanel" class="tab-pane active" id="chair"><h4>Hilary Ambrose</h4><p>Term ends in 2027</p></div>
 <div role="tabpanel" class="tab-pane" id="t2"><h4>Owen Tredwell</h4></div><div role="tabpanel" class="tab-pane" id="Secretary"><h4>Maud Pellerin</h4></div></div>`,
 			map[string]string{"Hilary Ambrose": "Chairwoman", "Owen Tredwell": "Treasurer", "Maud Pellerin": "Secretary"}},
+		{"a person named only in a sentence that says who leads, the title on the card",
+			`<ul class="equipe"><li><p class="poste">PDG</p><p>Notre agence est dirigée <br>par Hugo Bernard.</p></li><li><p>Directrice artistique</p><h3>Camille Martin</h3></li></ul>
+<p>The studio down the road is run by people we like.</p>`,
+			map[string]string{"Hugo Bernard": "PDG", "Camille Martin": "Directrice artistique"}},
 		{"table: role and name columns",
 			`<table><tr><th>Funktion</th><th>Name</th></tr><tr><td>Vorsitzender</td><td>Karl Brenner</td></tr><tr><td>Kassenwartin</td><td>Ute Lindner</td></tr></table>`,
 			map[string]string{"Karl Brenner": "Vorsitzender", "Ute Lindner": "Kassenwartin"}},

@@ -42,6 +42,7 @@ type line struct {
 type layout struct {
 	lines []line
 	span  map[*html.Node][2]int // the lines under each element: [first, last+1)
+	prose map[int]bool          // lines that open a sentence naming someone on the next line: not titles
 }
 
 var inlineTags = map[atom.Atom]bool{atom.Span: true, atom.Strong: true, atom.B: true, atom.Em: true, atom.I: true, atom.A: true,
@@ -285,6 +286,10 @@ func lines(doc *html.Node) []Person {
 				out = append(out, f)
 			}
 			isName[i] = true
+			continue
+		}
+		if n, ok := l.ledBy(i); ok {
+			isName[i], names[i] = true, n
 			continue
 		}
 		if n, ok := nameOf(ln.text); ok && !menuLine(ln) && !roleClass.MatchString(attr(ln.block, "class")) {
@@ -541,6 +546,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 // titleAt reads line k as a title (titleLine); a line whose element has a title class
 // is one even when it reads like a name ("<div class=role>Breitensport Reiten</div>").
 func (l *layout) titleAt(k int) (string, bool) {
+	if l.prose[k] {
+		return "", false
+	}
 	if t, ok := titleLine(l.lines[k].text); ok {
 		return t, true
 	}
@@ -1520,3 +1528,38 @@ func (l *layout) tabLabel(i int, isName []bool) string {
 	}
 	return ""
 }
+
+// ledBy finds the person a sentence says leads the organisation or the team
+// ("Notre entreprise est dirigée<br>par Joaquim Jorge.", "The studio is led by Jane
+// Doe", "geleitet von ..."), when the name model knows the name: the sentence ends
+// with it, on line i or on the line after a break. The person's title comes from the
+// card around the sentence, as for a name line.
+func (l *layout) ledBy(i int) (string, bool) {
+	text := l.lines[i].text
+	joined := false
+	if i > 0 && l.lines[i-1].block == l.lines[i].block && leadClause.MatchString(l.lines[i-1].text) {
+		text, joined = l.lines[i-1].text+" "+text, true
+	}
+	m := ledByName.FindStringSubmatch(text)
+	if m == nil {
+		return "", false
+	}
+	n, ok := nameOf(m[1])
+	if !ok || !knownName(n) {
+		return "", false
+	}
+	if joined {
+		if l.prose == nil {
+			l.prose = map[int]bool{}
+		}
+		l.prose[i-1] = true
+	}
+	return n, true
+}
+
+var (
+	leadVerb   = `(?:dirigée?|dirigé|geleitet|led|headed|run|managed|dirigid[oa]|diretta|diretto|geleid|gerida|gerido)`
+	leadBy     = `(?:par|by|von|por|da|door|pela|pelo)`
+	leadClause = regexp.MustCompile(`(?i)\b` + leadVerb + `(?:\s+` + leadBy + `)?\s*$`)
+	ledByName  = regexp.MustCompile(`(?i:\b` + leadVerb + `\s+` + leadBy + `)\s+(\p{Lu}[\pL'’-]+(?:\s+\p{Lu}[\pL'’-]+){1,3})\s*[.!]?$`)
+)
