@@ -44,6 +44,9 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<ul class="equipe"><li><p class="poste">PDG</p><p>Notre agence est dirigée <br>par Hugo Bernard.</p></li><li><p>Directrice artistique</p><h3>Camille Martin</h3></li></ul>
 <p>The studio down the road is run by people we like.</p>`,
 			map[string]string{"Hugo Bernard": "PDG", "Camille Martin": "Directrice artistique"}},
+		{"a given name ending like a noun, its family name in capitals, in the slot of other names, with a title",
+			`<h2>Conseil</h2><div class="row"><div class="cell"><div class="nom">Claire DUVAL</div><div>Présidente</div></div><div class="cell"><div class="nom">Paul MARTIN</div><div>Trésorier</div></div><div class="cell"><div class="nom">Sophie BERNARD</div><div>Secrétaire</div></div><div class="cell"><div class="nom">Aurité LAMBERTIN</div><div>Représentante régionale</div></div><div class="cell"><div class="nom">Qualité GARANTIE</div><div>Nos engagements envers vous</div></div></div>`,
+			map[string]string{"Claire Duval": "Présidente", "Paul Martin": "Trésorier", "Sophie Bernard": "Secrétaire", "Aurité Lambertin": "Représentante régionale"}},
 		{"table: role and name columns",
 			`<table><tr><th>Funktion</th><th>Name</th></tr><tr><td>Vorsitzender</td><td>Karl Brenner</td></tr><tr><td>Kassenwartin</td><td>Ute Lindner</td></tr></table>`,
 			map[string]string{"Karl Brenner": "Vorsitzender", "Ute Lindner": "Kassenwartin"}},

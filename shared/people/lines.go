@@ -334,21 +334,22 @@ func lines(doc *html.Node) []Person {
 			slot[l.rosterKey(i)]++
 		}
 	}
-	single, slotted := map[int]bool{}, map[int]bool{}
+	single, slotted, nounGiven := map[int]bool{}, map[int]bool{}, map[int]bool{}
 	for i, ln := range l.lines {
 		if w := clean(ln.text); !isName[i] && !ln.skip && !ln.bold && ln.heading != 1 && slot[l.rosterKey(i)] >= 2 && givenAlone(w) && !l.nameBeside(i, isName) {
 			isName[i], names[i], single[i] = true, w, true
-		} else if t := capsFamilyName(w); !isName[i] && !ln.skip && ln.heading != 1 && t != w && slot[l.rosterKey(i)] >= 3 && IsName(t) && !looksLikeTitle(t) && !inMenu(ln.block) {
-			// A family name in capitals whose words the model does not know ("Marité
-			// SAUTIER"), in the slot where three or more other names of the page sit.
-			isName[i], names[i], slotted[i] = true, t, true
+		} else if t := capsFamilyName(w); !isName[i] && !ln.skip && ln.heading != 1 && t != w && slot[l.rosterKey(i)] >= 3 && isNameNounGiven(t, true) && !looksLikeTitle(t) && !inMenu(ln.block) {
+			// A family name in capitals whose words the model does not know ("Ottavin
+			// BRUCKMOSER"), in the slot where three or more other names of the page sit;
+			// its given name may end like a noun ("Marité SAUTIER").
+			isName[i], names[i], slotted[i], nounGiven[i] = true, t, true, !IsName(t)
 		}
 	}
 	l.joinSplitNames(isName, names)
 	for i := range l.lines {
 		if names[i] != "" {
-			if f := l.personAt(i, isName, names); !single[i] || f.p.Title != "" && looksLikeTitle(f.p.Title) {
-				f.p.firstOnly, f.strong = single[i], f.strong || slotted[i]
+			if f := l.personAt(i, isName, names); !single[i] && !nounGiven[i] || f.p.Title != "" && looksLikeTitle(f.p.Title) {
+				f.p.firstOnly, f.p.slotted, f.strong = single[i], nounGiven[i], f.strong || slotted[i]
 				out = append(out, f)
 			}
 		}
