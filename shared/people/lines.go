@@ -306,6 +306,12 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 			continue
 		}
+		if p, ok := barRow(ln.text); ok {
+			l.contacts(&p, i, true)
+			out = append(out, found{p: p, line: i, strong: true})
+			isName[i] = true
+			continue
+		}
 		if p, ok, alone := shaped(ln.text); ok {
 			l.contacts(&p, i, true)
 			out = append(out, found{p: p, line: i, alone: alone, strong: roleColonName.MatchString(ln.text)})
@@ -1564,3 +1570,34 @@ var (
 	leadClause = regexp.MustCompile(`(?i)\b` + leadVerb + `(?:\s+` + leadBy + `)?\s*$`)
 	ledByName  = regexp.MustCompile(`(?i:\b` + leadVerb + `\s+` + leadBy + `)\s+(\p{Lu}[\pL'’-]+(?:\s+\p{Lu}[\pL'’-]+){1,3})\s*[.!]?$`)
 )
+
+// barRow reads a row of cells set apart by bars, empty cells between them ("Präsident|
+// |Heinz Watermann| | heinz(at)example.org"): one name, one title, the rest contact
+// details.
+func barRow(text string) (Person, bool) {
+	if !strings.Contains(text, "|") {
+		return Person{}, false
+	}
+	var cells []string
+	for _, c := range strings.Split(clean(text), "|") {
+		if c = strings.TrimSpace(c); c != "" {
+			cells = append(cells, c)
+		}
+	}
+	if len(cells) < 2 || len(cells) > 4 {
+		return Person{}, false
+	}
+	var p Person
+	for _, c := range cells {
+		lc := strings.ToLower(c)
+		if n, ok := nameOf(c); ok && p.Name == "" {
+			p.Name = n
+		} else if t, ok := titleLine(c); ok && p.Title == "" && looksLikeTitle(strings.TrimLeft(t, "0123456789. ")) {
+			p.Title = t
+		} else if !isNoise(c) && !strings.Contains(lc, "@") && !strings.Contains(lc, "(at)") && !strings.Contains(lc, "[at]") {
+			return Person{}, false
+		}
+	}
+	p.Via = ViaBlock
+	return p, p.Name != "" && p.Title != ""
+}
