@@ -448,7 +448,8 @@ var jobSuffixes = []string{"manager", "managerin", "leiter", "leiterin", "office
 	"programmatore", "sviluppatore", "sviluppatrice", "médica", "médico", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
 	"writer", "editor", "researcher", "programme", "program", "direktør", "leder", "sjef", "rådgiver", "konsulent", "utvikler",
 	"ansvarlig", "medewerker", "pédiatre", "psychiatre", "thérapeute", "therapeut", "therapist", "trainee", "technician", "adviseur", "adviser", "advisor", "chargée", "chargé", "juriste", "comptable", "contable", "stagiaire", "praktikant",
-	"ansprechpartner", "ansprechpartnerin", "librarian", "bibliothekar", "bibliothekarin", "bibliothécaire", "bibliotecario", "bibliotecaria", "bibliothecaris"}
+	"ansprechpartner", "ansprechpartnerin", "librarian", "bibliothekar", "bibliothekarin", "bibliothécaire", "bibliotecario", "bibliotecaria", "bibliothecaris",
+	"colaborador", "colaboradora", "collaborateur", "collaboratrice", "collaboratore", "collaboratrice", "medewerkster"}
 
 // jobWords are whole words of job titles and departments that no name carries.
 var jobWords = map[string]bool{
