@@ -288,6 +288,13 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 			continue
 		}
+		if m := interimHolder.FindStringSubmatch(clean(ln.text)); m != nil {
+			// "vacant (interim: Name)": the post's holder for now, with the row's role
+			if n, ok := nameOf(m[1]); ok && knownName(n) {
+				isName[i], names[i] = true, n
+				continue
+			}
+		}
 		if n, ok := l.ledBy(i); ok {
 			isName[i], names[i] = true, n
 			continue
@@ -1601,3 +1608,7 @@ func barRow(text string) (Person, bool) {
 	p.Via = ViaBlock
 	return p, p.Name != "" && p.Title != ""
 }
+
+// interimHolder is a vacant post held for now by someone ("vacant (interim: Name)",
+// "vakant (kommissarisch: Name)").
+var interimHolder = regexp.MustCompile(`^(?i:vacant|vacante|vakant|vacature|open|unbesetzt|à pourvoir)?\s*\(\s*(?i:interim|ad interim|a\.i\.|kommissarisch|par intérim|interino|interina)\s*:?\s*([^():]+?)\s*\)$`)
