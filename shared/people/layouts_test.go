@@ -18,6 +18,47 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"table: names in one row, titles in the next",
 			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
 			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},
+		{"a role in brackets after a linked name; a bio that opens with the bold name",
+			`<table><tr><td><strong>Officers</strong><table><tr><td><a href="#t1">Hilary Ambrose</a> (Honorary President)&nbsp;</td></tr><tr><td><a href="#t2">Owen Tredwell</a> (Joint  Chair)</td></tr></table></td></tr></table>
+<div id="t2"><strong>Owen Tredwell</strong> is a retired <a href="/x">Professor of Marine Biology</a>, with a long record in coastal research.</div>
+<div id="t3"><strong>Maud Pellerin</strong> is the treasurer of the <a href="/y">Harbour Trust</a> and a keen sailor.</div>
+<div id="t4"><strong>Ivo Brandt</strong> was born in a small town and loves the sea.</div>`,
+			map[string]string{"Hilary Ambrose": "Honorary President", "Owen Tredwell": "Joint Chair", "Maud Pellerin": "treasurer", "Ivo Brandt": ""}},
+		{"bold list labels Members and Trustees beside titled officers give their singular; a page of members alone gives none",
+			`<table><tr><td><strong>Officers</strong><table><tr><td><a href="#a">Hilary Ambrose</a> (Treasurer)</td></tr></table></td>
+<td><strong>Members</strong><table><tr><td><a href="#b">Owen Tredwell</a></td></tr><tr><td><a href="#c">Maud Pellerin</a></td></tr></table></td>
+<td><b>Trustees</b><table><tr><td><a href="#d">Ivo Brandt</a></td></tr><tr><td><a href="#e">Greta Solberg</a></td></tr></table></td></tr></table>`,
+			map[string]string{"Hilary Ambrose": "Treasurer", "Owen Tredwell": "Member", "Maud Pellerin": "Member", "Ivo Brandt": "Trustee", "Greta Solberg": "Trustee"}},
+		{"Mitglieder as a board's list heading beside its Vorstand",
+			`<h2>Vorstand</h2><ul><li>Karl Brenner (Vorsitzender)</li><li>Ute Lindner (Kassenwartin)</li></ul><h2>Mitglieder</h2><ul><li>Jonas Reuter</li><li>Petra Albrecht</li></ul>`,
+			map[string]string{"Karl Brenner": "Vorsitzender", "Ute Lindner": "Kassenwartin", "Jonas Reuter": "Mitglied", "Petra Albrecht": "Mitglied"}},
+		{"Members as the heading of a page where no one has a title",
+			`<h2>Members</h2><ul class="team"><li>Jonas Reuter</li><li>Petra Albrecht</li><li>Owen Tredwell</li></ul>`,
+			map[string]string{"Jonas Reuter": "", "Petra Albrecht": "", "Owen Tredwell": ""}},
+		{"roles held only in tab labels and tab panel ids",
+			`<h2>Board</h2><ul class="nav nav-tabs" role="tablist"><li><a href="#chair" role="tab">Chairwoman</a></li><li><a href="#t2" role="tab">Treasurer</a></li></ul>
+<div class="tab-content"><div role="tabpanel" class="tab-pane active" id="chair"><h4>Hilary Ambrose</h4><p>Term ends in 2027</p></div>
+<div role="tabpanel" class="tab-pane" id="t2"><h4>Owen Tredwell</h4></div><div role="tabpanel" class="tab-pane" id="Secretary"><h4>Maud Pellerin</h4></div></div>`,
+			map[string]string{"Hilary Ambrose": "Chairwoman", "Owen Tredwell": "Treasurer", "Maud Pellerin": "Secretary"}},
+		{"a person named only in a sentence that says who leads, the title on the card",
+			`<ul class="equipe"><li><p class="poste">PDG</p><p>Notre agence est dirigée <br>par Hugo Bernard.</p></li><li><p>Directrice artistique</p><h3>Camille Martin</h3></li></ul>
+<p>The studio down the road is run by people we like.</p>`,
+			map[string]string{"Hugo Bernard": "PDG", "Camille Martin": "Directrice artistique"}},
+		{"a given name ending like a noun, its family name in capitals, in the slot of other names, with a title",
+			`<h2>Conseil</h2><div class="row"><div class="cell"><div class="nom">Claire DUVAL</div><div>Présidente</div></div><div class="cell"><div class="nom">Paul MARTIN</div><div>Trésorier</div></div><div class="cell"><div class="nom">Sophie BERNARD</div><div>Secrétaire</div></div><div class="cell"><div class="nom">Aurité LAMBERTIN</div><div>Représentante régionale</div></div><div class="cell"><div class="nom">Qualité GARANTIE</div><div>Nos engagements envers vous</div></div></div>`,
+			map[string]string{"Claire Duval": "Présidente", "Paul Martin": "Trésorier", "Sophie Bernard": "Secrétaire", "Aurité Lambertin": "Représentante régionale"}},
+		{"role and name in cells set apart by bars, with empty cells and a contact",
+			`<h2>Vorstand</h2><p>Präsident|&nbsp;&nbsp;&nbsp;|Karl Brenner|&nbsp;&nbsp;&nbsp;| <a href="mailto:k@acme.example">k(at)acme.example</a></p><p>1. Vizepräsidentin|&nbsp;|Ute Lindner|&nbsp;|</p><p>Unser Wert | das Netzwerk</p>`,
+			map[string]string{"Karl Brenner": "Präsident", "Ute Lindner": "1. Vizepräsidentin"}},
+		{"a librarian's role heading over the name",
+			`<div class="caption"><h5>Treasurer</h5><p>Karl Brenner</p></div><div class="caption"><h5>Archive Librarian</h5><p>Ute Lindner</p></div><div class="caption"><h5>Safety Officer</h5><p>Owen Tredwell</p></div>`,
+			map[string]string{"Karl Brenner": "Treasurer", "Ute Lindner": "Archive Librarian", "Owen Tredwell": "Safety Officer"}},
+		{"a role and a given name split by a break are not one name",
+			`<table><tr><td>Presidente<br/>Karl Brenner</td><td>Colaborador<br/>Rodrigo</td><td>Colaboradora<br/>Ute Lindner</td></tr></table>`,
+			map[string]string{"Karl Brenner": "Presidente", "Ute Lindner": "Colaboradora"}},
+		{"a vacant post held for now by someone",
+			`<h4>Bestuur</h4><table><tr><td><strong>Voorzitter</strong></td><td>vacant ( interim: Karl Brenner)</td></tr><tr><td><strong>Secretaris</strong></td><td>Ute Lindner</td></tr><tr><td><strong>Penningmeester</strong></td><td>vacant</td></tr></table>`,
+			map[string]string{"Karl Brenner": "Voorzitter", "Ute Lindner": "Secretaris"}},
 		{"table: role and name columns",
 			`<table><tr><th>Funktion</th><th>Name</th></tr><tr><td>Vorsitzender</td><td>Karl Brenner</td></tr><tr><td>Kassenwartin</td><td>Ute Lindner</td></tr></table>`,
 			map[string]string{"Karl Brenner": "Vorsitzender", "Ute Lindner": "Kassenwartin"}},
@@ -141,11 +182,11 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h2>Vorstand</h2><ul class="mobil"><li class="blue">1. Vorstand</li><li>BRANDT Jonas</li><li class="blue">Kassiererin</li><li>WEBER Laura</li><li class="blue">Sportwart alpin</li><li>KELLER Paul</li></ul>
 <h2>Team</h2><div class="person"><h3>Ilse Marx</h3><p>Zur Alten Mühle 3, Dorfheim</p></div><div class="card"><h3>Ravi Shah</h3><p>Cyber Volunteer</p></div>`,
 			map[string]string{"Jonas Brandt": "1. Vorstand", "Laura Weber": "Kassiererin", "Paul Keller": "Sportwart alpin", "Ilse Marx": "", "Ravi Shah": "Cyber Volunteer"}},
-		{"a name heading with its bio in the next paragraph, under a heading naming the firm's team; qualifications and clients are not people",
+		{"a name heading with its bio in the next paragraph, under a heading naming the firm's team; qualifications and clients are not people; the role in brackets after a bold name",
 			`<h2>The Nimbus Team</h2><h4><a href="/cv/rosa.html">Rosa Lindqvist</a></h4><p>Rosa is the Chief Financial Officer of Nimbus Labs and keeps the books in order for all of us.</p><h4>Tom Becker</h4><p>Tom joined in 2015 and has written most of the compiler since then, mostly at night.</p>
 <h2>Qualifikationen</h2><ul><li>Montessori Diplom</li><li>Marketing Zertifikat</li></ul><h2>Clients</h2><ul><li>Carbon Trust</li><li>Advanced Plasma Power</li><li>Harbour Utilities</li></ul>
 <h3>Équipe</h3><ul class="team"><li><strong>Élise Martin‑Roy</strong> (Chercheuse principale)</li></ul>`,
-			map[string]string{"Rosa Lindqvist": "Chief Financial Officer", "Tom Becker": "", "Élise Martin-Roy": ""}},
+			map[string]string{"Rosa Lindqvist": "Chief Financial Officer", "Tom Becker": "", "Élise Martin-Roy": "Chercheuse principale"}},
 		{"a page's author in JSON-LD is not one of the people; a lower-case title after a comma",
 			`<script type="application/ld+json">{"@context":"https://schema.org","@type":"WebPage","name":"Équipe","author":{"@type":"Person","name":"Gaspard Leclerc"}}</script>
 <h1>Équipe</h1><p>Hélène Dubois, directrice générale<br><br>Marc Petit, agent principal des finances<br><br>Sophie Roy, gestionnaire, Planification</p>`,

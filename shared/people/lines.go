@@ -42,6 +42,7 @@ type line struct {
 type layout struct {
 	lines []line
 	span  map[*html.Node][2]int // the lines under each element: [first, last+1)
+	prose map[int]bool          // lines that open a sentence naming someone on the next line: not titles
 }
 
 var inlineTags = map[atom.Atom]bool{atom.Span: true, atom.Strong: true, atom.B: true, atom.Em: true, atom.I: true, atom.A: true,
@@ -287,6 +288,17 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 			continue
 		}
+		if m := interimHolder.FindStringSubmatch(clean(ln.text)); m != nil {
+			// "vacant (interim: Name)": the post's holder for now, with the row's role
+			if n, ok := nameOf(m[1]); ok && knownName(n) {
+				isName[i], names[i] = true, n
+				continue
+			}
+		}
+		if n, ok := l.ledBy(i); ok {
+			isName[i], names[i] = true, n
+			continue
+		}
 		if n, ok := nameOf(ln.text); ok && !menuLine(ln) && !roleClass.MatchString(attr(ln.block, "class")) {
 			if knownName(n) || !looksLikeTitle(n) {
 				isName[i], names[i] = true, n
@@ -298,6 +310,12 @@ func lines(doc *html.Node) []Person {
 				f.line = i
 				out = append(out, f)
 			}
+			isName[i] = true
+			continue
+		}
+		if p, ok := barRow(ln.text); ok {
+			l.contacts(&p, i, true)
+			out = append(out, found{p: p, line: i, strong: true})
 			isName[i] = true
 			continue
 		}
@@ -329,21 +347,22 @@ func lines(doc *html.Node) []Person {
 			slot[l.rosterKey(i)]++
 		}
 	}
-	single, slotted := map[int]bool{}, map[int]bool{}
+	single, slotted, nounGiven := map[int]bool{}, map[int]bool{}, map[int]bool{}
 	for i, ln := range l.lines {
 		if w := clean(ln.text); !isName[i] && !ln.skip && !ln.bold && ln.heading != 1 && slot[l.rosterKey(i)] >= 2 && givenAlone(w) && !l.nameBeside(i, isName) {
 			isName[i], names[i], single[i] = true, w, true
-		} else if t := capsFamilyName(w); !isName[i] && !ln.skip && ln.heading != 1 && t != w && slot[l.rosterKey(i)] >= 3 && IsName(t) && !looksLikeTitle(t) && !inMenu(ln.block) {
-			// A family name in capitals whose words the model does not know ("Marité
-			// SAUTIER"), in the slot where three or more other names of the page sit.
-			isName[i], names[i], slotted[i] = true, t, true
+		} else if t := capsFamilyName(w); !isName[i] && !ln.skip && ln.heading != 1 && t != w && slot[l.rosterKey(i)] >= 3 && isNameNounGiven(t, true) && !looksLikeTitle(t) && !inMenu(ln.block) {
+			// A family name in capitals whose words the model does not know ("Ottavin
+			// BRUCKMOSER"), in the slot where three or more other names of the page sit;
+			// its given name may end like a noun ("Marité SAUTIER").
+			isName[i], names[i], slotted[i], nounGiven[i] = true, t, true, !IsName(t)
 		}
 	}
 	l.joinSplitNames(isName, names)
 	for i := range l.lines {
 		if names[i] != "" {
-			if f := l.personAt(i, isName, names); !single[i] || f.p.Title != "" && looksLikeTitle(f.p.Title) {
-				f.p.firstOnly, f.strong = single[i], f.strong || slotted[i]
+			if f := l.personAt(i, isName, names); !single[i] && !nounGiven[i] || f.p.Title != "" && looksLikeTitle(f.p.Title) {
+				f.p.firstOnly, f.p.slotted, f.strong = single[i], nounGiven[i], f.strong || slotted[i]
 				out = append(out, f)
 			}
 		}
@@ -489,6 +508,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	if title == "" {
 		title = l.roleCarried(i, isName)
 	}
+	if title == "" {
+		title = l.tabLabel(i, isName)
+	}
 	// A name heading and the title in the next heading of the same rank
 	// ("<h5>Name</h5><h5>Président</h5><p>Firm<br>Street</p>").
 	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading == l.lines[i].heading &&
@@ -538,6 +560,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 // titleAt reads line k as a title (titleLine); a line whose element has a title class
 // is one even when it reads like a name ("<div class=role>Breitensport Reiten</div>").
 func (l *layout) titleAt(k int) (string, bool) {
+	if l.prose[k] {
+		return "", false
+	}
 	if t, ok := titleLine(l.lines[k].text); ok {
 		return t, true
 	}
@@ -839,7 +864,7 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 			out = append(out, f.p)
 			continue
 		}
-		head, people := l.sectionOf(f.line, l.lines[f.line].heading)
+		head, people := l.sectionOf(f.line, l.lines[f.line].heading, len(titled) > 0)
 		if head != "" {
 			f.p.Title = singular(head)
 		}
@@ -974,7 +999,12 @@ func (l *layout) rosters(fs []found) map[string]bool {
 // sectionOf is the nearest heading (or "Label:" line) above line i: as a title when
 // it names a role or a body, and whether it says the section lists people.
 // A name that is a heading looks only at headings of a higher rank.
-func (l *layout) sectionOf(i, rank int) (title string, people bool) {
+//
+// On a page where other people have titles, a list heading "Members" ("Mitglieder",
+// "Membres", "Miembros", "Vocales", "Trustees") or such a label in bold over a list
+// of names gives its singular: the ordinary members of a board beside its officers.
+// On a page where no one has a title, "Members" is the page's heading and gives none.
+func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people bool) {
 	for k := i - 1; k >= 0; k-- {
 		ln := l.lines[k]
 		if rank == 0 && ln.heading == 0 && strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) > 4 {
@@ -986,11 +1016,20 @@ func (l *layout) sectionOf(i, rank int) (title string, people bool) {
 			return "", true
 		}
 		label := strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) <= 4
+		if rank == 0 && ln.heading == 0 && ln.bold && !label && titledPage && l.shortLinesBetween(k, i) {
+			// "<b>Trustees</b><table>...names...</table>": a bold plural role over a list
+			if one := memberTitle(clean(ln.text)); one != "" {
+				return one, true
+			}
+		}
 		if ln.heading == 0 && !label || rank > 1 && (ln.heading == 0 || ln.heading >= rank) || rank == 1 && ln.heading != 1 {
 			continue // a name in an h1 (a page of several) looks at the other h1s
 		}
 		t := clean(ln.text)
 		if genericHeading.MatchString(t) {
+			if one := memberSingular[strings.ToLower(t)]; one != "" && titledPage && rank == 0 {
+				return one, true
+			}
 			return "", true
 		}
 		t = headingRole(t)
@@ -1027,6 +1066,9 @@ func titleLine(s string) (string, bool) {
 	words := strings.Fields(s)
 	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 || strings.HasSuffix(s, ".") && len(words) > 4 {
 		return "", false
+	}
+	if verbLed(s) {
+		return "", false // the rest of a sentence ("is a retired", "ist seit 2010"), not a title
 	}
 	if r, _ := utf8.DecodeRuneInString(s); unicode.IsLower(r) && strings.HasSuffix(s, ".") && len([]rune(words[len(words)-1])) > 5 {
 		return "", false // the end of a sentence broken over lines ("de l'entreprise."), not a title
@@ -1224,18 +1266,35 @@ func fromParts(parts []string) []found {
 		return nil
 	}
 	var out []found
-	for _, s := range parts {
+	closed := -1 // the person whose card a bio sentence ended
+	for j, s := range parts {
 		if n, ok := nameOf(s); ok {
 			out = append(out, found{p: Person{Via: ViaBlock, Name: n}, alone: true})
 			continue
 		}
 		cur := &out[len(out)-1]
-		if cur.p.Title != "" {
+		if cur.p.Title != "" || closed == len(out)-1 {
+			continue
+		}
+		if verbLed(s) {
+			// "<strong>Name</strong> is a retired <a>Professor of ...</a>": a bio
+			// sentence, not a title; the title is the role the sentence states, if any.
+			closed = len(out) - 1
+			if t := bioTitle(cur.p.Name + " " + strings.Join(parts[j:], " ")); t != "" {
+				cur.p.Title, cur.alone = t, false
+			}
 			continue
 		}
 		if t, ok := titleLine(s); ok {
 			cur.p.Title, cur.alone = t, false
 			continue
+		}
+		if in, ok := bracketed(s); ok && !isDateLike(in) && !(strings.Contains(in, ".") && !strings.Contains(in, " ")) { // not "(Acme.Tech)"
+			// "<a>Name</a> (Joint Chair)": the role in brackets after a linked name
+			if t, ok := titleLine(in); ok && looksLikeTitle(t) {
+				cur.p.Title, cur.alone = t, false
+				continue
+			}
 		}
 		if s = strings.TrimSpace(s); !isNoise(s) && !(strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")")) {
 			cur.p.Title = "\x00" // something else follows the name: not a card of names and titles
@@ -1377,3 +1436,179 @@ func singularWord(w string) string {
 	}
 	return w
 }
+
+// leadVerbs are the verbs and auxiliaries a sentence about a person goes on with after
+// the name ("is", "was", "ist", "est", "es", "è"...); a title never opens with one.
+var leadVerbs = map[string]bool{"is": true, "was": true, "has": true, "had": true, "are": true, "were": true,
+	"will": true, "joined": true, "serves": true, "served": true, "works": true, "worked": true, "leads": true,
+	"ist": true, "war": true, "hat": true, "wird": true, "arbeitet": true, "leitet": true,
+	"est": true, "était": true, "sont": true, "travaille": true, "dirige": true,
+	"es": true, "era": true, "fue": true, "trabaja": true, "è": true, "sono": true, "lavora": true,
+	"é": true, "foi": true, "trabalha": true, "heeft": true, "werd": true, "wordt": true, "werkt": true}
+
+// verbLed reports whether s opens with one of leadVerbs: the rest of a sentence.
+func verbLed(s string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return leadVerbs[w]
+}
+
+// bracketed is the inside of a run in round brackets ("(Joint Chair)").
+func bracketed(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
+		return strings.TrimSpace(s[1 : len(s)-1]), true
+	}
+	return "", false
+}
+
+// memberSingular is one member of a board from its list heading ("Members", "Mitglieder").
+var memberSingular = map[string]string{"members": "Member", "mitglieder": "Mitglied", "membres": "Membre",
+	"miembros": "Miembro", "membri": "Membro", "membros": "Membro", "leden": "Lid"}
+
+// memberTitle is the one-member title of a short bold label over a list of names: a
+// members' word ("Members") or the plural of a role ("Trustees", "Officers",
+// "Vocales"); "" for anything else (a name, a body, a topic).
+func memberTitle(t string) string {
+	if one := memberSingular[strings.ToLower(t)]; one != "" {
+		return one
+	}
+	words := strings.Fields(t)
+	if len(words) == 0 || len(words) > 3 || strings.ContainsAny(t, ".,;:!?0123456789") {
+		return ""
+	}
+	if _, ok := nameOf(t); ok {
+		return ""
+	}
+	one := singular(t)
+	last := strings.ToLower(strings.Fields(one)[len(words)-1])
+	if one == t || !(titleWord(one) || last == "trustee" || last == "vocal") {
+		return ""
+	}
+	return one
+}
+
+// shortLinesBetween reports whether every line between lines k and i is short (a name
+// or a role, no sentence): a label over a list reaches its names, not a bio below.
+func (l *layout) shortLinesBetween(k, i int) bool {
+	for j := k + 1; j < i; j++ {
+		if len(strings.Fields(l.lines[j].text)) > 6 {
+			return false
+		}
+	}
+	return true
+}
+
+// tabLabel is the role a tab panel holding one person names only in its label: the
+// tab that controls it ("<a href=#Treasurer role=tab>Treasurer</a>", aria-controls,
+// aria-labelledby) or else the panel's id ("<div class=tab-pane id=Treasurer>").
+func (l *layout) tabLabel(i int, isName []bool) string {
+	panel := l.lines[i].block
+	for d := 0; panel != nil && d < 6; d, panel = d+1, panel.Parent {
+		if panel.Type == html.ElementNode && (attr(panel, "role") == "tabpanel" || hasClass(panel, "tab-pane")) {
+			break
+		}
+	}
+	if panel == nil || panel.Type != html.ElementNode {
+		return ""
+	}
+	sp, ok := l.span[panel]
+	if !ok {
+		return ""
+	}
+	for k := sp[0]; k < sp[1]; k++ {
+		if isName[k] && k != i {
+			return "" // a panel of several people: its label is a group's
+		}
+	}
+	id, by := attr(panel, "id"), attr(panel, "aria-labelledby")
+	root := panel
+	for root.Parent != nil {
+		root = root.Parent
+	}
+	var label string
+	walk(root, func(n *html.Node) bool {
+		if label != "" {
+			return false
+		}
+		if n.Type == html.ElementNode && (by != "" && attr(n, "id") == by || id != "" && (attr(n, "href") == "#"+id || attr(n, "aria-controls") == id || attr(n, "data-target") == "#"+id || attr(n, "data-bs-target") == "#"+id)) {
+			label = clean(textOf(n))
+		}
+		return true
+	})
+	for _, t := range []string{label, strings.NewReplacer("-", " ", "_", " ").Replace(id)} {
+		if t, ok := titleLine(t); ok && looksLikeTitle(t) {
+			return t
+		}
+	}
+	return ""
+}
+
+// ledBy finds the person a sentence says leads the organisation or the team
+// ("Notre entreprise est dirigée<br>par Joaquim Jorge.", "The studio is led by Jane
+// Doe", "geleitet von ..."), when the name model knows the name: the sentence ends
+// with it, on line i or on the line after a break. The person's title comes from the
+// card around the sentence, as for a name line.
+func (l *layout) ledBy(i int) (string, bool) {
+	text := l.lines[i].text
+	joined := false
+	if i > 0 && l.lines[i-1].block == l.lines[i].block && leadClause.MatchString(l.lines[i-1].text) {
+		text, joined = l.lines[i-1].text+" "+text, true
+	}
+	m := ledByName.FindStringSubmatch(text)
+	if m == nil {
+		return "", false
+	}
+	n, ok := nameOf(m[1])
+	if !ok || !knownName(n) {
+		return "", false
+	}
+	if joined {
+		if l.prose == nil {
+			l.prose = map[int]bool{}
+		}
+		l.prose[i-1] = true
+	}
+	return n, true
+}
+
+var (
+	leadVerb   = `(?:dirigée?|dirigé|geleitet|led|headed|run|managed|dirigid[oa]|diretta|diretto|geleid|gerida|gerido)`
+	leadBy     = `(?:par|by|von|por|da|door|pela|pelo)`
+	leadClause = regexp.MustCompile(`(?i)\b` + leadVerb + `(?:\s+` + leadBy + `)?\s*$`)
+	ledByName  = regexp.MustCompile(`(?i:\b` + leadVerb + `\s+` + leadBy + `)\s+(\p{Lu}[\pL'’-]+(?:\s+\p{Lu}[\pL'’-]+){1,3})\s*[.!]?$`)
+)
+
+// barRow reads a row of cells set apart by bars, empty cells between them ("Präsident|
+// |Heinz Watermann| | heinz(at)example.org"): one name, one title, the rest contact
+// details.
+func barRow(text string) (Person, bool) {
+	if !strings.Contains(text, "|") {
+		return Person{}, false
+	}
+	var cells []string
+	for _, c := range strings.Split(clean(text), "|") {
+		if c = strings.TrimSpace(c); c != "" {
+			cells = append(cells, c)
+		}
+	}
+	if len(cells) < 2 || len(cells) > 4 {
+		return Person{}, false
+	}
+	var p Person
+	for _, c := range cells {
+		lc := strings.ToLower(c)
+		if n, ok := nameOf(c); ok && p.Name == "" {
+			p.Name = n
+		} else if t, ok := titleLine(c); ok && p.Title == "" && looksLikeTitle(strings.TrimLeft(t, "0123456789. ")) {
+			p.Title = t
+		} else if !isNoise(c) && !strings.Contains(lc, "@") && !strings.Contains(lc, "(at)") && !strings.Contains(lc, "[at]") {
+			return Person{}, false
+		}
+	}
+	p.Via = ViaBlock
+	return p, p.Name != "" && p.Title != ""
+}
+
+// interimHolder is a vacant post held for now by someone ("vacant (interim: Name)",
+// "vakant (kommissarisch: Name)").
+var interimHolder = regexp.MustCompile(`^(?i:vacant|vacante|vakant|vacature|open|unbesetzt|à pourvoir)?\s*\(\s*(?i:interim|ad interim|a\.i\.|kommissarisch|par intérim|interino|interina)\s*:?\s*([^():]+?)\s*\)$`)

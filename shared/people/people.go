@@ -51,6 +51,7 @@ type Person struct {
 
 	rawPhones []string
 	firstOnly bool // known by the given name alone, read where full names sit on the page
+	slotted   bool // a given name ending like a noun, its family name in capitals, read where other names sit
 }
 
 // Readers, as Person.Via names them.
@@ -95,7 +96,7 @@ func finish(found []Person, pageURL string, o Options) []Person {
 	byName := map[string]int{}
 	for _, p := range found {
 		name, ok := nameOf(p.Name)
-		if p.firstOnly && givenAlone(p.Name) {
+		if p.firstOnly && givenAlone(p.Name) || p.slotted && isNameNounGiven(p.Name, true) {
 			name, ok = p.Name, true
 		}
 		if !ok {
@@ -235,7 +236,11 @@ func isNotNameWord(w string) bool { return notNameWords()[w] }
 // IsName reports whether s reads as a personal name: two to five words, the first
 // and the last capitalised, the others capitalised or name particles, letters (and
 // hyphens or apostrophes) only, no word of a heading or a department.
-func IsName(s string) bool {
+func IsName(s string) bool { return isNameNounGiven(s, false) }
+
+// isNameNounGiven is IsName; with nounGiven, the first word may end like a noun ("Marité"):
+// for a name read in the slot of the page's other names, its family name in capitals.
+func isNameNounGiven(s string, nounGiven bool) bool {
 	words := strings.Fields(s)
 	if len(words) < 2 || len(words) > 8 || len(s) > 80 {
 		return false
@@ -255,7 +260,7 @@ func IsName(s string) bool {
 	compass := 0
 	for i, w := range words {
 		lw := strings.ToLower(w)
-		if isNotNameWord(lw) || jobWord(lw) || nounWord(lw) && !knownName(s) || pluralJobWord(lw) || compoundOfNotName(lw) {
+		if isNotNameWord(lw) || jobWord(lw) || nounWord(lw) && !knownName(s) && !(nounGiven && i == 0) || pluralJobWord(lw) || compoundOfNotName(lw) {
 			return false
 		}
 		if compassWords[lw] {
@@ -443,7 +448,8 @@ var jobSuffixes = []string{"manager", "managerin", "leiter", "leiterin", "office
 	"programmatore", "sviluppatore", "sviluppatrice", "médica", "médico", "dentiste", "dentist", "orthodontiste", "logue", "redator", "redatora",
 	"writer", "editor", "researcher", "programme", "program", "direktør", "leder", "sjef", "rådgiver", "konsulent", "utvikler",
 	"ansvarlig", "medewerker", "pédiatre", "psychiatre", "thérapeute", "therapeut", "therapist", "trainee", "technician", "adviseur", "adviser", "advisor", "chargée", "chargé", "juriste", "comptable", "contable", "stagiaire", "praktikant",
-	"ansprechpartner", "ansprechpartnerin"}
+	"ansprechpartner", "ansprechpartnerin", "librarian", "bibliothekar", "bibliothekarin", "bibliothécaire", "bibliotecario", "bibliotecaria", "bibliothecaris",
+	"colaborador", "colaboradora", "collaborateur", "collaboratrice", "collaboratore", "collaboratrice", "medewerkster"}
 
 // jobWords are whole words of job titles and departments that no name carries.
 var jobWords = map[string]bool{
