@@ -11,71 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xuri/excelize/v2"
-
 	"github.com/firmoapi/firmo/shared/apperr"
+	"github.com/firmoapi/firmo/shared/testkit"
 )
-
-// wideWorkbook is the attack of the review: rows rows, each with one value in column A
-// and one in column XFD (Excel's last), a small file describing rows x 16,384 cells.
-func wideWorkbook(t testing.TB, rows int) []byte {
-	t.Helper()
-	f := excelize.NewFile()
-	defer func() { _ = f.Close() }()
-	sw, err := f.NewStreamWriter("Sheet1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 1; i <= rows; i++ {
-		cells := make([]any, 16384) // the stream writer skips nil cells
-		cells[0], cells[16383] = "a", "z"
-		if i == 1 {
-			cells[0], cells[16383] = "domain", "last"
-		}
-		if err := sw.SetRow("A"+strconv.Itoa(i), cells); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := sw.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	buf, err := f.WriteToBuffer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-// heapPeak samples the heap in use every millisecond while fn runs and returns the
-// peak above the heap in use before it started.
-func heapPeak(fn func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapInuse, ms.HeapInuse
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var ms runtime.MemStats
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapInuse)
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	fn()
-	close(done)
-	wg.Wait()
-	return peak - base
-}
 
 // The review's finding: four small xlsx uploads at once, each 10,000 rows with a value
 // in A and in XFD, took the server from 452 MB to 5.5 GB (every row padded to 16,384
@@ -86,10 +24,10 @@ func TestWideWorkbooksAtOnceStayBounded(t *testing.T) {
 	if testing.Short() {
 		rows = 2_000
 	}
-	data := wideWorkbook(t, rows)
+	data := testkit.WideWorkbook(t, rows, "a")
 	t.Logf("workbook: %d rows, %d KB", rows, len(data)>>10)
 	errs := make([]error, 4)
-	peak := heapPeak(func() {
+	peak := testkit.HeapPeak(func() {
 		var wg sync.WaitGroup
 		for i := range errs {
 			wg.Add(1)
