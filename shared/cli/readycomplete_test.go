@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/firmoapi/firmo/shared/app/allapp"
+	"github.com/firmoapi/firmo/shared/app/companyapp"
 	"github.com/firmoapi/firmo/shared/world"
 )
 
@@ -31,7 +32,7 @@ const readyCompanies = 60
 // pass of the company reprocessing job, the verification pass of the contacts'
 // addresses), reads again, then stops the server and starts a second one on the same
 // data dir, whose contact search is loaded afresh from the settled store, and reads a
-// third time. The only field allowed to differ is email_validated, which the
+// third time (its company-name index deleted first, so rebuilt). The only field allowed to differ is email_validated, which the
 // verification pass fills in after ready (README "The demo world").
 func TestReadyMeansSettled(t *testing.T) {
 	if testing.Short() {
@@ -63,6 +64,11 @@ func TestReadyMeansSettled(t *testing.T) {
 	}
 	settled := reads(first.base)
 	first.stop(t)
+	// The restart also rebuilds a lost company-name index: the match read at its
+	// first 200 must not come from a half-filled one.
+	if err := os.RemoveAll(filepath.Join(data, companyapp.NameIndexDir)); err != nil {
+		t.Fatal(err)
+	}
 
 	second := startServe(t, vars)
 	waitFor(t, "/readyz 200 after a restart", func() bool { return status(t, second.base+"/readyz") == http.StatusOK }, second.stderr.String)

@@ -65,9 +65,7 @@ func serve(ctx context.Context, env Env) error {
 		return err
 	}
 	ready := &readiness{}
-	if seedNow {
-		ready.set(seedingPhase())
-	}
+	ready.set(startPhase(seedNow))
 	a.Core.Server.UseGate(ready.gate)
 	// Task workers run until shutdown drains them; unfinished tasks resume here.
 	if err := a.StartTasks(context.Background()); err != nil {
@@ -173,6 +171,17 @@ type phase struct {
 	paths    map[string]bool // single routes held back beyond the families
 }
 
+// startPhase is the phase a server starts in: seeding on a first start; on a restart
+// the stored world is complete but the name index may be missing or behind the store
+// (companies ingested while the server was stopped) and contact search loads afresh, so
+// the same routes wait as after seeding.
+func startPhase(seedNow bool) *phase {
+	if seedNow {
+		return seedingPhase()
+	}
+	return indexingPhase(false)
+}
+
 // seedingPhase holds back every family that reads the company or contact store (or
 // the world's DNS zone); accounts, keys, saved queries and integrations answer.
 func seedingPhase() *phase {
@@ -183,13 +192,22 @@ func seedingPhase() *phase {
 	}
 }
 
+// startKind names a start in the 503 messages.
+func startKind(first bool) string {
+	if first {
+		return "first start"
+	}
+	return "restart"
+}
+
 // indexingPhase holds back contact search while its index is built once, instead of
 // letting each search wait for (and start) the build, and company-name matching while
-// the name index is synced with the seeded companies: a match read from a half-filled
-// index would answer "no match" for companies the store has.
-func indexingPhase() *phase {
+// the name index is synced with the store: a match read from a half-filled index (a
+// first start, or a restart whose index file was missing) would answer "no match" for
+// companies the store has.
+func indexingPhase(first bool) *phase {
 	return &phase{
-		message:  "Contact search and the company-name index are being loaded (first start); retry after the time given in Retry-After.",
+		message:  "Contact search and the company-name index are being loaded (" + startKind(first) + "); retry after the time given in Retry-After.",
 		families: map[httpapi.Family]bool{httpapi.FamilyContacts: true},
 		paths:    map[string]bool{"/v1/match": true, "/v1/bulkmatch": true},
 	}
@@ -197,9 +215,9 @@ func indexingPhase() *phase {
 
 // contactsPhase is indexingPhase once the name index is synced: only contact search
 // still waits.
-func contactsPhase() *phase {
+func contactsPhase(first bool) *phase {
 	return &phase{
-		message:  "Contact search is being indexed (first start); retry after the time given in Retry-After.",
+		message:  "Contact search is being indexed (" + startKind(first) + "); retry after the time given in Retry-After.",
 		families: map[httpapi.Family]bool{httpapi.FamilyContacts: true},
 	}
 }
@@ -251,12 +269,9 @@ func startBackground(ctx context.Context, env Env, a *allapp.App, cfg config.Con
 				}
 				return
 			}
-			ready.set(indexingPhase())
+			ready.set(indexingPhase(true))
 		}
-		namesSynced := func() {}
-		if seedNow {
-			namesSynced = func() { ready.set(contactsPhase()) }
-		}
+		namesSynced := func() { ready.set(contactsPhase(seedNow)) }
 		graph, err := loadBeforeReady(ctx, a, log, namesSynced)
 		if err != nil {
 			if ctx.Err() == nil {

@@ -114,7 +114,8 @@ func TestSlowBodyIsCutAtTheBodyDeadline(t *testing.T) {
 // Retry-After; accounts and health answer; while contact search and the name index
 // load, contact search and name matching wait (a match read from a half-synced name
 // index answered "no match" for seeded companies); once the names are in, only contact
-// search waits.
+// search waits. A restart starts in the indexing phase (its name index may be missing
+// or behind the store, and contact search loads afresh).
 func TestReadinessGate(t *testing.T) {
 	route := func(path string, f httpapi.Family) httpapi.Route { return httpapi.Route{Path: path, Family: f} }
 	healthz, readyz := route("/healthz", httpapi.FamilyAccount), route("/readyz", httpapi.FamilyAccount)
@@ -129,8 +130,10 @@ func TestReadinessGate(t *testing.T) {
 		served []httpapi.Route
 	}{
 		{"seeding", seedingPhase(), []httpapi.Route{readyz, score, contacts, match, bulkmatch}, []httpapi.Route{healthz, account}},
-		{"indexing", indexingPhase(), []httpapi.Route{readyz, contacts, match, bulkmatch}, []httpapi.Route{healthz, account, score, bulkStatus}},
-		{"names synced", contactsPhase(), []httpapi.Route{readyz, contacts}, []httpapi.Route{healthz, account, score, match, bulkmatch, bulkStatus}},
+		{"indexing", indexingPhase(true), []httpapi.Route{readyz, contacts, match, bulkmatch}, []httpapi.Route{healthz, account, score, bulkStatus}},
+		{"names synced", contactsPhase(true), []httpapi.Route{readyz, contacts}, []httpapi.Route{healthz, account, score, match, bulkmatch, bulkStatus}},
+		{"restart", startPhase(false), []httpapi.Route{readyz, contacts, match, bulkmatch}, []httpapi.Route{healthz, account, score, bulkStatus}},
+		{"restart, names synced", contactsPhase(false), []httpapi.Route{readyz, contacts}, []httpapi.Route{healthz, account, score, match, bulkmatch, bulkStatus}},
 		{"ready", nil, nil, []httpapi.Route{healthz, readyz, account, score, contacts, match, bulkmatch}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
