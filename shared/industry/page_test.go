@@ -119,7 +119,8 @@ func TestWebAddressesAreNoVocabulary(t *testing.T) {
 }
 
 // Trades the lexicon once missed (podiatry, laundries, phone repair, petrol stations,
-// beekeeping, lubricants): short texts written for this test.
+// beekeeping, lubricants, pest control, glaziers, taxis, tattoos, surveyors, unions):
+// short texts written for this test.
 func TestClassifyPageTrades(t *testing.T) {
 	for _, c := range []struct {
 		p    Page
@@ -131,6 +132,12 @@ func TestClassifyPageTrades(t *testing.T) {
 		{Page{Title: "Gasolineras del Norte", Description: "Red de gasolineras y estaciones de servicio con tienda.", Lang: "es"}, "ENERGY"},
 		{Page{Title: "Apicoltura Rossi", Description: "Apicoltura biologica: i nostri alveari in collina.", Lang: "it"}, "AGRICULTURE"},
 		{Page{Title: "Lubrifiants Martin", Description: "Lubrifiants et graisses industrielles pour l'industrie et les transports.", Lang: "fr"}, "CHEMICALS"},
+		{Page{Title: "Bugs Away", Description: "Pest control: rats, mice, wasps and bed bugs removed fast.", Lang: "en"}, "PERSONAL_SERVICES"},
+		{Page{Title: "Vidraçaria Lisboa", Description: "Vidraçaria: vidros, espelhos e caixilharia.", Lang: "pt"}, "CONSTRUCTION"},
+		{Page{Title: "Taxi Krüger", Description: "Taxi und Flughafentransfer rund um die Uhr.", Lang: "de"}, "TRAVEL"},
+		{Page{Title: "Estudio Tinta", Description: "Estudio de tatuajes y piercing con diseños personalizados.", Lang: "es"}, "PERSONAL_SERVICES"},
+		{Page{Title: "Landview", Description: "Land surveyors: topographic and boundary surveys.", Lang: "en"}, "CONSULTING"},
+		{Page{Title: "Vakbond Samen", Description: "Vakbond voor werknemers: cao-onderhandelingen en advies voor leden.", Lang: "nl"}, "NON_PROFIT"},
 	} {
 		got := shared.ClassifyPage(c.p)
 		if top := topOf(got.Groups); top != c.want {
