@@ -137,11 +137,27 @@ func TestClassifyPageTrades(t *testing.T) {
 		{Page{Title: "Taxi Krüger", Description: "Taxi und Flughafentransfer rund um die Uhr.", Lang: "de"}, "TRAVEL"},
 		{Page{Title: "Estudio Tinta", Description: "Estudio de tatuajes y piercing con diseños personalizados.", Lang: "es"}, "PERSONAL_SERVICES"},
 		{Page{Title: "Landview", Description: "Land surveyors: topographic and boundary surveys.", Lang: "en"}, "CONSULTING"},
+		{Page{Title: "Entrümpelung Huber", Description: "Entrümpelung, Haushaltsauflösung und Sperrmüll in Augsburg.", Lang: "de"}, "ENVIRONMENTAL_SERVICES"},
+		{Page{Title: "Serramenti Bianchi", Description: "Serramenti e infissi in alluminio e PVC su misura.", Lang: "it"}, "CONSTRUCTION"},
 		{Page{Title: "Vakbond Samen", Description: "Vakbond voor werknemers: cao-onderhandelingen en advies voor leden.", Lang: "nl"}, "NON_PROFIT"},
 	} {
 		got := shared.ClassifyPage(c.p)
 		if top := topOf(got.Groups); top != c.want {
 			t.Errorf("%s: industries %v, want %s on top", c.p.Title, got.Groups, c.want)
+		}
+	}
+}
+
+// An accounting firm's page names what accounting software also names (bookkeeping,
+// quotes, invoices): it stays an accounting firm.
+func TestAccountingFirmIsNoSaaS(t *testing.T) {
+	for _, p := range []Page{
+		{Title: "Assessoria Contábil Silva", Description: "Contabilidade, orçamentos e faturas para o seu negócio: a sua assessoria contábil de confiança.", Lang: "pt"},
+		{Title: "Boekhoudkantoor De Vries", Description: "Boekhouding, facturen en belastingaangifte voor ondernemers en particulieren.", Lang: "nl"},
+	} {
+		got := shared.ClassifyPage(p)
+		if top := topOf(got.Groups); top != "FINANCIAL_SERVICES" {
+			t.Errorf("%s: industries %v, want FINANCIAL_SERVICES on top", p.Title, got.Groups)
 		}
 	}
 }
