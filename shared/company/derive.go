@@ -23,9 +23,10 @@ import (
 // every company's site uses (team, family, quality, customers), and the legal form a
 // page or the legal notice page states (e.V., registered charity, public-law body)
 // tips the industry. Version 5 reads Swedish, Norwegian, Danish, Finnish, Polish,
-// Chinese and Japanese pages through a compact lexicon, and the second industry
-// reported prefers the first one's neighbours.
-const PipelineVersion = 5
+// Chinese and Japanese pages through a compact lexicon. Version 6 reads the page's
+// <title> whole, reports the plain second-best industry, gives ties between business
+// models to the industry's usual customers, and knows more trades.
+const PipelineVersion = 6
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).
