@@ -23,9 +23,10 @@ import (
 // every company's site uses (team, family, quality, customers), and the legal form a
 // page or the legal notice page states (e.V., registered charity, public-law body)
 // tips the industry. Version 5 reads Swedish, Norwegian, Danish, Finnish, Polish,
-// Chinese and Japanese pages through a compact lexicon, and the second industry
-// reported prefers the first one's neighbours.
-const PipelineVersion = 5
+// Chinese and Japanese pages through a compact lexicon. Version 6 reads the page's
+// <title> whole, reports the plain second-best industry, gives ties between business
+// models to the industry's usual customers, and knows more trades.
+const PipelineVersion = 6
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).
@@ -336,7 +337,7 @@ func (d *Deriver) mxProvider(ctx context.Context, dom string) *string {
 // home page and the about page (what a company does is often said there); the row's
 // description when there is no page text.
 func pageStatements(dom string, home, about Page, links pageLinks, rawDescription string) PageStatements {
-	ps := PageStatements{Domain: dom, Title: home.Title, Description: home.Description, Headings: links.Headings, Types: links.Types, Lang: home.Language}
+	ps := PageStatements{Domain: dom, Title: headTitle(home.Title, links.Title), Description: home.Description, Headings: links.Headings, Types: links.Types, Lang: home.Language}
 	var text []string
 	for _, t := range []string{home.Text, about.Title, about.Description, about.Text} {
 		if t = strings.TrimSpace(t); t != "" {
@@ -351,6 +352,22 @@ func pageStatements(dom string, home, about Page, links pageLinks, rawDescriptio
 		ps.Lang = about.Language
 	}
 	return ps
+}
+
+// headTitle is the title statement of a page: the extracted title (which keeps one
+// part of the <title>, or a heading) together with the <title> itself when that says
+// more. "Startseite - Reinico-Gebäudereinigung" is extracted as "Startseite", and the
+// part dropped is often the company's trade.
+func headTitle(extracted, head string) string {
+	e, h := strings.TrimSpace(extracted), strings.TrimSpace(head)
+	el, hl := strings.ToLower(e), strings.ToLower(h)
+	switch {
+	case h == "" || strings.Contains(el, hl):
+		return e
+	case strings.Contains(hl, el):
+		return h
+	}
+	return e + " | " + h
 }
 
 // aboutSlugs are the last path segments of "about us" pages in the languages the

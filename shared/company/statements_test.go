@@ -101,3 +101,18 @@ func TestDeriveHandsPageClassifierTheStatements(t *testing.T) {
 		t.Errorf("profile from ClassifyPage: %v %v", p.IndustryGroups, p.BusinessModel)
 	}
 }
+
+func TestHeadTitle(t *testing.T) {
+	for _, c := range []struct{ extracted, head, want string }{
+		{"Startseite", "Startseite - Reinico-Gebäudereinigung", "Startseite - Reinico-Gebäudereinigung"},
+		{"Snel en vakkundig gerepareerd", "GSM Reparatie Purmerend", "Snel en vakkundig gerepareerd | GSM Reparatie Purmerend"},
+		{"Praxis Dr. Weber", "Praxis Dr. Weber", "Praxis Dr. Weber"},
+		{"Praxis Dr. Weber | Zahnarzt", "praxis dr. weber", "Praxis Dr. Weber | Zahnarzt"},
+		{"Kanzlei Kurz", "", "Kanzlei Kurz"},
+		{"", "Bäckerei Korn", "Bäckerei Korn"},
+	} {
+		if got := headTitle(c.extracted, c.head); got != c.want {
+			t.Errorf("headTitle(%q, %q) = %q, want %q", c.extracted, c.head, got, c.want)
+		}
+	}
+}

@@ -46,7 +46,7 @@ func evaluate(res *resources, rows []labelledRow) evaluation {
 		a := newAnalyzer(r.lang, res.stops)
 		toks := a.tokens(r.text)
 		s := res.model.score(a, toks)
-		got := topTwo(s.prob, res.neighbours)
+		got := topIndexes(s.prob, 2)
 		if len(got) > 0 {
 			e.confSum += s.prob[got[0]]
 		}

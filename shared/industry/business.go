@@ -34,6 +34,7 @@ const (
 	minModel  = 0.15 // least confidence reported
 	priorHits = 1.0  // hits the typical model of the top industry adds, times its score
 	govMinTop = 0.4  // GOVERNMENT score from which a text is a public body's
+	priorTie  = 0.05 // hits the typical model adds beyond its weighted prior (ties)
 )
 
 // typicalModel is the business model most companies of an industry have: a page
@@ -173,7 +174,10 @@ func (s *cueSet) businessModel(toks []token, topIndustry, topSub string, topScor
 		m = sm
 	}
 	if m != "" {
-		h[m] += priorHits * max(topScore, priorFloor)
+		// priorTie makes the typical model win a tie with one cue's worth of hits for
+		// another label: a single cue is as often the page describing itself
+		// ("industrial design", "official distributors") as its customers.
+		h[m] += priorHits*max(topScore, priorFloor) + priorTie
 	}
 	public := topIndustry == "GOVERNMENT" && topScore >= govMinTop
 	if public {

@@ -18,10 +18,8 @@ import (
 // Result is the classification of one text. Its fields have the shape of the
 // company profile's fields of the same meaning.
 type Result struct {
-	// Groups holds the most likely industry and a second one, the most likely
-	// with the first one's neighbours favoured (neighbours.go), with scores 0..1
-	// (posterior probabilities); empty when no word of the text is known to the
-	// model.
+	// Groups holds the two most likely industries with scores 0..1 (posterior
+	// probabilities); empty when no word of the text is known to the model.
 	Groups map[string]float64
 	// Sub holds PARENT/SUB values of the two industries whose confidence reaches
 	// the sub-industry threshold. Classify always scores against the sub-labels, so
@@ -47,14 +45,11 @@ type Classifier struct {
 
 // resources are what the classifier loads on first use.
 type resources struct {
-	stops map[string]map[string]bool
-	model *model
-	cues  *cueSet
-	stems map[string]*stemCache // by language
-	// neighbours[i*len(taxonomy)+j] is true when industries i and j are adjacent
-	// (neighbours.go).
-	neighbours []bool
-	stopIx     stopIndex // the stopwords of every language, for textLang
+	stops  map[string]map[string]bool
+	model  *model
+	cues   *cueSet
+	stems  map[string]*stemCache // by language
+	stopIx stopIndex             // the stopwords of every language, for textLang
 }
 
 // New makes a Classifier with the documented model constants.
@@ -108,7 +103,7 @@ func build(p params, examples []example) (*resources, error) {
 	for _, l := range allLanguages {
 		stems[l] = &stemCache{}
 	}
-	return &resources{stops: stops, model: train(p, lex, examples, naics, analyzers), cues: cues, stems: stems, neighbours: neighbourMatrix(), stopIx: newStopIndex(stops)}, nil
+	return &resources{stops: stops, model: train(p, lex, examples, naics, analyzers), cues: cues, stems: stems, stopIx: newStopIndex(stops)}, nil
 }
 
 // Classify classifies a text written in lang (an ISO 639-1 or 639-2 code such as
@@ -131,7 +126,7 @@ func (r *resources) classify(text, lang string) Result {
 	toks := a.tokens(text)
 	s := r.model.score(a, toks)
 	out := Result{Groups: map[string]float64{}, Sub: map[string]float64{}}
-	top := topTwo(s.prob, r.neighbours)
+	top := topIndexes(s.prob, 2)
 	for _, i := range top {
 		out.Groups[taxonomy[i].Value] = s.prob[i]
 		subs := r.model.subScores(i, s)

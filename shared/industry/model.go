@@ -115,8 +115,13 @@ func train(p params, lex []lexEntry, examples []example, naics []naicsFeature, a
 	}
 	for _, e := range lex {
 		pos := index[e.value]
+		subOnly := pos.sub >= 0 && functionSubs[taxonomy[pos.parent].Value]
 		for _, f := range e.features {
-			top.add(f, pos.parent, p.lexWeight)
+			w := p.lexWeight
+			if subOnly {
+				w *= functionSubWeight
+			}
+			top.add(f, pos.parent, w)
 			if pos.sub >= 0 {
 				sub[pos.parent].add(f, pos.sub, p.lexWeight)
 			}
@@ -194,6 +199,16 @@ func train(p params, lex []lexEntry, examples []example, naics []naicsFeature, a
 	}
 	return m
 }
+
+// functionSubs are the industries whose sub-industries are named by the business
+// function their products serve (SaaS for accounting, HR, sales, projects): those
+// sub-industries' lexicon terms (invoices, quotes, employees, sales, tasks) are what
+// any firm's page says about its own work, so they rank the sub-industries of a page
+// already read as that industry and are no evidence for the industry itself.
+var functionSubs = map[string]bool{"SAAS": true}
+
+// functionSubWeight is the weight of those terms as evidence for the industry.
+const functionSubWeight = 0.5
 
 // features counts the features of a text: word stems, joined hyphenated words,
 // adjacent stem pairs (not across punctuation) and, in German and Dutch, the

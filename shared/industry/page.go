@@ -95,7 +95,7 @@ func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 		s.prob = sharpen(s.prob, pw.temp)
 	}
 	out := Result{Groups: map[string]float64{}, Sub: map[string]float64{}}
-	top := topTwo(s.prob, r.neighbours)
+	top := topIndexes(s.prob, 2)
 	if s.prob == nil {
 		top = nil
 	}

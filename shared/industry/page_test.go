@@ -80,3 +80,84 @@ func TestClassifyPageEmpty(t *testing.T) {
 		t.Errorf("empty page = %+v", got)
 	}
 }
+
+// A single cue for another label ties with a page's typical model at most: a cue is as
+// often the page describing itself (an "industrial" interior, "official distributors")
+// as its customers, so the tie goes to the industry's usual customers.
+func TestBusinessModelTieGoesToTheTypicalModel(t *testing.T) {
+	r, err := shared.load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks := newAnalyzer("en", r.stops).tokens("Our barber lounge has an industrial look.")
+	got := r.cues.businessModel(toks, "PERSONAL_SERVICES", "PERSONAL_SERVICES/HAIR_BEAUTY", 1)
+	if got["B2C"] <= got["B2B"] {
+		t.Errorf("business model %v: the typical B2C must win the tie with one B2B cue", got)
+	}
+	// Two cues still outweigh it.
+	toks = newAnalyzer("en", r.stops).tokens("Cleaning for businesses and for companies of all sizes.")
+	got = r.cues.businessModel(toks, "PERSONAL_SERVICES", "PERSONAL_SERVICES/CLEANING", 1)
+	if got["B2B"] <= got["B2C"] {
+		t.Errorf("business model %v: two B2B cues must outweigh the typical B2C", got)
+	}
+}
+
+// Web and e-mail addresses in a page's footer are no vocabulary.
+func TestWebAddressesAreNoVocabulary(t *testing.T) {
+	r, err := shared.load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "it", "de"} {
+		a := newAnalyzer(lang, r.stops)
+		for f := range r.model.features(a, a.tokens("www.example.com info@example.com https://example.com/ http://www.example.com"), r.model.feat) {
+			if f != "exampl" && f != "example" {
+				t.Errorf("%s: feature %q from an address", lang, f)
+			}
+		}
+	}
+}
+
+// Trades the lexicon once missed (podiatry, laundries, phone repair, petrol stations,
+// beekeeping, lubricants, pest control, glaziers, taxis, tattoos, surveyors, unions):
+// short texts written for this test.
+func TestClassifyPageTrades(t *testing.T) {
+	for _, c := range []struct {
+		p    Page
+		want string
+	}{
+		{Page{Title: "Podologie Van Damme", Description: "Podologie en steunzolen op maat voor voet- en knieklachten.", Lang: "nl"}, "HEALTHCARE"},
+		{Page{Title: "Wäscherei Blitz", Description: "Wäscherei und Textilreinigung: Hemden, Bettwäsche, Vorhänge.", Lang: "de"}, "PERSONAL_SERVICES"},
+		{Page{Title: "Fix My Phone", Description: "Smartphone repair and screen repair while you wait.", Lang: "en"}, "ELECTRONICS"},
+		{Page{Title: "Gasolineras del Norte", Description: "Red de gasolineras y estaciones de servicio con tienda.", Lang: "es"}, "ENERGY"},
+		{Page{Title: "Apicoltura Rossi", Description: "Apicoltura biologica: i nostri alveari in collina.", Lang: "it"}, "AGRICULTURE"},
+		{Page{Title: "Lubrifiants Martin", Description: "Lubrifiants et graisses industrielles pour l'industrie et les transports.", Lang: "fr"}, "CHEMICALS"},
+		{Page{Title: "Bugs Away", Description: "Pest control: rats, mice, wasps and bed bugs removed fast.", Lang: "en"}, "PERSONAL_SERVICES"},
+		{Page{Title: "Vidraçaria Lisboa", Description: "Vidraçaria: vidros, espelhos e caixilharia.", Lang: "pt"}, "CONSTRUCTION"},
+		{Page{Title: "Taxi Krüger", Description: "Taxi und Flughafentransfer rund um die Uhr.", Lang: "de"}, "TRAVEL"},
+		{Page{Title: "Estudio Tinta", Description: "Estudio de tatuajes y piercing con diseños personalizados.", Lang: "es"}, "PERSONAL_SERVICES"},
+		{Page{Title: "Landview", Description: "Land surveyors: topographic and boundary surveys.", Lang: "en"}, "CONSULTING"},
+		{Page{Title: "Entrümpelung Huber", Description: "Entrümpelung, Haushaltsauflösung und Sperrmüll in Augsburg.", Lang: "de"}, "ENVIRONMENTAL_SERVICES"},
+		{Page{Title: "Serramenti Bianchi", Description: "Serramenti e infissi in alluminio e PVC su misura.", Lang: "it"}, "CONSTRUCTION"},
+		{Page{Title: "Vakbond Samen", Description: "Vakbond voor werknemers: cao-onderhandelingen en advies voor leden.", Lang: "nl"}, "NON_PROFIT"},
+	} {
+		got := shared.ClassifyPage(c.p)
+		if top := topOf(got.Groups); top != c.want {
+			t.Errorf("%s: industries %v, want %s on top", c.p.Title, got.Groups, c.want)
+		}
+	}
+}
+
+// An accounting firm's page names what accounting software also names (bookkeeping,
+// quotes, invoices): it stays an accounting firm.
+func TestAccountingFirmIsNoSaaS(t *testing.T) {
+	for _, p := range []Page{
+		{Title: "Assessoria Contábil Silva", Description: "Contabilidade, orçamentos e faturas para o seu negócio: a sua assessoria contábil de confiança.", Lang: "pt"},
+		{Title: "Boekhoudkantoor De Vries", Description: "Boekhouding, facturen en belastingaangifte voor ondernemers en particulieren.", Lang: "nl"},
+	} {
+		got := shared.ClassifyPage(p)
+		if top := topOf(got.Groups); top != "FINANCIAL_SERVICES" {
+			t.Errorf("%s: industries %v, want FINANCIAL_SERVICES on top", p.Title, got.Groups)
+		}
+	}
+}
