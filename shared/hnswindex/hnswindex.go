@@ -63,6 +63,13 @@ type Config struct {
 	// graph (a search setting).
 	EfUpper int
 	Seed    uint64 // seeds the level draws, so a single-writer build is reproducible
+	// Compact keeps each node's vector as 8-bit codes and a scale only (388 bytes for 384
+	// dims) instead of a half-precision row (768): the graph is built and walked on the
+	// codes, and the final candidates are re-ranked on the caller's full-precision rows
+	// (SetRows), which every candidate the codes' error bound cannot rule out is read from
+	// (compact.go). Without rows its scores are the codes' (off by up to
+	// vector.Int8ErrorBound). Saved with the graph: a compact index loads only compact files.
+	Compact bool
 }
 
 func (c Config) withDefaults() Config {
@@ -104,6 +111,7 @@ type Index struct {
 	vecs     []uint16  // node*dims, binary16 (see vector.ToHalf)
 	codes    []int8    // node*dims, 8-bit codes of vecs: the first pass of searches (scan.go)
 	scales   []float32 // node -> the scale of its codes
+	resids   []float32 // Compact: node -> the largest residual of its ids' vectors (compact.go)
 	links0   []uint32  // node*(m0+1): count, then neighbours
 	upper    []uint32  // the upper layers of every node above layer 0, one slab (upperAt)
 	upperAt  []uint32  // node -> where its upper layers start in upper: layer l at +(l-1)*(M+1), count first
@@ -112,6 +120,7 @@ type Index struct {
 	maxLevel int
 	live     int
 	halfOnly bool       // no codes (SetCodes): searches read the half-precision rows only
+	compact  bool       // Config.Compact: codes and scales are the only vectors (vecs is empty)
 	huge     *hugeSpans // what vecs, codes and links0 advised into huge pages (huge.go)
 	rows     Rows       // full-precision rows the final candidates are re-ranked on (rerank.go)
 	breadth  Breadth    // per-search ef and EfUpper (SetBreadth); nil: the Config's
@@ -131,8 +140,9 @@ type Index struct {
 // A build of a million vectors otherwise leaves 2.3 KB of garbage per insert, and the
 // garbage collector lets the heap grow to twice what is live before it collects.
 type scratch struct {
-	v   []float32
-	row []uint16
+	v     []float32
+	row   []uint16
+	codes []int8 // Compact: the vector's codes
 }
 
 func (x *Index) getScratch() *scratch {
@@ -159,7 +169,8 @@ func New(dims int, cfg Config) *Index {
 		byID:     newIDMap(),
 		more:     map[uint32][]int64{},
 		maxLevel: -1,
-		halfOnly: true,
+		halfOnly: !cfg.Compact,
+		compact:  cfg.Compact,
 	}
 	x.huge = newHugeSpans(x)
 	return x
@@ -193,11 +204,16 @@ func (x *Index) Reserve(n int) {
 	x.upperAt = slices.Grow(x.upperAt, n-len(x.upperAt))
 	// About one node in M has upper layers, one layer in M of those a second, and so on.
 	x.upper = slices.Grow(x.upper, (n/(x.cfg.M-1)+1)*(x.cfg.M+1))
-	x.vecs = reserveAdvised(x.huge, x.vecs, n*x.dims)
+	if !x.compact {
+		x.vecs = reserveAdvised(x.huge, x.vecs, n*x.dims)
+	}
 	x.links0 = reserveAdvised(x.huge, x.links0, n*(x.m0+1))
 	if !x.halfOnly {
 		x.codes = reserveAdvised(x.huge, x.codes, n*x.dims)
 		x.scales = slices.Grow(x.scales, n-len(x.scales))
+	}
+	if x.compact {
+		x.resids = slices.Grow(x.resids, n-len(x.resids))
 	}
 	x.byVec.resize(x, n)
 }
@@ -222,10 +238,14 @@ func (x *Index) SetScanSplit(cores, part int) {
 // are kept). An interleaved A/B at a million contacts measured it 3 to 7% slower through the
 // contact-search service than reading the half-precision rows alone (the rows are waited for,
 // not streamed, and the pass adds a re-score), so it stays an option to measure on other
-// hardware. Turning it on derives the codes of every node.
+// hardware. Turning it on derives the codes of every node. A Compact index keeps codes only
+// and ignores it.
 func (x *Index) SetCodes(on bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if x.compact {
+		return
+	}
 	x.halfOnly = !on
 	releaseHuge(x.huge, x.codes)
 	x.codes, x.scales = nil, nil
@@ -292,18 +312,49 @@ func (x *Index) attach(id int64, n uint32) {
 	x.live++
 }
 
-// rowHash is FNV-1a over a half-precision vector.
-func rowHash(row []uint16) uint64 {
+// vecKey is a vector as a node stores it: its half-precision row, or (Compact) its codes
+// and their scale. Two ids share a node when their keys are equal.
+type vecKey struct {
+	half  []uint16
+	codes []int8
+	scale float32
+	resid float32 // Compact: the residual of the vector behind the codes (not part of the key)
+}
+
+// hash is FNV-1a over the key's values.
+func (k vecKey) hash() uint64 {
 	h := uint64(14695981039346656037)
-	for _, v := range row {
+	for _, v := range k.half {
 		h = (h ^ uint64(v)) * 1099511628211
+	}
+	for _, v := range k.codes {
+		h = (h ^ uint64(uint8(v))) * 1099511628211
+	}
+	if k.codes != nil {
+		h = (h ^ uint64(math.Float32bits(k.scale))) * 1099511628211
 	}
 	return h
 }
 
-// twin returns the node already holding row, if any. Called under a lock.
-func (x *Index) twin(row []uint16) (uint32, bool) {
-	return x.byVec.find(x, rowHash(row), row)
+// keyOf is node n's stored vector.
+func (x *Index) keyOf(n uint32) vecKey {
+	if x.compact {
+		return vecKey{codes: x.codesOf(n), scale: x.scales[n]}
+	}
+	return vecKey{half: x.row(n)}
+}
+
+// holds reports whether node n stores the vector k.
+func (x *Index) holds(n uint32, k vecKey) bool {
+	if x.compact {
+		return x.scales[n] == k.scale && slices.Equal(x.codesOf(n), k.codes)
+	}
+	return x.vecs[int(n)*x.dims] == k.half[0] && equalRows(x.row(n), k.half)
+}
+
+// twin returns the node already holding k, if any. Called under a lock.
+func (x *Index) twin(k vecKey) (uint32, bool) {
+	return x.byVec.find(x, k.hash(), k)
 }
 
 // Upsert implements vector.Index.
@@ -345,20 +396,31 @@ func (x *Index) Upsert(ctx context.Context, id int64, vec []float32) error {
 // point to insert from. done is true when nothing is left to link: the node became the
 // graph's only entry, or id joined a node that already holds its vector.
 func (x *Index) allocate(id int64, v []float32, sc *scratch) (node uint32, level int, ep uint32, epLevel int, done bool) {
-	if cap(sc.row) < x.dims {
-		sc.row = make([]uint16, x.dims)
+	var key vecKey
+	if x.compact {
+		if cap(sc.codes) < x.dims {
+			sc.codes = make([]int8, x.dims)
+		}
+		key.codes = sc.codes[:x.dims]
+		key.scale, key.resid = vector.QuantizeUnit(key.codes, v)
+	} else {
+		if cap(sc.row) < x.dims {
+			sc.row = make([]uint16, x.dims)
+		}
+		key.half = sc.row[:x.dims]
+		vector.ToHalf(key.half, v)
 	}
-	row := sc.row[:x.dims]
-	vector.ToHalf(row, v)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if old, ok := x.byID.get(id); ok {
-		if slices.Equal(x.row(old), row) {
+		if x.holds(old, key) {
+			x.widenResid(old, key)
 			return old, 0, 0, 0, true // the same vector again
 		}
 		x.detach(id, old)
 	}
-	if n, ok := x.twin(row); ok {
+	if n, ok := x.twin(key); ok {
+		x.widenResid(n, key)
 		x.attach(id, n)
 		return n, 0, 0, 0, true
 	}
@@ -370,12 +432,19 @@ func (x *Index) allocate(id int64, v []float32, sc *scratch) (node uint32, level
 	}
 	x.levels = append(x.levels, uint8(level))
 	x.dead = append(x.dead, false)
-	x.vecs = appendAdvised(x.huge, x.vecs, row...)
-	if !x.halfOnly {
+	switch {
+	case x.compact:
+		x.codes = appendAdvised(x.huge, x.codes, key.codes...)
+		x.scales = append(x.scales, key.scale)
+		x.resids = append(x.resids, key.resid)
+	case x.halfOnly:
+		x.vecs = appendAdvised(x.huge, x.vecs, key.half...)
+	default:
+		x.vecs = appendAdvised(x.huge, x.vecs, key.half...)
 		x.codes = appendAdvised(x.huge, x.codes, make([]int8, x.dims)...)
-		x.scales = append(x.scales, vector.QuantizeHalf(x.codes[int(node)*x.dims:], row))
+		x.scales = append(x.scales, vector.QuantizeHalf(x.codes[int(node)*x.dims:], key.half))
 	}
-	x.byVec.add(x, rowHash(row), node)
+	x.byVec.add(x, key.hash(), node)
 	x.links0 = appendAdvised(x.huge, x.links0, make([]uint32, x.m0+1)...)
 	x.upperAt = append(x.upperAt, uint32(len(x.upper)))
 	if level > 0 {
@@ -429,6 +498,9 @@ func (x *Index) greedy(v []float32, cur uint32, curDist float32, l int) (uint32,
 }
 
 func (x *Index) dist(v []float32, n uint32) float32 {
+	if x.compact {
+		return x.dist8(v, n)
+	}
 	return 1 - vector.DotHalf(v, x.row(n))
 }
 
@@ -439,7 +511,16 @@ func (x *Index) dist8(v []float32, n uint32) float32 {
 }
 
 func (x *Index) distNodes(a, b uint32) float32 {
+	if x.compact {
+		return 1 - x.scales[a]*x.scales[b]*float32(vector.DotInt8s(x.codesOf(a), x.codesOf(b)))
+	}
 	return 1 - vector.DotHalves(x.row(a), x.row(b))
+}
+
+// codesOf is node n's 8-bit codes.
+func (x *Index) codesOf(n uint32) []int8 {
+	off := int(n) * x.dims
+	return x.codes[off : off+x.dims : off+x.dims]
 }
 
 func (x *Index) row(n uint32) []uint16 {
@@ -531,6 +612,7 @@ func (x *Index) selectNeighbours(cands []cand, m int) []uint32 {
 // row: a search reads its nodes' rows from all over memory, and the caller re-scores the
 // result on the half-precision rows.
 func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint32) bool, vis *visited, codes bool) []cand {
+	codes = codes || x.compact
 	vis.reset(len(x.ids))
 	cs := vis.cs[:0] // candidates to expand, nearest first
 	ws := vis.ws[:0] // results, farthest first
@@ -643,7 +725,7 @@ func (x *Index) search(ctx context.Context, query []float32, k int, f vector.Fil
 // exact runs an exact plan for the k best, re-ranked on the full-precision rows when the
 // index has them.
 func (x *Index) exact(q []float32, k int, scan func(kk int) ([]vector.Hit, error)) ([]vector.Hit, error) {
-	if x.rows == nil {
+	if x.rows == nil || x.compact { // a compact scan re-scores on the rows itself (scan.go)
 		return scan(k)
 	}
 	return x.exactRerank(q, k, scan)
@@ -850,6 +932,9 @@ func (x *Index) graphSearch(q []float32, k, ef, efUpper int, admit func(uint32) 
 		vis.eps = eps
 	}
 	w := x.searchLayer(q, eps, max(ef, k), 0, admit, vis, !x.halfOnly)
+	if x.compact {
+		return x.rerankCodes(q, k, w, allowID)
+	}
 	if x.rows != nil {
 		if !x.halfOnly {
 			for i, c := range w { // the walk scored on the codes: rank on the halves first

@@ -15,3 +15,5 @@ func dotInt8(q []float32, c []int8) float32 { return dotInt8Generic(q, c) }
 
 // PrefetchInt8Rows is a no-op where there is no prefetch kernel.
 func PrefetchInt8Rows(slab []int8, ids []uint32, dims, lines int) {}
+
+func dotInt8s(a, b []int8) int32 { return dotInt8sGeneric(a, b) }
