@@ -342,7 +342,7 @@ func (s *Service) embedMissing(ctx context.Context, sn *snapshot, donor func(i i
 
 // graphConfig is the contact graph's: the index's defaults, with each search's breadth set
 // by graphBreadth (newGraph).
-func graphConfig() hnswindex.Config { return hnswindex.Config{Seed: 1} }
+func graphConfig() hnswindex.Config { return hnswindex.Config{Seed: 1, Compact: true} }
 
 // newGraph is an empty contact graph searching by graphBreadth.
 func newGraph(dims int) *hnswindex.Index {
