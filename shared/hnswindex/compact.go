@@ -18,18 +18,6 @@ import (
 // largest residual of the vectors that joined it, so the bound holds for every id on the
 // node, and each is re-scored on its own row.
 
-// fullScore is id's score on its full-precision row, or approx (the codes' score) when the
-// index has no rows or none for id.
-func (x *Index) fullScore(q []float32, id int64, approx float32) float32 {
-	if x.rows == nil {
-		return approx
-	}
-	if row := x.rows(id); len(row) == x.dims {
-		return vector.Dot(q, row)
-	}
-	return approx
-}
-
 // codesBound is how far a unit query's score on node n's codes can be from its score on
 // the vector of any id on n.
 func (x *Index) codesBound(n uint32) float32 { return vector.UnitCodesBound(x.resids[n]) }
@@ -45,7 +33,7 @@ func (x *Index) widenResid(n uint32, k vecKey) {
 // rerankCodes returns the k best ids of a compact walk's result w (distances on the codes):
 // every id of a node whose upper bound reaches the k-th best lower bound, re-scored on its
 // full-precision row. Called under the read lock.
-func (x *Index) rerankCodes(q []float32, k int, w []cand, allowID func(int64) bool) []vector.Hit {
+func (x *Index) rerankCodes(q []float32, k int, w []cand, allowID func(int64) bool, vis *visited) []vector.Hit {
 	lower := vector.NewTopK(k)
 	for _, c := range w {
 		x.push(lower, c.n, 1-c.d-x.codesBound(c.n), allowID)
@@ -54,29 +42,71 @@ func (x *Index) rerankCodes(q []float32, k int, w []cand, allowID func(int64) bo
 	if lower.Full() {
 		line = lower.Worst()
 	}
-	top := vector.NewTopK(k)
+	pend := vis.pend[:0]
 	for _, c := range w {
-		approx := 1 - c.d
-		if approx+x.codesBound(c.n) < line {
-			continue
+		if approx := 1 - c.d; approx+x.codesBound(c.n) >= line {
+			pend = x.addFull(pend, c.n, approx, allowID)
 		}
-		x.pushFull(top, q, c.n, approx, allowID)
 	}
+	vis.pend = pend
+	top := vector.NewTopK(k)
+	x.scoreFull(q, pend, top)
 	return top.Sorted()
 }
 
-// pushFull offers every id of live node n that allow passes (nil: every id), each at its
-// full-precision score (approx, the codes' score, without rows).
-func (x *Index) pushFull(top *vector.TopK, q []float32, n uint32, approx float32, allow func(int64) bool) {
+// rowCand is an id to score on its full-precision row (nil: none, keep approx).
+type rowCand struct {
+	id     int64
+	approx float32
+	row    []float32
+}
+
+// addFull appends every id of live node n that allow passes (nil: every id), with its
+// row and the codes' score approx.
+func (x *Index) addFull(pend []rowCand, n uint32, approx float32, allow func(int64) bool) []rowCand {
 	if id := x.ids[n]; allow == nil || allow(id) {
-		top.Push(vector.Hit{ID: id, Score: x.fullScore(q, id, approx)})
+		pend = append(pend, rowCand{id, approx, x.rowOf(id)})
 	}
 	if !x.isShared(n) {
-		return
+		return pend
 	}
 	for _, id := range x.more[n] {
 		if allow == nil || allow(id) {
-			top.Push(vector.Hit{ID: id, Score: x.fullScore(q, id, approx)})
+			pend = append(pend, rowCand{id, approx, x.rowOf(id)})
+		}
+	}
+	return pend
+}
+
+// rowOf is id's full-precision row, nil when the index has none for it.
+func (x *Index) rowOf(id int64) []float32 {
+	if x.rows == nil {
+		return nil
+	}
+	if row := x.rows(id); len(row) == x.dims {
+		return row
+	}
+	return nil
+}
+
+// rowChunk is how many rows scoreFull requests before it scores them, and rowLines how
+// many cache lines of each (the hardware streams the rest of a row).
+const rowChunk, rowLines = 16, 8
+
+// scoreFull pushes each candidate at its full-precision score (approx without a row),
+// requesting a chunk's rows before scoring them so their cache misses overlap.
+func (x *Index) scoreFull(q []float32, pend []rowCand, top *vector.TopK) {
+	for start := 0; start < len(pend); start += rowChunk {
+		chunk := pend[start:min(start+rowChunk, len(pend))]
+		for _, p := range chunk {
+			vector.PrefetchRow(p.row, rowLines)
+		}
+		for _, p := range chunk {
+			score := p.approx
+			if p.row != nil {
+				score = vector.Dot(q, p.row)
+			}
+			top.Push(vector.Hit{ID: p.id, Score: score})
 		}
 	}
 }

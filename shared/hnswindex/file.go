@@ -237,6 +237,12 @@ func (x *Index) Load(r io.Reader) error {
 		}
 	}
 	x.entry, x.maxLevel, x.live = entry, maxLevel, byID.len()
+	x.tombs = 0
+	for _, d := range dead {
+		if d {
+			x.tombs++
+		}
+	}
 	if n == 0 {
 		x.maxLevel = -1
 	}

@@ -119,6 +119,7 @@ type Index struct {
 	entry    uint32
 	maxLevel int
 	live     int
+	tombs    int        // nodes left without ids
 	halfOnly bool       // no codes (SetCodes): searches read the half-precision rows only
 	compact  bool       // Config.Compact: codes and scales are the only vectors (vecs is empty)
 	huge     *hugeSpans // what vecs, codes and links0 advised into huge pages (huge.go)
@@ -286,6 +287,7 @@ func (x *Index) detach(id int64, n uint32) {
 		more = more[:len(more)-1]
 	default:
 		x.dead[n] = true
+		x.tombs++
 	}
 	if len(more) == 0 {
 		delete(x.more, n)
@@ -303,6 +305,7 @@ func (x *Index) isShared(n uint32) bool { return x.shared[n>>6]&(1<<(n&63)) != 0
 func (x *Index) attach(id int64, n uint32) {
 	if x.dead[n] {
 		x.dead[n] = false
+		x.tombs--
 		x.ids[n] = id
 	} else {
 		x.more[n] = append(x.more[n], id)
@@ -488,7 +491,9 @@ func (x *Index) findNeighbours(v []float32, ep uint32, epLevel, level int) [][]u
 func (x *Index) greedy(v []float32, cur uint32, curDist float32, l int) (uint32, float32) {
 	for changed := true; changed; {
 		changed = false
-		for _, nb := range x.neighbours(cur, l) {
+		nbs := x.neighbours(cur, l)
+		x.prefetch(nbs, x.compact)
+		for _, nb := range nbs {
 			if d := x.dist(v, nb); d < curDist {
 				cur, curDist, changed = nb, d, true
 			}
@@ -641,11 +646,7 @@ func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint3
 			}
 		}
 		vis.batch = fresh
-		if codes {
-			vector.PrefetchInt8Rows(x.codes, fresh, x.dims, prefetchLines)
-		} else {
-			vector.PrefetchHalfRows(x.vecs, fresh, x.dims, prefetchLines)
-		}
+		x.prefetch(fresh, codes)
 		for _, nb := range fresh {
 			var d float32
 			if codes {
@@ -713,6 +714,9 @@ func (x *Index) search(ctx context.Context, query []float32, k int, f vector.Fil
 		return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactScan(ctx, q, kk, admit, nil) })
 	}
 	admit, allowID := x.admitter(f)
+	if !f.Active() && x.tombs == 0 {
+		admit = nil // every node is live: the walk need not ask
+	}
 	hits := x.graphSearch(q, k, p.Ef, p.EfUpper, admit, allowID)
 	if len(hits) < k && f.Active() {
 		// The filter admits fewer nodes than the walk could reach: only a scan is sure to
@@ -933,7 +937,7 @@ func (x *Index) graphSearch(q []float32, k, ef, efUpper int, admit func(uint32) 
 	}
 	w := x.searchLayer(q, eps, max(ef, k), 0, admit, vis, !x.halfOnly)
 	if x.compact {
-		return x.rerankCodes(q, k, w, allowID)
+		return x.rerankCodes(q, k, w, allowID, vis)
 	}
 	if x.rows != nil {
 		if !x.halfOnly {
@@ -1009,6 +1013,8 @@ type visited struct {
 	ws  maxHeap
 	eps []cand
 
+	pend []rowCand // compact re-ranks' candidates (compact.go)
+
 	// Scratch of the exact scans (scan.go).
 	slots  []scanSlot
 	listed []scanID
@@ -1017,7 +1023,22 @@ type visited struct {
 
 // prefetchLines is how many cache lines of each neighbour's vector are requested ahead (of
 // 12 for 384 halves): on the benchmark 4 beat 0, 8 and 12; the hardware streams the rest.
-const prefetchLines = 4
+// codeLines is the same for a row of codes, all of its 6 lines for 384 dims.
+const (
+	prefetchLines = 4
+	codeLines     = 6
+)
+
+// prefetch requests the vectors of nodes ns: their codes (codes true) with the scales, or
+// their half-precision rows.
+func (x *Index) prefetch(ns []uint32, codes bool) {
+	if codes {
+		vector.PrefetchInt8Rows(x.codes, ns, x.dims, codeLines)
+		vector.PrefetchFloat32s(x.scales, ns)
+		return
+	}
+	vector.PrefetchHalfRows(x.vecs, ns, x.dims, prefetchLines)
+}
 
 func (x *Index) getVisited() *visited {
 	if v, ok := x.visited.Get().(*visited); ok {

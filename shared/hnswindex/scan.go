@@ -141,12 +141,14 @@ func (s *scan) finishNodes(k int, allow func(int64) bool) []vector.Hit {
 	}
 	top := vector.NewTopK(k)
 	if s.x.compact { // no half rows: each id that can reach the line is read from the rows
-		line := s.line()
+		line, pend := s.line(), s.vis.pend[:0]
 		for _, sl := range s.vis.slots {
 			if sl.approx+s.bound(sl.node) >= line {
-				s.x.pushFull(top, s.q, sl.node, sl.approx, allow)
+				pend = s.x.addFull(pend, sl.node, sl.approx, allow)
 			}
 		}
+		s.vis.pend = pend
+		s.x.scoreFull(s.q, pend, top)
 		return top.Sorted()
 	}
 	s.rescore(func(j int, score float32) { s.x.push(top, s.vis.slots[j].node, score, allow) })
@@ -204,13 +206,15 @@ func (x *Index) scoreIDs(q []float32, k int, list []int64, allow func(int64) boo
 		return s.lower.Sorted()
 	}
 	if x.compact { // no half rows: each listed id that can reach the line is read from the rows
-		line := s.line()
-		top := vector.NewTopK(k)
+		line, pend := s.line(), vis.pend[:0]
 		for _, p := range vis.listed {
 			if sl := vis.slots[p.slot]; sl.approx+s.bound(sl.node) >= line {
-				top.Push(vector.Hit{ID: p.id, Score: x.fullScore(q, p.id, sl.approx)})
+				pend = append(pend, rowCand{p.id, sl.approx, x.rowOf(p.id)})
 			}
 		}
+		vis.pend = pend
+		top := vector.NewTopK(k)
+		x.scoreFull(q, pend, top)
 		return top.Sorted()
 	}
 	exact := vis.exact[:0]

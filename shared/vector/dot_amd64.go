@@ -113,6 +113,24 @@ func dotInt8(q []float32, c []int8) float32 {
 	return s
 }
 
+// PrefetchFloat32s asks the CPU to start loading slab[id] for each of ids (a graph search
+// reads a scale per node it scores, from a slab of its own).
+func PrefetchFloat32s(slab []float32, ids []uint32) {
+	if len(ids) == 0 || len(slab) == 0 {
+		return
+	}
+	prefetchRows(unsafe.Pointer(&slab[0]), &ids[0], len(ids), 4, 1)
+}
+
+// PrefetchRow asks the CPU to start loading the first lines cache lines of row.
+func PrefetchRow(row []float32, lines int) {
+	if len(row) == 0 || lines <= 0 {
+		return
+	}
+	var first uint32
+	prefetchRows(unsafe.Pointer(&row[0]), &first, 1, 0, lines)
+}
+
 // PrefetchInt8Rows is PrefetchHalfRows for a slab of 8-bit codes.
 func PrefetchInt8Rows(slab []int8, ids []uint32, dims, lines int) {
 	if len(ids) == 0 || len(slab) == 0 || lines <= 0 {

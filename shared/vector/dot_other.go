@@ -13,6 +13,12 @@ func PrefetchHalfRows(slab []uint16, ids []uint32, dims, lines int) {}
 
 func dotInt8(q []float32, c []int8) float32 { return dotInt8Generic(q, c) }
 
+// PrefetchFloat32s is a no-op where there is no prefetch kernel.
+func PrefetchFloat32s(slab []float32, ids []uint32) {}
+
+// PrefetchRow is a no-op where there is no prefetch kernel.
+func PrefetchRow(row []float32, lines int) {}
+
 // PrefetchInt8Rows is a no-op where there is no prefetch kernel.
 func PrefetchInt8Rows(slab []int8, ids []uint32, dims, lines int) {}
 
