@@ -465,16 +465,17 @@ func (x *Index) allocate(id int64, v []float32, sc *scratch) (node uint32, level
 // findNeighbours runs the insertion search: greedy descent to the node's top layer, then an
 // efConstruction-wide search and neighbour selection on each layer it lives on.
 func (x *Index) findNeighbours(v []float32, ep uint32, epLevel, level int) [][]uint32 {
-	cur := ep
-	curDist := x.dist(v, cur)
-	for l := epLevel; l > level; l-- {
-		cur, curDist = x.greedy(v, cur, curDist, l)
-	}
-	found := make([][]uint32, min(level, epLevel)+1)
 	vis := x.getVisited()
 	defer x.visited.Put(vis)
+	q := x.newQuery(v, vis)
+	cur := ep
+	curDist := x.qdist(q, cur)
+	for l := epLevel; l > level; l-- {
+		cur, curDist = x.greedy(q, cur, curDist, l)
+	}
+	found := make([][]uint32, min(level, epLevel)+1)
 	for l := min(level, epLevel); l >= 0; l-- {
-		w := x.searchLayer(v, []cand{{curDist, cur}}, x.cfg.EfConstruction, l, nil, vis, false)
+		w := x.searchLayer(q, []cand{{curDist, cur}}, x.cfg.EfConstruction, l, nil, vis, false)
 		found[l] = x.selectNeighbours(w, x.cfg.M)
 		best := w[0]
 		for _, c := range w {
@@ -488,13 +489,13 @@ func (x *Index) findNeighbours(v []float32, ep uint32, epLevel, level int) [][]u
 }
 
 // greedy walks layer l towards v, one best neighbour at a time.
-func (x *Index) greedy(v []float32, cur uint32, curDist float32, l int) (uint32, float32) {
+func (x *Index) greedy(q *query, cur uint32, curDist float32, l int) (uint32, float32) {
 	for changed := true; changed; {
 		changed = false
 		nbs := x.neighbours(cur, l)
 		x.prefetch(nbs, x.compact)
 		for _, nb := range nbs {
-			if d := x.dist(v, nb); d < curDist {
+			if d := x.qdist(q, nb); d < curDist {
 				cur, curDist, changed = nb, d, true
 			}
 		}
@@ -616,7 +617,7 @@ func (x *Index) selectNeighbours(cands []cand, m int) []uint32 {
 // With codes the distances are taken on the 8-bit codes (scan.go), half the bytes of a
 // row: a search reads its nodes' rows from all over memory, and the caller re-scores the
 // result on the half-precision rows.
-func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint32) bool, vis *visited, codes bool) []cand {
+func (x *Index) searchLayer(q *query, eps []cand, ef, l int, admit func(uint32) bool, vis *visited, codes bool) []cand {
 	codes = codes || x.compact
 	vis.reset(len(x.ids))
 	cs := vis.cs[:0] // candidates to expand, nearest first
@@ -649,10 +650,13 @@ func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint3
 		x.prefetch(fresh, codes)
 		for _, nb := range fresh {
 			var d float32
-			if codes {
-				d = x.dist8(q, nb)
-			} else {
-				d = x.dist(q, nb)
+			switch {
+			case x.compact:
+				d = x.qdist(q, nb)
+			case codes:
+				d = x.dist8(q.v, nb)
+			default:
+				d = x.dist(q.v, nb)
 			}
 			if len(ws) < ef || d < bound {
 				cs.push(cand{d, nb})
@@ -916,29 +920,31 @@ func (x *Index) estimate(allow func(int64) bool) int {
 	return int(float64(ok) / float64(seen) * float64(x.live))
 }
 
-func (x *Index) graphSearch(q []float32, k, ef, efUpper int, admit func(uint32) bool, allowID func(int64) bool) []vector.Hit {
+func (x *Index) graphSearch(v []float32, k, ef, efUpper int, admit func(uint32) bool, allowID func(int64) bool) []vector.Hit {
+	vis := x.getVisited()
+	defer x.visited.Put(vis)
+	qq := x.newQuery(v, vis)
 	cur := x.entry
-	curDist := x.dist(q, cur)
+	curDist := x.qdist(qq, cur)
 	wide := efUpper > 1 && x.maxLevel >= 1 // layer 1 searched efUpper wide
 	greedyTo := 1
 	if wide {
 		greedyTo = 2
 	}
 	for l := x.maxLevel; l >= greedyTo; l-- {
-		cur, curDist = x.greedy(q, cur, curDist, l)
+		cur, curDist = x.greedy(qq, cur, curDist, l)
 	}
-	vis := x.getVisited()
-	defer x.visited.Put(vis)
 	eps := []cand{{curDist, cur}}
 	if wide {
 		// The next search reuses the visited set's heaps, which hold this one's result.
-		eps = append(vis.eps[:0], x.searchLayer(q, eps, efUpper, 1, nil, vis, false)...)
+		eps = append(vis.eps[:0], x.searchLayer(qq, eps, efUpper, 1, nil, vis, false)...)
 		vis.eps = eps
 	}
-	w := x.searchLayer(q, eps, max(ef, k), 0, admit, vis, !x.halfOnly)
+	w := x.searchLayer(qq, eps, max(ef, k), 0, admit, vis, !x.halfOnly)
 	if x.compact {
-		return x.rerankCodes(q, k, w, allowID, vis)
+		return x.rerankCodes(qq, k, w, allowID, vis)
 	}
+	q := v
 	if x.rows != nil {
 		if !x.halfOnly {
 			for i, c := range w { // the walk scored on the codes: rank on the halves first
@@ -1013,7 +1019,9 @@ type visited struct {
 	ws  maxHeap
 	eps []cand
 
-	pend []rowCand // compact re-ranks' candidates (compact.go)
+	pend   []rowCand // compact re-ranks' candidates (compact.go)
+	q      query     // the search's query (newQuery)
+	qcodes []int16   // its codes' memory
 
 	// Scratch of the exact scans (scan.go).
 	slots  []scanSlot

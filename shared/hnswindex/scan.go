@@ -144,7 +144,7 @@ func (s *scan) finishNodes(k int, allow func(int64) bool) []vector.Hit {
 		line, pend := s.line(), s.vis.pend[:0]
 		for _, sl := range s.vis.slots {
 			if sl.approx+s.bound(sl.node) >= line {
-				pend = s.x.addFull(pend, sl.node, sl.approx, allow)
+				pend = s.x.addFull(pend, sl.node, sl.approx, sl.approx+s.bound(sl.node), allow)
 			}
 		}
 		s.vis.pend = pend
@@ -209,7 +209,7 @@ func (x *Index) scoreIDs(q []float32, k int, list []int64, allow func(int64) boo
 		line, pend := s.line(), vis.pend[:0]
 		for _, p := range vis.listed {
 			if sl := vis.slots[p.slot]; sl.approx+s.bound(sl.node) >= line {
-				pend = append(pend, rowCand{p.id, sl.approx, x.rowOf(p.id)})
+				pend = append(pend, rowCand{p.id, sl.approx, sl.approx + s.bound(sl.node), x.rowOf(p.id)})
 			}
 		}
 		vis.pend = pend

@@ -164,3 +164,29 @@ func dotInt8s(a, b []int8) int32 {
 	}
 	return s
 }
+
+//go:noescape
+func dotInt16x8AVX512(q *int16, c *int8, n int) int32
+
+//go:noescape
+func dotInt16x8AVX2(q *int16, c *int8, n int) int32
+
+func dotInt16x8(q []int16, c []int8) int32 {
+	c = c[:len(q)]
+	if n32 := len(q) &^ 31; hasAVX512 && hasAVX512BW && n32 > 0 {
+		s := dotInt16x8AVX512(&q[0], &c[0], n32)
+		if n32 < len(q) {
+			s += dotInt16x8(q[n32:], c[n32:])
+		}
+		return s
+	}
+	n16 := len(q) &^ 15
+	if !hasFMA || n16 == 0 {
+		return dotInt16x8Generic(q, c)
+	}
+	s := dotInt16x8AVX2(&q[0], &c[0], n16)
+	if n16 < len(q) {
+		s += dotInt16x8Generic(q[n16:], c[n16:])
+	}
+	return s
+}

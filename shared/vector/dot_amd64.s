@@ -499,3 +499,101 @@ izreduce:
 	VZEROUPPER
 	MOVL AX, ret+24(FP)
 	RET
+
+// func dotInt16x8AVX512(q *int16, c *int8, n int) int32
+// The integer inner product of a query's 16-bit codes and a row of 8-bit codes: VPMOVSXBW
+// widens 32 codes to 16 bits, VPMADDWD multiplies them with 32 query codes and adds
+// neighbouring pairs into 16 int32s. n must be a multiple of 32.
+TEXT ·dotInt16x8AVX512(SB), NOSPLIT, $0-28
+	MOVQ q+0(FP), SI
+	MOVQ c+8(FP), DI
+	MOVQ n+16(FP), CX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+
+wzloop64:
+	CMPQ CX, $64
+	JL   wzloop32
+	VPMOVSXBW (DI), Z2
+	VPMOVSXBW 32(DI), Z3
+	VPMADDWD (SI), Z2, Z2
+	VPMADDWD 64(SI), Z3, Z3
+	VPADDD Z2, Z0, Z0
+	VPADDD Z3, Z1, Z1
+	ADDQ $128, SI
+	ADDQ $64, DI
+	SUBQ $64, CX
+	JMP  wzloop64
+
+wzloop32:
+	CMPQ CX, $32
+	JL   wzreduce
+	VPMOVSXBW (DI), Z2
+	VPMADDWD (SI), Z2, Z2
+	VPADDD Z2, Z0, Z0
+	ADDQ $64, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP  wzloop32
+
+wzreduce:
+	VPADDD Z1, Z0, Z0
+	VEXTRACTI64X4 $1, Z0, Y1
+	VPADDD Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD X1, X0, X0
+	VPSHUFD $0x4e, X0, X1
+	VPADDD X1, X0, X0
+	VPSHUFD $0xb1, X0, X1
+	VPADDD X1, X0, X0
+	VMOVD X0, AX
+	VZEROUPPER
+	MOVL AX, ret+24(FP)
+	RET
+
+// func dotInt16x8AVX2(q *int16, c *int8, n int) int32
+// dotInt16x8AVX512 on 256-bit registers. n must be a multiple of 16.
+TEXT ·dotInt16x8AVX2(SB), NOSPLIT, $0-28
+	MOVQ q+0(FP), SI
+	MOVQ c+8(FP), DI
+	MOVQ n+16(FP), CX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+
+wyloop32:
+	CMPQ CX, $32
+	JL   wyloop16
+	VPMOVSXBW (DI), Y2
+	VPMOVSXBW 16(DI), Y3
+	VPMADDWD (SI), Y2, Y2
+	VPMADDWD 32(SI), Y3, Y3
+	VPADDD Y2, Y0, Y0
+	VPADDD Y3, Y1, Y1
+	ADDQ $64, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP  wyloop32
+
+wyloop16:
+	CMPQ CX, $16
+	JL   wyreduce
+	VPMOVSXBW (DI), Y2
+	VPMADDWD (SI), Y2, Y2
+	VPADDD Y2, Y0, Y0
+	ADDQ $32, SI
+	ADDQ $16, DI
+	SUBQ $16, CX
+	JMP  wyloop16
+
+wyreduce:
+	VPADDD Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD X1, X0, X0
+	VPSHUFD $0x4e, X0, X1
+	VPADDD X1, X0, X0
+	VPSHUFD $0xb1, X0, X1
+	VPADDD X1, X0, X0
+	VMOVD X0, AX
+	VZEROUPPER
+	MOVL AX, ret+24(FP)
+	RET

@@ -23,3 +23,5 @@ func PrefetchRow(row []float32, lines int) {}
 func PrefetchInt8Rows(slab []int8, ids []uint32, dims, lines int) {}
 
 func dotInt8s(a, b []int8) int32 { return dotInt8sGeneric(a, b) }
+
+func dotInt16x8(q []int16, c []int8) int32 { return dotInt16x8Generic(q, c) }

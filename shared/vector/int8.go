@@ -123,3 +123,43 @@ func QuantizeUnit(dst []int8, v []float32) (scale, residual float32) {
 // codes of v made by QuantizeUnit with the given residual: the residual, plus float32
 // rounding of the sums (both under 1e-5 for unit vectors of up to a few thousand dims).
 func UnitCodesBound(residual float32) float32 { return residual*1.0001 + 1e-5 }
+
+// QuantizeQuery writes a query's 16-bit codes into dst and returns their scale and the
+// residual |q - scale x codes|. The largest magnitude maps to the largest code that keeps
+// DotInt16x8 with any row of 8-bit codes inside an int32 (32,767 up to 516 dims, less
+// beyond): a walk scores every node as rowScale x scale x DotInt16x8, integer arithmetic
+// twice as wide as the float one, and a unit query's score on unit codes then moves by at
+// most this residual (Cauchy-Schwarz), about 1e-4 for 384 dims.
+func QuantizeQuery(dst []int16, q []float32) (scale, residual float32) {
+	var peak float64
+	for _, f := range q {
+		peak = max(peak, math.Abs(float64(f)))
+	}
+	if peak == 0 || len(q) == 0 {
+		clear(dst[:len(q)])
+		return 0, 0
+	}
+	top := min(32767, float64(math.MaxInt32/(127*len(q))))
+	s := float64(float32(peak / top)) // the residual is of the scale returned
+	var r float64
+	for i, f := range q {
+		c := max(-top, min(top, math.Round(float64(f)/s)))
+		dst[i] = int16(c)
+		d := float64(f) - s*c
+		r += d * d
+	}
+	return float32(s), float32(math.Sqrt(r) * 1.0001)
+}
+
+// DotInt16x8 is the integer inner product of a query's 16-bit codes (QuantizeQuery) and a
+// row of 8-bit codes.
+func DotInt16x8(q []int16, c []int8) int32 { return dotInt16x8(q, c) }
+
+func dotInt16x8Generic(q []int16, c []int8) int32 {
+	c = c[:len(q)]
+	var s int32
+	for i := range q {
+		s += int32(q[i]) * int32(c[i])
+	}
+	return s
+}
