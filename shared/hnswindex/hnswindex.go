@@ -7,7 +7,9 @@
 // the rounding moves a cosine by about 1e-4) and layer-0 neighbour lists in one []uint32
 // slab (count + up to 2M ids per node), so a search touches few cache lines and saving is a
 // straight copy. Vectors are normalized on insert; queries stay float32; the distance is
-// 1 - dot, which orders like cosine distance. With SetCodes(true) searches take their first
+// 1 - dot, which orders like cosine distance. A Config.Compact graph keeps 8-bit codes in
+// place of the half-precision rows, half the bytes again, and re-scores its final candidates
+// on the caller's float32 rows (compact.go). With SetCodes(true) searches take their first
 // pass on an 8-bit copy of each row (a per-vector scale, 384 bytes) and re-score on the
 // half-precision rows: a walk
 // re-scores what it returns, an exact scan every candidate the codes' error bound cannot rule
@@ -639,6 +641,10 @@ func (x *Index) searchLayer(q *query, eps []cand, ef, l int, admit func(uint32) 
 		if c.d > bound && len(ws) >= ef {
 			break
 		}
+		if l == 0 && len(cs) > 0 {
+			// The list expanded next, most likely: its cache misses overlap this scoring.
+			vector.PrefetchUint32s(x.links0, int(cs[0].n)*(x.m0+1), linkLines)
+		}
 		fresh := vis.batch[:0]
 		for _, nb := range x.neighbours(c.n, l) {
 			if !vis.seen(nb) {
@@ -1035,6 +1041,7 @@ type visited struct {
 const (
 	prefetchLines = 4
 	codeLines     = 6
+	linkLines     = 3 // a layer-0 list: 33 words for M 16
 )
 
 // prefetch requests the vectors of nodes ns: their codes (codes true) with the scales, or

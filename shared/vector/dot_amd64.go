@@ -122,6 +122,16 @@ func PrefetchFloat32s(slab []float32, ids []uint32) {
 	prefetchRows(unsafe.Pointer(&slab[0]), &ids[0], len(ids), 4, 1)
 }
 
+// PrefetchUint32s asks the CPU to start loading lines cache lines of slab from slab[at] on
+// (a graph search requests the neighbour list it will expand next).
+func PrefetchUint32s(slab []uint32, at, lines int) {
+	if at < 0 || at >= len(slab) || lines <= 0 {
+		return
+	}
+	var first uint32
+	prefetchRows(unsafe.Pointer(&slab[at]), &first, 1, 0, lines)
+}
+
 // PrefetchRow asks the CPU to start loading the first lines cache lines of row.
 func PrefetchRow(row []float32, lines int) {
 	if len(row) == 0 || lines <= 0 {

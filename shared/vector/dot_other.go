@@ -16,6 +16,9 @@ func dotInt8(q []float32, c []int8) float32 { return dotInt8Generic(q, c) }
 // PrefetchFloat32s is a no-op where there is no prefetch kernel.
 func PrefetchFloat32s(slab []float32, ids []uint32) {}
 
+// PrefetchUint32s is a no-op where there is no prefetch kernel.
+func PrefetchUint32s(slab []uint32, at, lines int) {}
+
 // PrefetchRow is a no-op where there is no prefetch kernel.
 func PrefetchRow(row []float32, lines int) {}
 
