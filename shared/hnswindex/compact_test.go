@@ -188,3 +188,58 @@ func TestCompactTwinsAndFiles(t *testing.T) {
 		t.Fatalf("compact index loading a half-precision file: err = %v, want ErrInvalid", err)
 	}
 }
+
+// TestTombstonesNeverReturned: a walk with no filter skips the live check only while the
+// graph has no tombstones; ids deleted, revived (a twin upserted onto a dead node) and
+// deleted again, before and after a save and load, never come back, in either layout.
+func TestTombstonesNeverReturned(t *testing.T) {
+	const n, dims = 600, 16
+	data := vectortest.Clustered(n, dims, 6, 41)
+	ctx := context.Background()
+	for _, compact := range []bool{false, true} {
+		ix := hnswindex.New(dims, hnswindex.Config{Seed: 2, Compact: compact})
+		for i, v := range data {
+			if err := ix.Upsert(ctx, int64(i), v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		gone := map[int64]bool{}
+		for id := int64(0); id < n; id += 3 {
+			_ = ix.Delete(ctx, id)
+			gone[id] = true
+		}
+		// Revive three dead nodes under new ids (their vectors again), then delete those.
+		for _, id := range []int64{0, 3, 6} {
+			if err := ix.Upsert(ctx, 10_000+id, data[id]); err != nil {
+				t.Fatal(err)
+			}
+			_ = ix.Delete(ctx, 10_000+id)
+			gone[10_000+id] = true
+		}
+		path := filepath.Join(t.TempDir(), "g.hnsw")
+		if err := ix.SaveFile(path); err != nil {
+			t.Fatal(err)
+		}
+		back := hnswindex.New(dims, hnswindex.Config{Compact: compact})
+		if err := back.LoadFile(path); err != nil {
+			t.Fatal(err)
+		}
+		for name, x := range map[string]*hnswindex.Index{"built": ix, "loaded": back} {
+			x.SetEfSearch(n)
+			for _, q := range data[:60] {
+				hits, err := x.Search(ctx, q, 50, vector.Filter{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(hits) != 50 {
+					t.Fatalf("compact %v %s: %d hits, want 50", compact, name, len(hits))
+				}
+				for _, h := range hits {
+					if gone[h.ID] {
+						t.Fatalf("compact %v %s: deleted id %d returned", compact, name, h.ID)
+					}
+				}
+			}
+		}
+	}
+}
