@@ -27,7 +27,9 @@ import (
 // p99 of Search (wall and thread CPU time), recall@10 of the service's ranking against an
 // exact pipeline over the same filtered candidates, and the mean candidate count; the
 // first kind also reports the snapshot build rate and heap bytes per contact. Each kind
-// that searches the graph runs a second time with the graph's 8-bit first pass on (-codes).
+// that searches the graph runs a second time with the graph's 8-bit first pass on (-codes);
+// contact search's graph is compact now (graphConfig), which has no such pass, so the two
+// runs measure the same code.
 //
 // The store (and the graph, which the service persists under its Dir) is built once into
 // FIRMO_BENCH_CACHE (default <user cache dir>/firmo-bench), keyed by size, seed and

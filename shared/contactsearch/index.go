@@ -340,9 +340,13 @@ func (s *Service) embedMissing(ctx context.Context, sn *snapshot, donor func(i i
 	return todo, nil
 }
 
-// graphConfig is the contact graph's: the index's defaults, with each search's breadth set
-// by graphBreadth (newGraph).
-func graphConfig() hnswindex.Config { return hnswindex.Config{Seed: 1} }
+// graphConfig is the contact graph's: the index's defaults, compact (8-bit codes in the
+// graph, every answer re-scored on the snapshot's float32 rows, sn.row; hnswindex
+// Config.Compact), with each search's breadth set by graphBreadth (newGraph). At 100,000
+// contacts the compact graph searched every kind of BenchmarkScale in less CPU than the
+// half-precision one, at the same or higher recall (BENCHMARKS.md, "The compact graph").
+// A graph saved by a half-precision build (file version 3) is refused on load and rebuilt.
+func graphConfig() hnswindex.Config { return hnswindex.Config{Seed: 1, Compact: true} }
 
 // newGraph is an empty contact graph searching by graphBreadth.
 func newGraph(dims int) *hnswindex.Index {

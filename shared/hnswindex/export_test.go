@@ -48,3 +48,11 @@ func (x *Index) Nodes() int {
 	defer x.mu.RUnlock()
 	return len(x.ids)
 }
+
+// VectorBytes is how many bytes the index's vectors take: half-precision rows, codes and
+// their scales.
+func (x *Index) VectorBytes() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return 2*len(x.vecs) + len(x.codes) + 4*len(x.scales) + 4*len(x.resids)
+}

@@ -20,7 +20,9 @@ import (
 //	magic "FIRMOHNSW" | version u32 | dims u32 | M u32 | efConstruction u32 | efSearch u32
 //	nodes u64 | entry u32 | maxLevel i32
 //	per node: id i64, level u8, dead u8
-//	vectors: nodes*dims binary16 (u16) | layer-0 lists: nodes*(2M+1) u32
+//	vectors: nodes*dims binary16 (u16), or in version 4 (Config.Compact) nodes*dims 8-bit
+//	codes (i8), then per node its scale and its residual (float32 bits, u32 each) |
+//	layer-0 lists: nodes*(2M+1) u32
 //	per node with level > 0: level*(M+1) u32
 //	shared ids: count u64, then per id: id i64, node u32 (the ids beyond a node's first
 //	that share its vector)
@@ -30,6 +32,10 @@ import (
 const (
 	magic   = "FIRMOHNSW"
 	version = 3 // 2: vectors stored as binary16; 3: ids sharing a node
+	// versionCompact is version 3's layout with codes and scales for the vectors: a compact
+	// index saves and loads only these, any other index only version 3 (an older build
+	// reading one refuses it by its version).
+	versionCompact = 4
 )
 
 // Save implements vector.Persistent.
@@ -40,7 +46,11 @@ func (x *Index) Save(w io.Writer) error {
 	crc := crc32.NewIEEE()
 	e := &encoder{w: io.MultiWriter(bw, crc)}
 	e.bytes([]byte(magic))
-	for _, v := range []int{version, x.dims, x.cfg.M, x.cfg.EfConstruction, x.cfg.EfSearch} {
+	ver := version
+	if x.compact {
+		ver = versionCompact
+	}
+	for _, v := range []int{ver, x.dims, x.cfg.M, x.cfg.EfConstruction, x.cfg.EfSearch} {
 		e.u32(uint32(v))
 	}
 	e.u64(uint64(len(x.ids)))
@@ -54,7 +64,13 @@ func (x *Index) Save(w io.Writer) error {
 		}
 		e.bytes([]byte{x.levels[n], dead})
 	}
-	e.u16s(x.vecs)
+	if x.compact {
+		e.i8s(x.codes)
+		e.f32s(x.scales)
+		e.f32s(x.resids)
+	} else {
+		e.u16s(x.vecs)
+	}
 	e.u32s(x.links0)
 	for n, at := range x.upperAt {
 		if l := int(x.levels[n]); l > 0 {
@@ -89,19 +105,26 @@ func (x *Index) Load(r io.Reader) error {
 	d := &decoder{r: io.TeeReader(br, crc), huge: x.huge}
 	// The slabs decoded below are advised into huge pages; a load that fails drops them.
 	var vecs []uint16
+	var codes []int8
+	var scales, resids []float32
 	var links0 []uint32
 	loaded := false
 	defer func() {
 		if !loaded {
 			releaseHuge(x.huge, vecs)
+			releaseHuge(x.huge, codes)
 			releaseHuge(x.huge, links0)
 		}
 	}()
 	if string(d.bytes(len(magic))) != magic {
 		return x.loadErr(d.err, "not an HNSW index file")
 	}
-	if v := d.u32(); v != version {
-		return x.loadErr(d.err, fmt.Sprintf("file version %d, this build reads %d", v, version))
+	want := version
+	if x.compact {
+		want = versionCompact
+	}
+	if v := d.u32(); v != uint32(want) {
+		return x.loadErr(d.err, fmt.Sprintf("file version %d, this index reads %d (%d: half-precision rows, %d: compact codes)", v, want, version, versionCompact))
 	}
 	dims, m, efc, efs := int(d.u32()), int(d.u32()), int(d.u32()), int(d.u32())
 	if d.err == nil && dims != x.dims {
@@ -136,7 +159,13 @@ func (x *Index) Load(r io.Reader) error {
 			byID.set(ids[i], uint32(i))
 		}
 	}
-	vecs = d.u16s(n * dims)
+	if x.compact {
+		codes = d.i8s(n * dims)
+		scales = d.f32s(n)
+		resids = d.f32s(n)
+	} else {
+		vecs = d.u16s(n * dims)
+	}
 	links0 = d.u32s(n * (m0 + 1))
 	upperAt := make([]uint32, n)
 	var upper []uint32
@@ -165,9 +194,9 @@ func (x *Index) Load(r io.Reader) error {
 	if d.err != nil {
 		return x.loadErr(d.err, "truncated file")
 	}
-	want := crc.Sum32()
+	sum := crc.Sum32()
 	var got uint32
-	if err := binary.Read(br, binary.LittleEndian, &got); err != nil || got != want {
+	if err := binary.Read(br, binary.LittleEndian, &got); err != nil || got != sum {
 		return x.loadErr(err, "checksum mismatch (file damaged)")
 	}
 	if n > 0 && (entry >= uint32(n) || maxLevel < 0 || int(levels[entry]) != maxLevel) {
@@ -181,7 +210,7 @@ func (x *Index) Load(r io.Reader) error {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.cfg = Config{M: m, EfConstruction: efc, EfSearch: efs, EfUpper: x.cfg.EfUpper, Seed: x.cfg.Seed}
+	x.cfg = Config{M: m, EfConstruction: efc, EfSearch: efs, EfUpper: x.cfg.EfUpper, Seed: x.cfg.Seed, Compact: x.compact}
 	x.m0, x.ml = m0, 1/math.Log(float64(m))
 	loaded = true
 	releaseHuge(x.huge, x.vecs) // the slabs this load replaces
@@ -189,7 +218,10 @@ func (x *Index) Load(r io.Reader) error {
 	releaseHuge(x.huge, x.codes)
 	x.ids, x.more, x.levels, x.dead, x.vecs, x.links0, x.upper, x.upperAt, x.byID = ids, more, levels, dead, vecs, links0, upper, upperAt, byID
 	x.codes, x.scales = nil, nil
-	if !x.halfOnly {
+	switch {
+	case x.compact:
+		x.codes, x.scales, x.resids = codes, scales, resids
+	case !x.halfOnly:
 		x.codes, x.scales = quantize(x.huge, vecs, dims)
 	}
 	x.shared = make([]uint64, (n+63)/64)
@@ -199,11 +231,18 @@ func (x *Index) Load(r io.Reader) error {
 	x.byVec = twinTable{}
 	x.byVec.resize(x, n)
 	for i := range n {
-		if _, ok := x.byVec.find(x, rowHash(x.row(uint32(i))), x.row(uint32(i))); !ok {
-			x.byVec.add(x, rowHash(x.row(uint32(i))), uint32(i))
+		k := x.keyOf(uint32(i))
+		if _, ok := x.byVec.find(x, k.hash(), k); !ok {
+			x.byVec.add(x, k.hash(), uint32(i))
 		}
 	}
 	x.entry, x.maxLevel, x.live = entry, maxLevel, byID.len()
+	x.tombs = 0
+	for _, d := range dead {
+		if d {
+			x.tombs++
+		}
+	}
 	if n == 0 {
 		x.maxLevel = -1
 	}
@@ -315,6 +354,30 @@ func (e *encoder) u32s(vs []uint32) {
 	}
 }
 
+// i8s writes codes as they are.
+func (e *encoder) i8s(vs []int8) {
+	for len(vs) > 0 && e.err == nil {
+		n := min(len(vs), len(e.buf))
+		for i, v := range vs[:n] {
+			e.buf[i] = byte(v)
+		}
+		e.bytes(e.buf[:n])
+		vs = vs[n:]
+	}
+}
+
+// f32s writes each value's bits as a u32.
+func (e *encoder) f32s(vs []float32) {
+	for len(vs) > 0 && e.err == nil {
+		n := min(len(vs), len(e.buf)/4)
+		for i, v := range vs[:n] {
+			binary.LittleEndian.PutUint32(e.buf[4*i:], math.Float32bits(v))
+		}
+		e.bytes(e.buf[:4*n])
+		vs = vs[n:]
+	}
+}
+
 func (e *encoder) u16s(vs []uint16) {
 	for len(vs) > 0 && e.err == nil {
 		n := min(len(vs), len(e.buf)/2)
@@ -371,6 +434,37 @@ func (d *decoder) u16s(n int) []uint16 {
 		}
 		for j := 0; j < c; j++ {
 			out[i+j] = binary.LittleEndian.Uint16(d.buf[2*j:])
+		}
+		i += c
+	}
+	return out
+}
+
+func (d *decoder) i8s(n int) []int8 {
+	out := make([]int8, n)
+	adviseHuge(d.huge, out)
+	for i := 0; i < n && d.err == nil; {
+		c := min(n-i, len(d.buf))
+		if _, d.err = io.ReadFull(d.r, d.buf[:c]); d.err != nil {
+			break
+		}
+		for j := 0; j < c; j++ {
+			out[i+j] = int8(d.buf[j])
+		}
+		i += c
+	}
+	return out
+}
+
+func (d *decoder) f32s(n int) []float32 {
+	out := make([]float32, n)
+	for i := 0; i < n && d.err == nil; {
+		c := min(n-i, len(d.buf)/4)
+		if _, d.err = io.ReadFull(d.r, d.buf[:4*c]); d.err != nil {
+			break
+		}
+		for j := 0; j < c; j++ {
+			out[i+j] = math.Float32frombits(binary.LittleEndian.Uint32(d.buf[4*j:]))
 		}
 		i += c
 	}

@@ -7,7 +7,9 @@
 // the rounding moves a cosine by about 1e-4) and layer-0 neighbour lists in one []uint32
 // slab (count + up to 2M ids per node), so a search touches few cache lines and saving is a
 // straight copy. Vectors are normalized on insert; queries stay float32; the distance is
-// 1 - dot, which orders like cosine distance. With SetCodes(true) searches take their first
+// 1 - dot, which orders like cosine distance. A Config.Compact graph keeps 8-bit codes in
+// place of the half-precision rows, half the bytes again, and re-scores its final candidates
+// on the caller's float32 rows (compact.go). With SetCodes(true) searches take their first
 // pass on an 8-bit copy of each row (a per-vector scale, 384 bytes) and re-score on the
 // half-precision rows: a walk
 // re-scores what it returns, an exact scan every candidate the codes' error bound cannot rule
@@ -63,6 +65,13 @@ type Config struct {
 	// graph (a search setting).
 	EfUpper int
 	Seed    uint64 // seeds the level draws, so a single-writer build is reproducible
+	// Compact keeps each node's vector as 8-bit codes and a scale only (388 bytes for 384
+	// dims) instead of a half-precision row (768): the graph is built and walked on the
+	// codes, and the final candidates are re-ranked on the caller's full-precision rows
+	// (SetRows), which every candidate the codes' error bound cannot rule out is read from
+	// (compact.go). Without rows its scores are the codes' (off by up to
+	// vector.Int8ErrorBound). Saved with the graph: a compact index loads only compact files.
+	Compact bool
 }
 
 func (c Config) withDefaults() Config {
@@ -104,6 +113,7 @@ type Index struct {
 	vecs     []uint16  // node*dims, binary16 (see vector.ToHalf)
 	codes    []int8    // node*dims, 8-bit codes of vecs: the first pass of searches (scan.go)
 	scales   []float32 // node -> the scale of its codes
+	resids   []float32 // Compact: node -> the largest residual of its ids' vectors (compact.go)
 	links0   []uint32  // node*(m0+1): count, then neighbours
 	upper    []uint32  // the upper layers of every node above layer 0, one slab (upperAt)
 	upperAt  []uint32  // node -> where its upper layers start in upper: layer l at +(l-1)*(M+1), count first
@@ -111,7 +121,9 @@ type Index struct {
 	entry    uint32
 	maxLevel int
 	live     int
+	tombs    int        // nodes left without ids
 	halfOnly bool       // no codes (SetCodes): searches read the half-precision rows only
+	compact  bool       // Config.Compact: codes and scales are the only vectors (vecs is empty)
 	huge     *hugeSpans // what vecs, codes and links0 advised into huge pages (huge.go)
 	rows     Rows       // full-precision rows the final candidates are re-ranked on (rerank.go)
 	breadth  Breadth    // per-search ef and EfUpper (SetBreadth); nil: the Config's
@@ -131,8 +143,9 @@ type Index struct {
 // A build of a million vectors otherwise leaves 2.3 KB of garbage per insert, and the
 // garbage collector lets the heap grow to twice what is live before it collects.
 type scratch struct {
-	v   []float32
-	row []uint16
+	v     []float32
+	row   []uint16
+	codes []int8 // Compact: the vector's codes
 }
 
 func (x *Index) getScratch() *scratch {
@@ -159,7 +172,8 @@ func New(dims int, cfg Config) *Index {
 		byID:     newIDMap(),
 		more:     map[uint32][]int64{},
 		maxLevel: -1,
-		halfOnly: true,
+		halfOnly: !cfg.Compact,
+		compact:  cfg.Compact,
 	}
 	x.huge = newHugeSpans(x)
 	return x
@@ -193,11 +207,16 @@ func (x *Index) Reserve(n int) {
 	x.upperAt = slices.Grow(x.upperAt, n-len(x.upperAt))
 	// About one node in M has upper layers, one layer in M of those a second, and so on.
 	x.upper = slices.Grow(x.upper, (n/(x.cfg.M-1)+1)*(x.cfg.M+1))
-	x.vecs = reserveAdvised(x.huge, x.vecs, n*x.dims)
+	if !x.compact {
+		x.vecs = reserveAdvised(x.huge, x.vecs, n*x.dims)
+	}
 	x.links0 = reserveAdvised(x.huge, x.links0, n*(x.m0+1))
 	if !x.halfOnly {
 		x.codes = reserveAdvised(x.huge, x.codes, n*x.dims)
 		x.scales = slices.Grow(x.scales, n-len(x.scales))
+	}
+	if x.compact {
+		x.resids = slices.Grow(x.resids, n-len(x.resids))
 	}
 	x.byVec.resize(x, n)
 }
@@ -222,10 +241,14 @@ func (x *Index) SetScanSplit(cores, part int) {
 // are kept). An interleaved A/B at a million contacts measured it 3 to 7% slower through the
 // contact-search service than reading the half-precision rows alone (the rows are waited for,
 // not streamed, and the pass adds a re-score), so it stays an option to measure on other
-// hardware. Turning it on derives the codes of every node.
+// hardware. Turning it on derives the codes of every node. A Compact index keeps codes only
+// and ignores it.
 func (x *Index) SetCodes(on bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if x.compact {
+		return
+	}
 	x.halfOnly = !on
 	releaseHuge(x.huge, x.codes)
 	x.codes, x.scales = nil, nil
@@ -266,6 +289,7 @@ func (x *Index) detach(id int64, n uint32) {
 		more = more[:len(more)-1]
 	default:
 		x.dead[n] = true
+		x.tombs++
 	}
 	if len(more) == 0 {
 		delete(x.more, n)
@@ -283,6 +307,7 @@ func (x *Index) isShared(n uint32) bool { return x.shared[n>>6]&(1<<(n&63)) != 0
 func (x *Index) attach(id int64, n uint32) {
 	if x.dead[n] {
 		x.dead[n] = false
+		x.tombs--
 		x.ids[n] = id
 	} else {
 		x.more[n] = append(x.more[n], id)
@@ -292,18 +317,49 @@ func (x *Index) attach(id int64, n uint32) {
 	x.live++
 }
 
-// rowHash is FNV-1a over a half-precision vector.
-func rowHash(row []uint16) uint64 {
+// vecKey is a vector as a node stores it: its half-precision row, or (Compact) its codes
+// and their scale. Two ids share a node when their keys are equal.
+type vecKey struct {
+	half  []uint16
+	codes []int8
+	scale float32
+	resid float32 // Compact: the residual of the vector behind the codes (not part of the key)
+}
+
+// hash is FNV-1a over the key's values.
+func (k vecKey) hash() uint64 {
 	h := uint64(14695981039346656037)
-	for _, v := range row {
+	for _, v := range k.half {
 		h = (h ^ uint64(v)) * 1099511628211
+	}
+	for _, v := range k.codes {
+		h = (h ^ uint64(uint8(v))) * 1099511628211
+	}
+	if k.codes != nil {
+		h = (h ^ uint64(math.Float32bits(k.scale))) * 1099511628211
 	}
 	return h
 }
 
-// twin returns the node already holding row, if any. Called under a lock.
-func (x *Index) twin(row []uint16) (uint32, bool) {
-	return x.byVec.find(x, rowHash(row), row)
+// keyOf is node n's stored vector.
+func (x *Index) keyOf(n uint32) vecKey {
+	if x.compact {
+		return vecKey{codes: x.codesOf(n), scale: x.scales[n]}
+	}
+	return vecKey{half: x.row(n)}
+}
+
+// holds reports whether node n stores the vector k.
+func (x *Index) holds(n uint32, k vecKey) bool {
+	if x.compact {
+		return x.scales[n] == k.scale && slices.Equal(x.codesOf(n), k.codes)
+	}
+	return x.vecs[int(n)*x.dims] == k.half[0] && equalRows(x.row(n), k.half)
+}
+
+// twin returns the node already holding k, if any. Called under a lock.
+func (x *Index) twin(k vecKey) (uint32, bool) {
+	return x.byVec.find(x, k.hash(), k)
 }
 
 // Upsert implements vector.Index.
@@ -345,20 +401,31 @@ func (x *Index) Upsert(ctx context.Context, id int64, vec []float32) error {
 // point to insert from. done is true when nothing is left to link: the node became the
 // graph's only entry, or id joined a node that already holds its vector.
 func (x *Index) allocate(id int64, v []float32, sc *scratch) (node uint32, level int, ep uint32, epLevel int, done bool) {
-	if cap(sc.row) < x.dims {
-		sc.row = make([]uint16, x.dims)
+	var key vecKey
+	if x.compact {
+		if cap(sc.codes) < x.dims {
+			sc.codes = make([]int8, x.dims)
+		}
+		key.codes = sc.codes[:x.dims]
+		key.scale, key.resid = vector.QuantizeUnit(key.codes, v)
+	} else {
+		if cap(sc.row) < x.dims {
+			sc.row = make([]uint16, x.dims)
+		}
+		key.half = sc.row[:x.dims]
+		vector.ToHalf(key.half, v)
 	}
-	row := sc.row[:x.dims]
-	vector.ToHalf(row, v)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if old, ok := x.byID.get(id); ok {
-		if slices.Equal(x.row(old), row) {
+		if x.holds(old, key) {
+			x.widenResid(old, key)
 			return old, 0, 0, 0, true // the same vector again
 		}
 		x.detach(id, old)
 	}
-	if n, ok := x.twin(row); ok {
+	if n, ok := x.twin(key); ok {
+		x.widenResid(n, key)
 		x.attach(id, n)
 		return n, 0, 0, 0, true
 	}
@@ -370,12 +437,19 @@ func (x *Index) allocate(id int64, v []float32, sc *scratch) (node uint32, level
 	}
 	x.levels = append(x.levels, uint8(level))
 	x.dead = append(x.dead, false)
-	x.vecs = appendAdvised(x.huge, x.vecs, row...)
-	if !x.halfOnly {
+	switch {
+	case x.compact:
+		x.codes = appendAdvised(x.huge, x.codes, key.codes...)
+		x.scales = append(x.scales, key.scale)
+		x.resids = append(x.resids, key.resid)
+	case x.halfOnly:
+		x.vecs = appendAdvised(x.huge, x.vecs, key.half...)
+	default:
+		x.vecs = appendAdvised(x.huge, x.vecs, key.half...)
 		x.codes = appendAdvised(x.huge, x.codes, make([]int8, x.dims)...)
-		x.scales = append(x.scales, vector.QuantizeHalf(x.codes[int(node)*x.dims:], row))
+		x.scales = append(x.scales, vector.QuantizeHalf(x.codes[int(node)*x.dims:], key.half))
 	}
-	x.byVec.add(x, rowHash(row), node)
+	x.byVec.add(x, key.hash(), node)
 	x.links0 = appendAdvised(x.huge, x.links0, make([]uint32, x.m0+1)...)
 	x.upperAt = append(x.upperAt, uint32(len(x.upper)))
 	if level > 0 {
@@ -393,16 +467,17 @@ func (x *Index) allocate(id int64, v []float32, sc *scratch) (node uint32, level
 // findNeighbours runs the insertion search: greedy descent to the node's top layer, then an
 // efConstruction-wide search and neighbour selection on each layer it lives on.
 func (x *Index) findNeighbours(v []float32, ep uint32, epLevel, level int) [][]uint32 {
-	cur := ep
-	curDist := x.dist(v, cur)
-	for l := epLevel; l > level; l-- {
-		cur, curDist = x.greedy(v, cur, curDist, l)
-	}
-	found := make([][]uint32, min(level, epLevel)+1)
 	vis := x.getVisited()
 	defer x.visited.Put(vis)
+	q := x.newQuery(v, vis)
+	cur := ep
+	curDist := x.qdist(q, cur)
+	for l := epLevel; l > level; l-- {
+		cur, curDist = x.greedy(q, cur, curDist, l)
+	}
+	found := make([][]uint32, min(level, epLevel)+1)
 	for l := min(level, epLevel); l >= 0; l-- {
-		w := x.searchLayer(v, []cand{{curDist, cur}}, x.cfg.EfConstruction, l, nil, vis, false)
+		w := x.searchLayer(q, []cand{{curDist, cur}}, x.cfg.EfConstruction, l, nil, vis, false)
 		found[l] = x.selectNeighbours(w, x.cfg.M)
 		best := w[0]
 		for _, c := range w {
@@ -416,11 +491,13 @@ func (x *Index) findNeighbours(v []float32, ep uint32, epLevel, level int) [][]u
 }
 
 // greedy walks layer l towards v, one best neighbour at a time.
-func (x *Index) greedy(v []float32, cur uint32, curDist float32, l int) (uint32, float32) {
+func (x *Index) greedy(q *query, cur uint32, curDist float32, l int) (uint32, float32) {
 	for changed := true; changed; {
 		changed = false
-		for _, nb := range x.neighbours(cur, l) {
-			if d := x.dist(v, nb); d < curDist {
+		nbs := x.neighbours(cur, l)
+		x.prefetch(nbs, x.compact)
+		for _, nb := range nbs {
+			if d := x.qdist(q, nb); d < curDist {
 				cur, curDist, changed = nb, d, true
 			}
 		}
@@ -429,6 +506,9 @@ func (x *Index) greedy(v []float32, cur uint32, curDist float32, l int) (uint32,
 }
 
 func (x *Index) dist(v []float32, n uint32) float32 {
+	if x.compact {
+		return x.dist8(v, n)
+	}
 	return 1 - vector.DotHalf(v, x.row(n))
 }
 
@@ -439,7 +519,16 @@ func (x *Index) dist8(v []float32, n uint32) float32 {
 }
 
 func (x *Index) distNodes(a, b uint32) float32 {
+	if x.compact {
+		return 1 - x.scales[a]*x.scales[b]*float32(vector.DotInt8s(x.codesOf(a), x.codesOf(b)))
+	}
 	return 1 - vector.DotHalves(x.row(a), x.row(b))
+}
+
+// codesOf is node n's 8-bit codes.
+func (x *Index) codesOf(n uint32) []int8 {
+	off := int(n) * x.dims
+	return x.codes[off : off+x.dims : off+x.dims]
 }
 
 func (x *Index) row(n uint32) []uint16 {
@@ -530,7 +619,8 @@ func (x *Index) selectNeighbours(cands []cand, m int) []uint32 {
 // With codes the distances are taken on the 8-bit codes (scan.go), half the bytes of a
 // row: a search reads its nodes' rows from all over memory, and the caller re-scores the
 // result on the half-precision rows.
-func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint32) bool, vis *visited, codes bool) []cand {
+func (x *Index) searchLayer(q *query, eps []cand, ef, l int, admit func(uint32) bool, vis *visited, codes bool) []cand {
+	codes = codes || x.compact
 	vis.reset(len(x.ids))
 	cs := vis.cs[:0] // candidates to expand, nearest first
 	ws := vis.ws[:0] // results, farthest first
@@ -551,6 +641,10 @@ func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint3
 		if c.d > bound && len(ws) >= ef {
 			break
 		}
+		if l == 0 && len(cs) > 0 {
+			// The list expanded next, most likely: its cache misses overlap this scoring.
+			vector.PrefetchUint32s(x.links0, int(cs[0].n)*(x.m0+1), linkLines)
+		}
 		fresh := vis.batch[:0]
 		for _, nb := range x.neighbours(c.n, l) {
 			if !vis.seen(nb) {
@@ -559,17 +653,16 @@ func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, admit func(uint3
 			}
 		}
 		vis.batch = fresh
-		if codes {
-			vector.PrefetchInt8Rows(x.codes, fresh, x.dims, prefetchLines)
-		} else {
-			vector.PrefetchHalfRows(x.vecs, fresh, x.dims, prefetchLines)
-		}
+		x.prefetch(fresh, codes)
 		for _, nb := range fresh {
 			var d float32
-			if codes {
-				d = x.dist8(q, nb)
-			} else {
-				d = x.dist(q, nb)
+			switch {
+			case x.compact:
+				d = x.qdist(q, nb)
+			case codes:
+				d = x.dist8(q.v, nb)
+			default:
+				d = x.dist(q.v, nb)
 			}
 			if len(ws) < ef || d < bound {
 				cs.push(cand{d, nb})
@@ -631,6 +724,9 @@ func (x *Index) search(ctx context.Context, query []float32, k int, f vector.Fil
 		return x.exact(q, k, func(kk int) ([]vector.Hit, error) { return x.exactScan(ctx, q, kk, admit, nil) })
 	}
 	admit, allowID := x.admitter(f)
+	if !f.Active() && x.tombs == 0 {
+		admit = nil // every node is live: the walk need not ask
+	}
 	hits := x.graphSearch(q, k, p.Ef, p.EfUpper, admit, allowID)
 	if len(hits) < k && f.Active() {
 		// The filter admits fewer nodes than the walk could reach: only a scan is sure to
@@ -643,7 +739,7 @@ func (x *Index) search(ctx context.Context, query []float32, k int, f vector.Fil
 // exact runs an exact plan for the k best, re-ranked on the full-precision rows when the
 // index has them.
 func (x *Index) exact(q []float32, k int, scan func(kk int) ([]vector.Hit, error)) ([]vector.Hit, error) {
-	if x.rows == nil {
+	if x.rows == nil || x.compact { // a compact scan re-scores on the rows itself (scan.go)
 		return scan(k)
 	}
 	return x.exactRerank(q, k, scan)
@@ -830,26 +926,31 @@ func (x *Index) estimate(allow func(int64) bool) int {
 	return int(float64(ok) / float64(seen) * float64(x.live))
 }
 
-func (x *Index) graphSearch(q []float32, k, ef, efUpper int, admit func(uint32) bool, allowID func(int64) bool) []vector.Hit {
+func (x *Index) graphSearch(v []float32, k, ef, efUpper int, admit func(uint32) bool, allowID func(int64) bool) []vector.Hit {
+	vis := x.getVisited()
+	defer x.visited.Put(vis)
+	qq := x.newQuery(v, vis)
 	cur := x.entry
-	curDist := x.dist(q, cur)
+	curDist := x.qdist(qq, cur)
 	wide := efUpper > 1 && x.maxLevel >= 1 // layer 1 searched efUpper wide
 	greedyTo := 1
 	if wide {
 		greedyTo = 2
 	}
 	for l := x.maxLevel; l >= greedyTo; l-- {
-		cur, curDist = x.greedy(q, cur, curDist, l)
+		cur, curDist = x.greedy(qq, cur, curDist, l)
 	}
-	vis := x.getVisited()
-	defer x.visited.Put(vis)
 	eps := []cand{{curDist, cur}}
 	if wide {
 		// The next search reuses the visited set's heaps, which hold this one's result.
-		eps = append(vis.eps[:0], x.searchLayer(q, eps, efUpper, 1, nil, vis, false)...)
+		eps = append(vis.eps[:0], x.searchLayer(qq, eps, efUpper, 1, nil, vis, false)...)
 		vis.eps = eps
 	}
-	w := x.searchLayer(q, eps, max(ef, k), 0, admit, vis, !x.halfOnly)
+	w := x.searchLayer(qq, eps, max(ef, k), 0, admit, vis, !x.halfOnly)
+	if x.compact {
+		return x.rerankCodes(qq, k, w, allowID, vis)
+	}
+	q := v
 	if x.rows != nil {
 		if !x.halfOnly {
 			for i, c := range w { // the walk scored on the codes: rank on the halves first
@@ -924,6 +1025,10 @@ type visited struct {
 	ws  maxHeap
 	eps []cand
 
+	pend   []rowCand // compact re-ranks' candidates (compact.go)
+	q      query     // the search's query (newQuery)
+	qcodes []int16   // its codes' memory
+
 	// Scratch of the exact scans (scan.go).
 	slots  []scanSlot
 	listed []scanID
@@ -932,7 +1037,23 @@ type visited struct {
 
 // prefetchLines is how many cache lines of each neighbour's vector are requested ahead (of
 // 12 for 384 halves): on the benchmark 4 beat 0, 8 and 12; the hardware streams the rest.
-const prefetchLines = 4
+// codeLines is the same for a row of codes, all of its 6 lines for 384 dims.
+const (
+	prefetchLines = 4
+	codeLines     = 6
+	linkLines     = 3 // a layer-0 list: 33 words for M 16
+)
+
+// prefetch requests the vectors of nodes ns: their codes (codes true) with the scales, or
+// their half-precision rows.
+func (x *Index) prefetch(ns []uint32, codes bool) {
+	if codes {
+		vector.PrefetchInt8Rows(x.codes, ns, x.dims, codeLines)
+		vector.PrefetchFloat32s(x.scales, ns)
+		return
+	}
+	vector.PrefetchHalfRows(x.vecs, ns, x.dims, prefetchLines)
+}
 
 func (x *Index) getVisited() *visited {
 	if v, ok := x.visited.Get().(*visited); ok {

@@ -12,7 +12,8 @@ import (
 )
 
 // Exact scans, in two passes when the codes are on (SetCodes; off by default, when every
-// scan is one pass on the half-precision rows). Scattered candidates make a scan wait on
+// scan is one pass on the half-precision rows). A Compact index always scans in two passes,
+// its second on the caller's full-precision rows (compact.go). Scattered candidates make a scan wait on
 // memory, row after row, so the first pass scores every candidate on its 8-bit codes (384 bytes a row instead of
 // 768) and keeps the k best lower bounds (codes' score minus vector.Int8ErrorBound); the
 // second re-scores on the half-precision row only the candidates whose upper bound reaches
@@ -52,7 +53,7 @@ const twoPassRatio = 8
 func (x *Index) newScan(q []float32, k, expect int, vis *visited) *scan {
 	vis.slots, vis.listed = vis.slots[:0], vis.listed[:0]
 	return &scan{x: x, q: q, qAbs: vector.AbsSum(q), vis: vis, lower: vector.NewTopK(k),
-		batch: make([]uint32, 0, scanChunk), direct: x.halfOnly || expect < twoPassRatio*k}
+		batch: make([]uint32, 0, scanChunk), direct: !x.compact && (x.halfOnly || expect < twoPassRatio*k)}
 }
 
 // scanChunk is how many rows are prefetched together.
@@ -62,6 +63,9 @@ const scanChunk = 32
 func (s *scan) bound(n uint32) float32 {
 	if s.direct {
 		return 0
+	}
+	if s.x.compact {
+		return s.x.codesBound(n)
 	}
 	return vector.Int8ErrorBound(s.x.scales[n], s.qAbs)
 }
@@ -136,6 +140,17 @@ func (s *scan) finishNodes(k int, allow func(int64) bool) []vector.Hit {
 		return s.lower.Sorted()
 	}
 	top := vector.NewTopK(k)
+	if s.x.compact { // no half rows: each id that can reach the line is read from the rows
+		line, pend := s.line(), s.vis.pend[:0]
+		for _, sl := range s.vis.slots {
+			if sl.approx+s.bound(sl.node) >= line {
+				pend = s.x.addFull(pend, sl.node, sl.approx, sl.approx+s.bound(sl.node), allow)
+			}
+		}
+		s.vis.pend = pend
+		s.x.scoreFull(s.q, pend, top)
+		return top.Sorted()
+	}
 	s.rescore(func(j int, score float32) { s.x.push(top, s.vis.slots[j].node, score, allow) })
 	return top.Sorted()
 }
@@ -189,6 +204,18 @@ func (x *Index) scoreIDs(q []float32, k int, list []int64, allow func(int64) boo
 	}
 	if s.direct { // the first pass scored the half rows: its k best are the answer
 		return s.lower.Sorted()
+	}
+	if x.compact { // no half rows: each listed id that can reach the line is read from the rows
+		line, pend := s.line(), vis.pend[:0]
+		for _, p := range vis.listed {
+			if sl := vis.slots[p.slot]; sl.approx+s.bound(sl.node) >= line {
+				pend = append(pend, rowCand{p.id, sl.approx, sl.approx + s.bound(sl.node), x.rowOf(p.id)})
+			}
+		}
+		vis.pend = pend
+		top := vector.NewTopK(k)
+		x.scoreFull(q, pend, top)
+		return top.Sorted()
 	}
 	exact := vis.exact[:0]
 	exact = append(exact, make([]float32, len(vis.slots))...)

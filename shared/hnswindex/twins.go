@@ -11,8 +11,8 @@ type twinTable struct {
 	n     int
 }
 
-// find returns the node whose row equals row, if any; h is rowHash(row).
-func (t *twinTable) find(x *Index, h uint64, row []uint16) (uint32, bool) {
+// find returns the node that holds the vector k, if any; h is k.hash().
+func (t *twinTable) find(x *Index, h uint64, k vecKey) (uint32, bool) {
 	if len(t.slots) == 0 {
 		return 0, false
 	}
@@ -22,13 +22,13 @@ func (t *twinTable) find(x *Index, h uint64, row []uint16) (uint32, bool) {
 		if s == 0 {
 			return 0, false
 		}
-		if n := s - 1; x.vecs[int(n)*x.dims] == row[0] && equalRows(x.row(n), row) {
+		if n := s - 1; x.holds(n, k) {
 			return n, true
 		}
 	}
 }
 
-// add records node (whose row hashes to h), growing the table when it would pass half.
+// add records node (whose vecKey hashes to h), growing the table when it would pass half.
 func (t *twinTable) add(x *Index, h uint64, node uint32) {
 	if 2*(t.n+1) > len(t.slots) {
 		t.resize(x, max(2*(t.n+1), 1024))
@@ -59,7 +59,7 @@ func (t *twinTable) resize(x *Index, want int) {
 		if s == 0 {
 			continue
 		}
-		i := rowHash(x.row(s-1)) & mask
+		i := x.keyOf(s-1).hash() & mask
 		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}

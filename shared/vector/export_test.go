@@ -4,8 +4,10 @@ package vector
 var DotGeneric = dotGeneric
 
 var (
-	DotHalfGeneric = dotHalfGeneric
-	ToHalfOne      = toHalf
-	FromHalfOne    = fromHalf
-	DotInt8Generic = dotInt8Generic
+	DotHalfGeneric    = dotHalfGeneric
+	ToHalfOne         = toHalf
+	FromHalfOne       = fromHalf
+	DotInt8Generic    = dotInt8Generic
+	DotInt8sGeneric   = dotInt8sGeneric
+	DotInt16x8Generic = dotInt16x8Generic
 )

@@ -69,6 +69,7 @@ func compare(args []string) error {
 	m := fs.Int("m", 16, "M")
 	efc := fs.Int("efc", 200, "efConstruction")
 	rerank := fs.Bool("rerank", true, "Firmo re-ranks its final candidates on the float32 rows (as contact search does)")
+	compact := fs.Bool("compact", true, "Firmo's graph keeps 8-bit codes instead of half-precision rows (hnswindex Config.Compact; needs -rerank for full-precision answers)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -102,6 +103,9 @@ func compare(args []string) error {
 	firmo := []string{self, "engine", data, ms, efcs}
 	if *rerank {
 		firmo = append(firmo, "rerank")
+	}
+	if *compact {
+		firmo = append(firmo, "compact")
 	}
 	for _, argv := range [][]string{{*lib, data, ms, efcs}, firmo} {
 		name := map[bool]string{true: "hnswlib", false: "firmo"}[argv[0] == *lib]

@@ -21,8 +21,19 @@ import (
 // OS thread (GOMAXPROCS 1), and counts the process's CPU time, the garbage collector's
 // included.
 func engine(args []string) error {
-	if len(args) != 3 && !(len(args) == 4 && args[3] == "rerank") {
-		return fmt.Errorf("engine: want DATA M EFC [rerank]")
+	if len(args) < 3 {
+		return fmt.Errorf("engine: want DATA M EFC [rerank] [compact]")
+	}
+	rerank, compact := false, false
+	for _, opt := range args[3:] {
+		switch opt {
+		case "rerank":
+			rerank = true
+		case "compact":
+			compact = true
+		default:
+			return fmt.Errorf("engine: unknown option %q (want rerank or compact)", opt)
+		}
 	}
 	runtime.GOMAXPROCS(1)
 	data, queries, err := readData(args[0])
@@ -38,7 +49,7 @@ func engine(args []string) error {
 	before := statusKB("VmRSS:")
 	ctx := context.Background()
 	c0 := processCPU()
-	ix := hnswindex.New(len(data[0]), hnswindex.Config{M: m, EfConstruction: efc, Seed: 1})
+	ix := hnswindex.New(len(data[0]), hnswindex.Config{M: m, EfConstruction: efc, Seed: 1, Compact: compact})
 	ix.Reserve(len(data)) // hnswlib is given max_elements too
 	for i, v := range data {
 		if err := ix.Upsert(ctx, int64(i), v); err != nil {
@@ -46,7 +57,7 @@ func engine(args []string) error {
 		}
 	}
 	c1 := processCPU()
-	if len(args) == 4 {
+	if rerank {
 		// The full-precision rows are the caller's, as contact search's are: data stays
 		// loaded on both sides (hnswlib_engine.cc keeps its copy too), outside the growth.
 		ix.SetRows(func(id int64) []float32 { return data[id] })

@@ -5,8 +5,8 @@
 // the results and how to reproduce them.
 //
 //	hnswcompare gen -out DIR [-n 200000] [-queries 1000] [-dims 384] [-clusters 1000]
-//	hnswcompare engine DATA M EFC        the Go side of the line protocol (testdata/hnswlib_engine.cc)
-//	hnswcompare compare -dir DIR -hnswlib BIN [-efs 10,20,40,80,320] [-passes 5]
+//	hnswcompare engine DATA M EFC [rerank] [compact]   the Go side of the line protocol (testdata/hnswlib_engine.cc)
+//	hnswcompare compare -dir DIR -hnswlib BIN [-efs 10,20,40,80,320] [-passes 5] [-rerank=false] [-compact=false]
 package main
 
 import (

@@ -5,6 +5,7 @@
 #
 #   shared/hnswindex/hnswcompare/run.sh [WORKDIR]        (defaults: 200,000 vectors, 1,000 queries)
 #   N=20000 QUERIES=200 PASSES=3 shared/hnswindex/hnswcompare/run.sh
+#   FLAGS=-compact=false shared/hnswindex/hnswcompare/run.sh   (Firmo on half-precision rows)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -13,6 +14,7 @@ N=${N:-200000}
 QUERIES=${QUERIES:-1000}
 PASSES=${PASSES:-5}
 EFS=${EFS:-10,20,40,80,320}
+FLAGS=${FLAGS:-}
 HNSWLIB_NODE=${HNSWLIB_NODE:-hnswlib-node@3.0.0}
 mkdir -p "$work"
 command -v g++ >/dev/null || { echo "g++ is needed (apt-get install -y g++)"; exit 1; }
@@ -28,5 +30,5 @@ if [ ! -f "$work/data-$N-$QUERIES/truth.bin" ]; then
   "$work/hnswcompare" gen -out "$work/data-$N-$QUERIES" -n "$N" -queries "$QUERIES"
 fi
 echo "load before the run: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
-"$work/hnswcompare" compare -dir "$work/data-$N-$QUERIES" -hnswlib "$work/hnswlib_engine" -efs "$EFS" -passes "$PASSES"
+"$work/hnswcompare" compare -dir "$work/data-$N-$QUERIES" -hnswlib "$work/hnswlib_engine" -efs "$EFS" -passes "$PASSES" $FLAGS
 echo "load after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
