@@ -15,6 +15,17 @@ func TestTeamPageLayouts(t *testing.T) {
 		html string
 		want map[string]string
 	}{
+		// Title choice: lines beside a name that are not its title.
+		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
+			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>
+<h2 class="sec">Comité de<br>Vigilancia</h2><div class="grid"><p class="n">Tomás Ibarra Sol</p><p class="m">Socio #1204</p></div>`,
+			map[string]string{"Rodrigo Peña Alcázar": "Administrador", "Inés Olmedo Ruiz": "Administrador", "Tomás Ibarra Sol": "Comité de Vigilancia"}},
+		{"a handle line ends the title; a second role line joins it",
+			`<h2>Steering Group</h2><div class="g"><div class="c"><h4>Wanda Okafor</h4><p>Member Delegate (Northwind)<br> Group Chair<br> GitHub: <a href="https://github.com/wokafor">wokafor</a></p></div><div class="c"><h4>Lars Pettersen</h4><p>Independent Director<br> Twitter: <a href="https://twitter.com/larsp">@larsp</a></p></div></div>`,
+			map[string]string{"Wanda Okafor": "Member Delegate (Northwind) Group Chair", "Lars Pettersen": "Independent Director"}},
+		{"a number after a role is kept when it ranks the role",
+			`<h2>Vorstand</h2><ul class="team"><li><p>Greta Hollmann</p><p>Vorsitzende 2</p></li><li><p>Anton Weber</p><p>Kassenwart</p></li></ul>`,
+			map[string]string{"Greta Hollmann": "Vorsitzende 2", "Anton Weber": "Kassenwart"}},
 		{"table: names in one row, titles in the next",
 			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
 			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},

@@ -202,6 +202,9 @@ func headingRole(t string) string {
 		if r, ok := titleLine(m[2]); ok && looksLikeTitle(r) {
 			return r
 		}
+		if !knownName(m[1]) {
+			return headingRole(m[1]) // an aside in brackets ("Vocales (Números Impares)", "Board (2024-2026)")
+		}
 	}
 	if rest := listOf.ReplaceAllString(t, ""); rest != t && len(strings.Fields(rest)) <= 2 && !strings.ContainsAny(rest, "0123456789") {
 		r := []rune(rest)
@@ -529,6 +532,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		if prev := prevElement(it); prev != nil {
 			if sp2, ok := l.span[prev]; ok && sp2[1] > sp2[0] && !isName[sp2[0]] {
 				title, _ = titleLine(l.lines[sp2[0]].text)
+				if l.lines[sp2[0]].heading > 0 && l.lines[sp2[1]-1].block == l.lines[sp2[0]].block {
+					title, _ = titleLine(headingRole(l.headingText(sp2[1] - 1))) // a heading broken by <br>
+				}
 			}
 		}
 	}
@@ -627,7 +633,7 @@ func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
 			break
 		}
 	}
-	t, ok := titleLine(l.lines[k].text)
+	t, ok := titleLine(l.headingText(k))
 	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || words > 10 || l.lines[k].heading == 0 && words > 4 {
 		return "" // not a label but a sentence ("Il Consiglio Direttivo in carica è composto da:")
 	}
@@ -1025,7 +1031,7 @@ func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people b
 		if ln.heading == 0 && !label || rank > 1 && (ln.heading == 0 || ln.heading >= rank) || rank == 1 && ln.heading != 1 {
 			continue // a name in an h1 (a page of several) looks at the other h1s
 		}
-		t := clean(ln.text)
+		t := clean(l.headingText(k))
 		if genericHeading.MatchString(t) {
 			if one := memberSingular[strings.ToLower(t)]; one != "" && titledPage && rank == 0 {
 				return one, true
@@ -1042,6 +1048,19 @@ func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people b
 		return t, true
 	}
 	return "", false
+}
+
+// headingText is the text of the heading on line k with the lines of the same
+// heading before it: a heading broken by <br> ("Comisión de<br>Auditoría").
+func (l *layout) headingText(k int) string {
+	t := l.lines[k].text
+	if l.lines[k].heading == 0 {
+		return t
+	}
+	for j := k - 1; j >= 0 && k-j < 4 && l.lines[j].block == l.lines[k].block; j-- {
+		t = l.lines[j].text + " " + t
+	}
+	return t
 }
 
 // personClass reports whether line i's block or one of its near ancestors carries a
@@ -1148,9 +1167,17 @@ var fieldLabel = regexp.MustCompile(`(?i)^(?:funktion|function|fonction|position
 
 var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|web|website|tel\.?|phone|telefon|fax|vcard|contact|kontakt|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
 
+// idLine is a membership number or an identifier shown under a name ("Socio #430",
+// "Mitglied Nr. 12", "N° 7"), and handleLine a handle given with its service's label
+// ("GitHub: jdoe", "Twitter: @jdoe"): neither is a title.
+var (
+	idLine     = regexp.MustCompile(`^(?:\pL+\.?\s+)?(?:#|nº|n°|no\.|nr\.|num\.|núm\.)\s*\d+$`)
+	handleLine = regexp.MustCompile(`(?i)^(?:github|gitlab|codeberg|twitter|x|mastodon|bluesky|linkedin|instagram|facebook|skype|telegram|orcid|keybase|matrix|irc)\s*:\s*@?\S+$`)
+)
+
 func isNoise(s string) bool {
 	s = strings.TrimSpace(s)
-	return s == "" || honorificWords[honorificKey(s)] || noise.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
+	return s == "" || honorificWords[honorificKey(s)] || noise.MatchString(s) || idLine.MatchString(strings.ToLower(s)) || handleLine.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
 }
 
 var (
