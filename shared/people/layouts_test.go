@@ -23,6 +23,25 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"a handle line ends the title; a second role line joins it",
 			`<h2>Steering Group</h2><div class="g"><div class="c"><h4>Wanda Okafor</h4><p>Member Delegate (Northwind)<br> Group Chair<br> GitHub: <a href="https://github.com/wokafor">wokafor</a></p></div><div class="c"><h4>Lars Pettersen</h4><p>Independent Director<br> Twitter: <a href="https://twitter.com/larsp">@larsp</a></p></div></div>`,
 			map[string]string{"Wanda Okafor": "Member Delegate (Northwind) Group Chair", "Lars Pettersen": "Independent Director"}},
+		{"outside jobs under a board's heading: the section's role; a role in the name's line is kept",
+			`<h2>Officers</h2><a href="/t/a"><strong>Marguerite Olsen, Chair</strong></a><br><p>Managing Partner, Greywater Holdings LLC</p>
+<h2>Trustees</h2><a href="/t/b"><strong>Desmond Achterberg</strong></a><br><p>Founder, Lantern Hill Ventures</p>
+<a href="/t/c"><strong>Priya Ramaswamy</strong></a><br><p>Philanthropist</p>
+<a href="/t/d"><strong>Tobias Wren</strong></a><br><p>Professor of Geology, Northfield University</p>
+<a href="/t/e"><strong>Colette Dunmore</strong></a><br><p>Former Chief Counsel, Orbis Freight, Inc.</p>`,
+			map[string]string{"Marguerite Olsen": "Chair", "Desmond Achterberg": "Trustee", "Priya Ramaswamy": "Trustee", "Tobias Wren": "Trustee", "Colette Dunmore": "Trustee"}},
+		{"an advisory board whose cards say where each adviser works; the staff above keep their roles",
+			`<h2>Staff</h2><div class="p"><h3>Noor Haddad</h3><p>Program Director</p><small>Student at Lakeside College</small></div><div class="p"><h3>Emil Voss</h3><p>Outreach Coordinator</p></div>
+<h2>Advisory Board</h2><div class="p"><h3>Renata Solís</h3><p>Policy Counsel at Riverbend Trust</p></div><div class="p"><h3>Hollis Grant</h3><p>Executive Director of Fairvote NC</p></div><div class="p"><h3>Ines Albrecht</h3><p>Writer and Strategist</p></div>`,
+			map[string]string{"Noor Haddad": "Program Director", "Emil Voss": "Outreach Coordinator", "Renata Solís": "Advisory Board", "Hollis Grant": "Advisory Board", "Ines Albrecht": "Advisory Board"}},
+		{"presidents of member bodies: the body named under each is no title",
+			`<h2>Presidentes de Federaciones</h2><div class="c"><h3>Nerea Goikoetxea Lasa</h3><p class="org">Club de Remo de Navarra</p></div><div class="c"><h3>Rubén Aldama Prieto</h3><p class="org">Asociación de Puertos de Cantabria</p></div>`,
+			map[string]string{"Nerea Goikoetxea Lasa": "Presidente de Federación", "Rubén Aldama Prieto": "Presidente de Federación"}},
+		{"roles beside firms in a department or a board are kept; a line the card before owns is not taken",
+			`<h2>Consulting</h2><div class="p"><h3>Arvid Lund</h3><p>Partner, Tax Advisory</p></div><div class="p"><h3>Mireille Caron</h3><p>Senior Manager, Risk and Compliance</p></div>
+<h2>Board</h2><div class="p"><h3>Ottilie Brandt</h3><p>Chair</p></div><div class="p"><h3>Jasper Quint</h3><p>Treasurer</p></div><div class="p"><h3>Yusuf Demir</h3><p>Secretary, Quint &amp; Demir Consulting</p></div>
+<h2>Team</h2><strong>Lotte Vink</strong><br><p>Office Manager</p><strong>Bram Hoekstra</strong><br><p>Former head of the regional office of the cooperative bank.</p>`,
+			map[string]string{"Arvid Lund": "Partner, Tax Advisory", "Mireille Caron": "Senior Manager, Risk and Compliance", "Ottilie Brandt": "Chair", "Jasper Quint": "Treasurer", "Yusuf Demir": "Secretary, Quint & Demir Consulting", "Lotte Vink": "Office Manager", "Bram Hoekstra": ""}},
 		{"a number after a role is kept when it ranks the role",
 			`<h2>Vorstand</h2><ul class="team"><li><p>Greta Hollmann</p><p>Vorsitzende 2</p></li><li><p>Anton Weber</p><p>Kassenwart</p></li></ul>`,
 			map[string]string{"Greta Hollmann": "Vorsitzende 2", "Anton Weber": "Kassenwart"}},

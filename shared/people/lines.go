@@ -261,6 +261,7 @@ type found struct {
 	line   int
 	alone  bool // the name stands alone in its card (no title beside it)
 	strong bool // the line's shape says it is a person ("Role: Name")
+	card   bool // read from the lines around a name (personAt), not from the line's shape
 }
 
 // lines reads the people of a page's layout.
@@ -371,6 +372,7 @@ func lines(doc *html.Node) []Person {
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].line < out[b].line })
+	l.outsideJobs(out)
 	return l.keep(out, isName)
 }
 
@@ -478,7 +480,7 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	// The line after the name in its card, else the line before it (a role label
 	// above the name, in its card or just above it). A label that names a job wins
 	// over a line after the name that does not (an affiliation, an address).
-	after := ""
+	after, ownLine := "", false // ownLine: a line of text follows the name, title or not
 	for k := i + 1; k < sp[1] && after == ""; k++ {
 		if l.lines[k].heading > 0 && l.lines[i].heading == 0 {
 			break // a heading after the name opens the next part
@@ -486,12 +488,16 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		if t, ok := l.titleAt(k); ok {
 			after = l.multiLine(k, t, sp[1], isName)
 		} else if !isNoise(l.lines[k].text) {
+			ownLine = !isName[k]
 			break
 		}
 	}
 	before, label := "", false
 	for k := i - 1; k >= sp[0] && before == ""; k-- {
 		if t, ok := l.titleAt(k); ok {
+			if ownLine && k > 0 && isName[k-1] {
+				break // "Name / line / Name / line": the line above is the card before's
+			}
 			before, label = t, l.isLabel(k, i)
 		} else if !isNoise(l.lines[k].text) {
 			break
@@ -560,7 +566,88 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		l.contacts(&p, k, k == i)
 	}
 	p.Title = title
-	return found{p: p, line: i, alone: title == ""}
+	return found{p: p, line: i, alone: title == "", card: true}
+}
+
+// outsideJobs gives the people of a board's section the section's role where their
+// cards state the jobs they hold elsewhere: under "Trustees" or "Advisory Board",
+// "Founder, Brick & Mortar Ventures" or "Director of Policy at a Charity" is what
+// a member does outside the organisation, not the role held in it. A section
+// qualifies when its heading names a board or the plural of a role, and at least
+// half (two or more) of its cards' lines read as a job elsewhere (a role and an
+// organisation). A role given in the name's own line ("Name, Chair") is kept.
+func (l *layout) outsideJobs(fs []found) {
+	type section struct{ cards, outside int }
+	heads := make([]string, len(fs))
+	secs := map[string]*section{}
+	for k, f := range fs {
+		if !f.card || f.p.Title == "" {
+			continue
+		}
+		head, _ := l.sectionOf(f.line, l.lines[f.line].heading, true)
+		if head == "" || !boardHeading(head) {
+			continue
+		}
+		heads[k] = head
+		if secs[head] == nil {
+			secs[head] = &section{}
+		}
+		secs[head].cards++
+		if outsideJob(f.p.Title) {
+			secs[head].outside++
+		}
+	}
+	for k := range fs {
+		if sec := secs[heads[k]]; heads[k] != "" && sec.outside >= 2 && sec.outside*2 >= sec.cards {
+			fs[k].p.Title = singular(heads[k])
+		}
+	}
+}
+
+// boardWords name a board or council, or its members.
+var boardWords = regexp.MustCompile(`(?i)(^|\s)(board|trustees?|advisory|advisors?|advisers?|council|governors|directors|beirat|kuratorium|\pL*rat|conseil|consejo|consiglio|conselho|comité|comitato|committee|junta|bestuur|raad|vocales|miembros|membres|members|mitglieder)(\s|$)`)
+
+// boardHeading reports whether a section heading names a board or council
+// ("Advisory Board", "Beirat") or the holders of a role ("Trustees", "Presidentes
+// de Asociaciones"); a department ("Engineering") does not.
+func boardHeading(head string) bool {
+	return boardWords.MatchString(head) || singular(head) != head
+}
+
+// orgWords name organisations; a line naming one beside a board member's name is an
+// affiliation.
+var orgWords = regexp.MustCompile(`(?i)(^|[\s(,])(university|universidad|universidade|université|universität|università|college|school|academy|institute|institut|instituto|istituto|foundation|fundación|fundação|fondation|stiftung|fondazione|association|asociación|associação|associazione|verband|verein|federation|federación|fédération|federazione|agrupación|club|clube|sociedad|société|società|sociedade|cooperativa|coopérative|genossenschaft|company|corporation|corp\.?|inc\.?|llc|llp|ltd\.?|gmbh|s\.a\.|s\.l\.|ventures|capital|bank|ministry|ministerio|ministère|house of representatives|senate|parliament|cámara)([\s),.]|$)`)
+
+// jobAt joins a job to the organisation it is held at ("Director at NC Child",
+// "Leiterin bei Acme", "Consultante chez Acme").
+var jobAt = regexp.MustCompile(`\s(?:at|bei|chez|@)\s+(?:the\s+)?\p{Lu}`)
+
+// jobOf joins a job to a named organisation ("Executive Director of Common Cause
+// NC", "Member of the State House"): "of the" and a capital, or a name with an
+// acronym.
+var jobOf = regexp.MustCompile(`\sof\s+(?:the\s+\p{Lu}|(?:\p{Lu}\pL*\s+)*\p{Lu}{2,}\b)`)
+
+// outsideJob reports whether a line beside a board member's name reads as a job held
+// elsewhere: a role and an organisation ("Partner, Sidley Austin LLP", "CEO at
+// Acme", "Founder, Brick & Mortar Ventures"), or an organisation alone.
+func outsideJob(t string) bool {
+	if orgWords.MatchString(t) || jobAt.MatchString(t) || jobOf.MatchString(t) {
+		return true
+	}
+	_, rest, ok := strings.Cut(t, ", ")
+	if !ok {
+		return false
+	}
+	caps := 0
+	for _, w := range strings.Fields(rest) {
+		if titleWord(w) {
+			return false
+		}
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) || unicode.IsDigit(r) {
+			caps++
+		}
+	}
+	return caps >= 2
 }
 
 // titleAt reads line k as a title (titleLine); a line whose element has a title class
@@ -1430,9 +1517,31 @@ func prose(text string) []Person {
 func singular(head string) string {
 	words := strings.Fields(head)
 	for k, w := range words {
-		words[k] = singularWord(w)
+		one := singularWord(w)
+		if k == 2 && words[0] != strings.Fields(head)[0] && ofWords[strings.ToLower(words[1])] {
+			one = singularOf(w) // "Presidentes de Asociaciones": Presidente de Asociación
+		}
+		words[k] = one
 	}
 	return strings.Join(words, " ")
+}
+
+// ofWords join a role to the body it is held in ("Presidentes de Asociaciones").
+var ofWords = map[string]bool{"de": true, "of": true, "des": true, "di": true, "do": true, "da": true, "dos": true, "das": true}
+
+// ionPlurals are the plural endings of the nouns for bodies that end in -ion and
+// their singulars (Asociaciones, Associações, Associations, Commissions).
+var ionPlurals = [][2]string{{"ciones", "ción"}, {"siones", "sión"}, {"ções", "ção"}, {"sões", "são"}, {"ions", "ion"}}
+
+// singularOf is the singular of the body a role is held in, after a plural role:
+// each holder holds it in one ("Presidentes de Asociaciones": de Asociación).
+func singularOf(w string) string {
+	for _, e := range ionPlurals {
+		if stem, ok := strings.CutSuffix(w, e[0]); ok && stem != "" {
+			return stem + e[1]
+		}
+	}
+	return w
 }
 
 // agentEndings end the nouns that name what a person does, across the languages read
