@@ -42,6 +42,17 @@ func TestTeamPageLayouts(t *testing.T) {
 <h2>Board</h2><div class="p"><h3>Ottilie Brandt</h3><p>Chair</p></div><div class="p"><h3>Jasper Quint</h3><p>Treasurer</p></div><div class="p"><h3>Yusuf Demir</h3><p>Secretary, Quint &amp; Demir Consulting</p></div>
 <h2>Team</h2><strong>Lotte Vink</strong><br><p>Office Manager</p><strong>Bram Hoekstra</strong><br><p>Former head of the regional office of the cooperative bank.</p>`,
 			map[string]string{"Arvid Lund": "Partner, Tax Advisory", "Mireille Caron": "Senior Manager, Risk and Compliance", "Ottilie Brandt": "Chair", "Jasper Quint": "Treasurer", "Yusuf Demir": "Secretary, Quint & Demir Consulting", "Lotte Vink": "Office Manager", "Bram Hoekstra": ""}},
+		{"a role beside the name in its run wins over the outside job in the next run; an unknown name-like run that reads as a title is the title",
+			`<h2>Board</h2><ul><li><a href="/"><span class="nm">Orla Kinsella, Treasurer</span><span class="ti">Co-Founder, Bright Harbour Advisors</span></a></li><li><a href="/"><span class="nm">Piet Vandermeer</span><span class="ti">Partner, Dunmore Legal</span></a></li></ul>
+<h2>Equipo</h2><ul><li><a href="/"><span class="nm">Ximena Robles</span><span class="ti">Directora de Operaciones</span></a></li><li><a href="/"><span class="nm">Tomás Irigoyen</span><span class="ti">Gerente de Pesquerías Chile</span></a></li></ul>`,
+			map[string]string{"Orla Kinsella": "Treasurer", "Piet Vandermeer": "Partner, Dunmore Legal", "Ximena Robles": "Directora de Operaciones", "Tomás Irigoyen": "Gerente de Pesquerías Chile"}},
+		{"a status line is no title: the label above wins; two names share their card's role; an addressee over a street is no title",
+			`<div class="k"><h5>Jugendarbeit</h5><p class="n">Lorenz Albers<br><span>Miriam Seidel - Zurzeit in Elternzeit</span></p><p class="c">Telefon: 030 1234567</p></div>
+<div class="k"><h5>Kantorin</h5><p class="n">Dorothea Wendt</p><p class="s">Zurzeit in Elternzeit</p></div>
+<div class="k"><h5>Gemeindebüro</h5><p class="n">Ruth Baumann, Jonas Keller</p><p class="a">Kirchgasse 4<br>12345 Berlin</p></div>
+<div class="k"><h5>Friedhofsverwaltung:</h5><p class="n">Helmut Grabow</p><p class="a">Verwaltung des Alten Friedhofs</p><p class="a">Lindenstraße 12</p><p class="a">12345 Berlin</p></div>
+<div class="t"><h2>Sabine Kohl und Erik Raabe</h2><h3>Volleyball</h3></div><div class="t"><h2>Ulrike Stamm</h2><h3>Handball</h3></div>`,
+			map[string]string{"Lorenz Albers": "Jugendarbeit", "Miriam Seidel": "Jugendarbeit", "Dorothea Wendt": "Kantorin", "Ruth Baumann": "Gemeindebüro", "Jonas Keller": "Gemeindebüro", "Helmut Grabow": "Friedhofsverwaltung", "Sabine Kohl": "Volleyball", "Erik Raabe": "Volleyball", "Ulrike Stamm": "Handball"}},
 		{"a number after a role is kept when it ranks the role",
 			`<h2>Vorstand</h2><ul class="team"><li><p>Greta Hollmann</p><p>Vorsitzende 2</p></li><li><p>Anton Weber</p><p>Kassenwart</p></li></ul>`,
 			map[string]string{"Greta Hollmann": "Vorsitzende 2", "Anton Weber": "Kassenwart"}},

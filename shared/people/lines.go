@@ -262,6 +262,7 @@ type found struct {
 	alone  bool // the name stands alone in its card (no title beside it)
 	strong bool // the line's shape says it is a person ("Role: Name")
 	card   bool // read from the lines around a name (personAt), not from the line's shape
+	shared bool // one of two or more names on one line
 }
 
 // lines reads the people of a page's layout.
@@ -331,7 +332,7 @@ func lines(doc *html.Node) []Person {
 		}
 		if ps := nameList(ln.text); len(ps) > 0 {
 			for _, p := range ps {
-				out = append(out, found{p: p, line: i, alone: true})
+				out = append(out, found{p: p, line: i, alone: true, shared: true})
 			}
 			isName[i] = true
 			continue
@@ -369,6 +370,22 @@ func lines(doc *html.Node) []Person {
 				f.p.firstOnly, f.p.slotted, f.strong = single[i], nounGiven[i], f.strong || slotted[i]
 				out = append(out, f)
 			}
+		}
+	}
+	// Two or more names in one line ("A, B", "A und B") share the role their card
+	// gives, read as for one name.
+	shared := map[int]string{}
+	for k, f := range out {
+		if !f.shared {
+			continue
+		}
+		t, ok := shared[f.line]
+		if !ok {
+			t = l.personAt(f.line, isName, names).p.Title
+			shared[f.line] = t
+		}
+		if t != "" {
+			out[k].p.Title, out[k].alone = t, false
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].line < out[b].line })
@@ -480,20 +497,20 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	// The line after the name in its card, else the line before it (a role label
 	// above the name, in its card or just above it). A label that names a job wins
 	// over a line after the name that does not (an affiliation, an address).
-	after, ownLine := "", false // ownLine: a line of text follows the name, title or not
+	after, ownLine, afterK := "", false, -1 // ownLine: a line of text follows the name, title or not
 	for k := i + 1; k < sp[1] && after == ""; k++ {
-		if l.lines[k].heading > 0 && l.lines[i].heading == 0 {
-			break // a heading after the name opens the next part
+		if l.lines[k].heading > 0 && l.lines[i].heading == 0 || isName[k] {
+			break // a heading after the name opens the next part; another name is another person
 		}
 		if t, ok := l.titleAt(k); ok {
-			after = l.multiLine(k, t, sp[1], isName)
+			after, afterK = l.multiLine(k, t, sp[1], isName), k
 		} else if !isNoise(l.lines[k].text) {
 			ownLine = !isName[k]
 			break
 		}
 	}
 	before, label := "", false
-	for k := i - 1; k >= sp[0] && before == ""; k-- {
+	for k := i - 1; k >= sp[0] && before == "" && !isName[k]; k-- {
 		if t, ok := l.titleAt(k); ok {
 			if ownLine && k > 0 && isName[k-1] {
 				break // "Name / line / Name / line": the line above is the card before's
@@ -504,8 +521,8 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		}
 	}
 	title := after
-	if after == "" || label && titleWord(before) && !titleWord(after) {
-		title = before
+	if after == "" || label && titleWord(before) && !titleWord(after) || label && l.headsAddress(afterK, i) {
+		title = before // a label above the name wins over an addressee over a street ("Verwaltung des Friedhofs<br>Hauptstraße 9")
 	}
 	// A title on the card's first line and the name on its last, a bio between them
 	// ("<li><p>Directeur artistique</p><p>Il veille ...<br>Léa Martin</p></li>").
@@ -567,6 +584,20 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	}
 	p.Title = title
 	return found{p: p, line: i, alone: title == "", card: true}
+}
+
+// headsAddress reports whether line k, after the name on line i, opens a block of its
+// own that goes on with a postal address: the addressee, not the person's title.
+func (l *layout) headsAddress(k, i int) bool {
+	if k < 1 || l.lines[k].block == l.lines[i].block || l.lines[k-1].block == l.lines[k].block {
+		return false
+	}
+	for j := k + 1; j < len(l.lines) && j <= k+2; j++ {
+		if w := strings.Fields(l.lines[j].text); len(w) > 0 && addressLike(w) {
+			return l.lines[j].block == l.lines[k].block || signature(l.lines[j].block) == signature(l.lines[k].block)
+		}
+	}
+	return false
 }
 
 // outsideJobs gives the people of a board's section the section's role where their
@@ -1262,9 +1293,13 @@ var (
 	handleLine = regexp.MustCompile(`(?i)^(?:github|gitlab|codeberg|twitter|x|mastodon|bluesky|linkedin|instagram|facebook|skype|telegram|orcid|keybase|matrix|irc)\s*:\s*@?\S+$`)
 )
 
+// statusLine says where a person is for now, not what they do ("Zurzeit in
+// Elternzeit", "currently on parental leave", "en congé maternité").
+var statusLine = regexp.MustCompile(`(?i)^(?:(?:zurzeit|zur zeit|derzeit|z\.\s?zt\.|currently|actuellement|actualmente|attualmente|momenteel)\s+)?(?:in\s+elternzeit|in\s+mutterschutz|beurlaubt|im\s+sabbatical|on\s+(?:parental\s+|maternity\s+|paternity\s+|sick\s+)?leave|en\s+congé(?:\s+\pL+)*|de\s+baja(?:\s+\pL+)*|in\s+congedo(?:\s+\pL+)*|met\s+(?:zwangerschaps|ouderschaps)?verlof)$`)
+
 func isNoise(s string) bool {
 	s = strings.TrimSpace(s)
-	return s == "" || honorificWords[honorificKey(s)] || noise.MatchString(s) || idLine.MatchString(strings.ToLower(s)) || handleLine.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
+	return s == "" || statusLine.MatchString(s) || honorificWords[honorificKey(s)] || noise.MatchString(s) || idLine.MatchString(strings.ToLower(s)) || handleLine.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
 }
 
 var (
@@ -1329,7 +1364,7 @@ func shaped(s string) (p Person, ok, alone bool) {
 			if t, ok := titleLine(m[2]); ok {
 				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
 			}
-			if stripDegrees(m[2]) == "" { // "Jane Doe, PhD"
+			if stripDegrees(m[2]) == "" || isNoise(m[2]) { // "Jane Doe, PhD", "Jane Doe - on leave"
 				return Person{Via: ViaBlock, Name: n}, true, true
 			}
 		}
@@ -1372,6 +1407,15 @@ func fromParts(parts []string) []found {
 		return nil
 	}
 	if _, ok := nameOf(parts[0]); !ok {
+		if m := nameComma.FindStringSubmatch(parts[0]); m != nil && len(parts) == 2 {
+			// "<span>Name, Treasurer</span><span>Co-Founder, Acme</span>": the role
+			// beside the name is the title, the run after it a job held elsewhere
+			if n, ok := nameOf(m[1]); ok {
+				if t, ok := titleLine(m[2]); ok && looksLikeTitle(t) {
+					return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
+				}
+			}
+		}
 		if n, ok := nameOf(parts[len(parts)-1]); ok && len(parts) == 2 {
 			if t, ok := titleLine(parts[0]); ok {
 				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
@@ -1382,11 +1426,11 @@ func fromParts(parts []string) []found {
 	var out []found
 	closed := -1 // the person whose card a bio sentence ended
 	for j, s := range parts {
-		if n, ok := nameOf(s); ok {
+		if n, ok := nameOf(s); ok && (len(out) == 0 || out[len(out)-1].p.Title != "" || knownName(n) || !looksLikeTitle(n)) {
 			out = append(out, found{p: Person{Via: ViaBlock, Name: n}, alone: true})
 			continue
 		}
-		cur := &out[len(out)-1]
+		cur := &out[len(out)-1] // an unknown "name" that reads as a title is the title ("Gerente de Pesquerías Taiwán")
 		if cur.p.Title != "" || closed == len(out)-1 {
 			continue
 		}
