@@ -53,6 +53,12 @@ func TestTeamPageLayouts(t *testing.T) {
 <div class="k"><h5>Friedhofsverwaltung:</h5><p class="n">Helmut Grabow</p><p class="a">Verwaltung des Alten Friedhofs</p><p class="a">Lindenstraße 12</p><p class="a">12345 Berlin</p></div>
 <div class="t"><h2>Sabine Kohl und Erik Raabe</h2><h3>Volleyball</h3></div><div class="t"><h2>Ulrike Stamm</h2><h3>Handball</h3></div>`,
 			map[string]string{"Lorenz Albers": "Jugendarbeit", "Miriam Seidel": "Jugendarbeit", "Dorothea Wendt": "Kantorin", "Ruth Baumann": "Gemeindebüro", "Jonas Keller": "Gemeindebüro", "Helmut Grabow": "Friedhofsverwaltung", "Sabine Kohl": "Volleyball", "Erik Raabe": "Volleyball", "Ulrike Stamm": "Handball"}},
+		{"the line in the role slot of the page's cards is the title whatever its words",
+			`<h1>Junta directiva</h1><article><h3>Marta Quiroga Peña</h3><p>Presidenta</p></article><article><h3>Luis Ortega Díaz</h3><p>Tesorero</p></article><article><h3>Elena Vidal Rojas</h3><p>Ayuda Mutua</p></article><article><h3>Pablo Núñez Gil</h3><p>PR</p></article>`,
+			map[string]string{"Marta Quiroga Peña": "Presidenta", "Luis Ortega Díaz": "Tesorero", "Elena Vidal Rojas": "Ayuda Mutua", "Pablo Núñez Gil": "PR"}},
+		{"without two titled cards of the same shape a name-like line is no title",
+			`<div class="c"><h3>Anna Berger</h3><p>Vorsitzende</p></div><div class="c"><h3>Jonas Wirth</h3><div>Grüne Aue</div></div>`,
+			map[string]string{"Anna Berger": "Vorsitzende", "Jonas Wirth": ""}},
 		{"a number after a role is kept when it ranks the role",
 			`<h2>Vorstand</h2><ul class="team"><li><p>Greta Hollmann</p><p>Vorsitzende 2</p></li><li><p>Anton Weber</p><p>Kassenwart</p></li></ul>`,
 			map[string]string{"Greta Hollmann": "Vorsitzende 2", "Anton Weber": "Kassenwart"}},

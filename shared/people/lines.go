@@ -43,6 +43,7 @@ type layout struct {
 	lines []line
 	span  map[*html.Node][2]int // the lines under each element: [first, last+1)
 	prose map[int]bool          // lines that open a sentence naming someone on the next line: not titles
+	slot  map[int]bool          // lines in the role slot of the page's cards: titles whatever their words
 }
 
 var inlineTags = map[atom.Atom]bool{atom.Span: true, atom.Strong: true, atom.B: true, atom.Em: true, atom.I: true, atom.A: true,
@@ -344,6 +345,7 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 		}
 	}
+	l.roleSlots(isName, names)
 	// A given name alone ("Juan") in the slot where two or more other cards of the page
 	// hold full names is a person known by the first name, when a title goes with it.
 	slot := map[string]int{}
@@ -681,11 +683,50 @@ func outsideJob(t string) bool {
 	return caps >= 2
 }
 
+// roleSlots finds the lines in the role slot of a page's cards that read like names
+// but are roles: where two or more cards give a title in the line right after a
+// known name, in elements of one shape, a line of that shape right after a known name
+// is its title whatever its words ("Asistencia Social", "Elected Delegate", "PR"),
+// unless the model knows it as a name.
+func (l *layout) roleSlots(isName []bool, names []string) {
+	after := func(k int) bool { // line k follows a known name, in an element of another shape
+		j := k - 1
+		return j >= 0 && isName[j] && names[j] != "" && knownName(names[j]) && l.rosterKey(j) != l.rosterKey(k)
+	}
+	titled := map[string]int{}
+	for k := range l.lines {
+		if !isName[k] && after(k) {
+			if _, ok := titleLine(l.lines[k].text); ok {
+				titled[l.rosterKey(k)]++
+			}
+		}
+	}
+	for k, ln := range l.lines {
+		if !after(k) || titled[l.rosterKey(k)] < 2 || ln.skip {
+			continue
+		}
+		t := clean(ln.text)
+		unknown := isName[k] && names[k] != "" && !knownName(names[k])
+		acronym := !isName[k] && len(t) >= 2 && len(t) <= 5 && strings.ToUpper(t) == t && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsUpper(r) }) < 0
+		if unknown || acronym && isNoise(t) && !emailRe.MatchString(t) {
+			isName[k], names[k] = false, ""
+			if l.slot == nil {
+				l.slot = map[int]bool{}
+			}
+			l.slot[k] = true
+		}
+	}
+}
+
 // titleAt reads line k as a title (titleLine); a line whose element has a title class
-// is one even when it reads like a name ("<div class=role>Breitensport Reiten</div>").
+// is one even when it reads like a name ("<div class=role>Breitensport Reiten</div>"),
+// and so is a line in the role slot of the page's cards (roleSlots).
 func (l *layout) titleAt(k int) (string, bool) {
 	if l.prose[k] {
 		return "", false
+	}
+	if l.slot[k] {
+		return clean(l.lines[k].text), true
 	}
 	if t, ok := titleLine(l.lines[k].text); ok {
 		return t, true
