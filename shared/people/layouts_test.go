@@ -59,6 +59,10 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"without two titled cards of the same shape a name-like line is no title",
 			`<div class="c"><h3>Anna Berger</h3><p>Vorsitzende</p></div><div class="c"><h3>Jonas Wirth</h3><div>Grüne Aue</div></div>`,
 			map[string]string{"Anna Berger": "Vorsitzende", "Jonas Wirth": ""}},
+		{"labelled facts about a member (profession, whom they represent, home town, term) are no title; a role field is",
+			`<h2>Officers</h2><div class="m"><h3>Hattie Brennan</h3><div class="d">Position: Chair</div><div class="d">Profession: Veterinary Surgeon</div></div>
+<h2>Board Members</h2><div class="m"><h3>Cyrus Holloway</h3><div class="d">Profession: Owner of Holloway Joinery</div><div class="d">Representing: Small Business</div><div class="d">From: Ashford, Kent</div><div class="d">Term: May 2024 – May 2026</div></div><div class="m"><h3>Imelda Sorensen</h3><div class="d">Occupation: Teacher</div><div class="d">Representing: Parents</div></div>`,
+			map[string]string{"Hattie Brennan": "Chair", "Cyrus Holloway": "Board Member", "Imelda Sorensen": "Board Member"}},
 		{"a number after a role is kept when it ranks the role",
 			`<h2>Vorstand</h2><ul class="team"><li><p>Greta Hollmann</p><p>Vorsitzende 2</p></li><li><p>Anton Weber</p><p>Kassenwart</p></li></ul>`,
 			map[string]string{"Greta Hollmann": "Vorsitzende 2", "Anton Weber": "Kassenwart"}},

@@ -1338,9 +1338,15 @@ var (
 // Elternzeit", "currently on parental leave", "en congé maternité").
 var statusLine = regexp.MustCompile(`(?i)^(?:(?:zurzeit|zur zeit|derzeit|z\.\s?zt\.|currently|actuellement|actualmente|attualmente|momenteel)\s+)?(?:in\s+elternzeit|in\s+mutterschutz|beurlaubt|im\s+sabbatical|on\s+(?:parental\s+|maternity\s+|paternity\s+|sick\s+)?leave|en\s+congé(?:\s+\pL+)*|de\s+baja(?:\s+\pL+)*|in\s+congedo(?:\s+\pL+)*|met\s+(?:zwangerschaps|ouderschaps)?verlof)$`)
 
+// factLine is a labelled fact about a person that is not their role in the
+// organisation: what they do for a living, whom they represent, where they come from,
+// their term ("Profession: Lawyer", "Representing: Business", "From: Leeds", "Term:
+// 2023–2025", "Beruf: Lehrerin").
+var factLine = regexp.MustCompile(`(?i)^(?:profession|occupation|day job|beruf|métier|profesión|profissão|professione|beroep|representing|represents|vertritt|vertreten durch|représente|representa|rappresenta|from|aus|herkunft|wohnort|hometown|home town|lives in|ville|ciudad|città|woonplaats|term|term of office|amtszeit|mandat|mandato|termijn|employer|arbeitgeber|employeur|empleador|affiliation|education|ausbildung|formation|formación|studies|studium|hobbies|hobby|interests|interessen|centres d'intérêt|intereses)\s*:\s*\S`)
+
 func isNoise(s string) bool {
 	s = strings.TrimSpace(s)
-	return s == "" || statusLine.MatchString(s) || honorificWords[honorificKey(s)] || noise.MatchString(s) || idLine.MatchString(strings.ToLower(s)) || handleLine.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
+	return s == "" || statusLine.MatchString(s) || factLine.MatchString(s) || honorificWords[honorificKey(s)] || noise.MatchString(s) || idLine.MatchString(strings.ToLower(s)) || handleLine.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
 }
 
 var (
