@@ -63,6 +63,10 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h2>Officers</h2><div class="m"><h3>Hattie Brennan</h3><div class="d">Position: Chair</div><div class="d">Profession: Veterinary Surgeon</div></div>
 <h2>Board Members</h2><div class="m"><h3>Cyrus Holloway</h3><div class="d">Profession: Owner of Holloway Joinery</div><div class="d">Representing: Small Business</div><div class="d">From: Ashford, Kent</div><div class="d">Term: May 2024 – May 2026</div></div><div class="m"><h3>Imelda Sorensen</h3><div class="d">Occupation: Teacher</div><div class="d">Representing: Parents</div></div>`,
 			map[string]string{"Hattie Brennan": "Chair", "Cyrus Holloway": "Board Member", "Imelda Sorensen": "Board Member"}},
+		{"a team named in the lower heading after a name heading is its title, where the card holds another person",
+			`<h1>Equipo</h1><div class="card"><h4>Valeria Sosa</h4><h6>Tesorera</h6></div><div class="card"><h4>Bruno Aguirre</h4><h6>Equipo de Prensa</h6></div>
+<div class="card"><h4>Carla Méndez</h4><h6>Equipo de Ideas y Participación</h6><p>Suplente: Julián Ferreira</p></div>`,
+			map[string]string{"Valeria Sosa": "Tesorera", "Bruno Aguirre": "Equipo de Prensa", "Carla Méndez": "Equipo de Ideas y Participación", "Julián Ferreira": "Suplente"}},
 		{"a number after a role is kept when it ranks the role",
 			`<h2>Vorstand</h2><ul class="team"><li><p>Greta Hollmann</p><p>Vorsitzende 2</p></li><li><p>Anton Weber</p><p>Kassenwart</p></li></ul>`,
 			map[string]string{"Greta Hollmann": "Vorsitzende 2", "Anton Weber": "Kassenwart"}},

@@ -44,6 +44,8 @@ type layout struct {
 	span  map[*html.Node][2]int // the lines under each element: [first, last+1)
 	prose map[int]bool          // lines that open a sentence naming someone on the next line: not titles
 	slot  map[int]bool          // lines in the role slot of the page's cards: titles whatever their words
+	// slotTitles counts, by element shape (rosterKey), the titles read right after a known name
+	slotTitles map[string]int
 }
 
 var inlineTags = map[atom.Atom]bool{atom.Span: true, atom.Strong: true, atom.B: true, atom.Em: true, atom.I: true, atom.A: true,
@@ -539,11 +541,11 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	if title == "" {
 		title = l.tabLabel(i, isName)
 	}
-	// A name heading and the title in the next heading of the same rank
-	// ("<h5>Name</h5><h5>Président</h5><p>Firm<br>Street</p>").
-	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading == l.lines[i].heading &&
+	// A name heading and the title in the next heading of the same or a lower rank
+	// ("<h5>Name</h5><h5>Président</h5><p>Firm<br>Street</p>", "<h4>Name</h4><h6>Vocal</h6>").
+	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading >= l.lines[i].heading && l.lines[k].heading <= 6 &&
 		l.lines[k].block == nextElement(it) {
-		if t, ok := titleLine(l.lines[k].text); ok && looksLikeTitle(t) {
+		if t, ok := titleLine(l.lines[k].text); ok && (looksLikeTitle(t) || l.slotTitles[l.rosterKey(k)] >= 2) {
 			title = t
 		}
 	}
@@ -701,6 +703,7 @@ func (l *layout) roleSlots(isName []bool, names []string) {
 			}
 		}
 	}
+	l.slotTitles = titled
 	for k, ln := range l.lines {
 		if !after(k) || titled[l.rosterKey(k)] < 2 || ln.skip {
 			continue
