@@ -67,6 +67,10 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h1>Equipo</h1><div class="card"><h4>Valeria Sosa</h4><h6>Tesorera</h6></div><div class="card"><h4>Bruno Aguirre</h4><h6>Equipo de Prensa</h6></div>
 <div class="card"><h4>Carla Méndez</h4><h6>Equipo de Ideas y Participación</h6><p>Suplente: Julián Ferreira</p></div>`,
 			map[string]string{"Valeria Sosa": "Tesorera", "Bruno Aguirre": "Equipo de Prensa", "Carla Méndez": "Equipo de Ideas y Participación", "Julián Ferreira": "Suplente"}},
+		{"a bracket holding the e-mail and key links is cut from the title; a leader's title in bold after a rule in the caption",
+			`<h2>Vorstand</h2><ul class="team"><li><p>Jan Wendler</p><p>Vorsitzender (<a href="mailto:jan@verein.example">jan@verein.example</a>, <a href="/pgp/jan.asc">PGP-Key</a>)</p></li><li><p>Greta Pohl</p><p>Kassenwartin</p></li></ul>
+<h1>Our Chapter</h1><div class="c"><img src="/a.png"><div class="caption">Helena Brooks<hr><strong>Chapter Leader</strong></div></div><div class="c"><img src="/b.png"><div class="caption">Marcus Feld<hr><strong>Chapter Leader</strong></div></div>`,
+			map[string]string{"Jan Wendler": "Vorsitzender", "Greta Pohl": "Kassenwartin", "Helena Brooks": "Chapter Leader", "Marcus Feld": "Chapter Leader"}},
 		{"a number after a role is kept when it ranks the role",
 			`<h2>Vorstand</h2><ul class="team"><li><p>Greta Hollmann</p><p>Vorsitzende 2</p></li><li><p>Anton Weber</p><p>Kassenwart</p></li></ul>`,
 			map[string]string{"Greta Hollmann": "Vorsitzende 2", "Anton Weber": "Kassenwart"}},

@@ -1241,6 +1241,7 @@ func (l *layout) personClass(i int) bool {
 // sentence, not a contact detail or a link label; the label colon and degrees go.
 func titleLine(s string) (string, bool) {
 	s = stripDegrees(clean(fieldLabel.ReplaceAllString(strings.TrimSuffix(strings.TrimSpace(s), ":"), "")))
+	s = strings.TrimSpace(contactAside.ReplaceAllString(s, "")) // "Vorsitzender (jan@…, PGP-Key)": Vorsitzender
 	if s == "" || len(s) > 110 || isNoise(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") {
 		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
 	}
@@ -1276,6 +1277,10 @@ func titleLine(s string) (string, bool) {
 	}
 	return s, true
 }
+
+// contactAside is a part in brackets, closed or cut off, that holds a way to reach the
+// person (an e-mail address, a link, a key, a phone): no part of the title.
+var contactAside = regexp.MustCompile(`(?i)\s*[(\[][^()\[\]]*(?:@|https?://|www\.|\bpgp\b|\bgpg\b|\bkey\b|e-?mail|\btel\b|\bphone\b|\bfax\b)[^()\[\]]*(?:[)\]]|$)`)
 
 // streetEnds end street names (German and Dutch compounds); streetWords are street
 // names' own words elsewhere.
