@@ -71,6 +71,10 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h2>Vorstand</h2><ul class="team"><li><p>Jan Wendler</p><p>Vorsitzender (<a href="mailto:jan@verein.example">jan@verein.example</a>, <a href="/pgp/jan.asc">PGP-Key</a>)</p></li><li><p>Greta Pohl</p><p>Kassenwartin</p></li></ul>
 <h1>Our Chapter</h1><div class="c"><img src="/a.png"><div class="caption">Helena Brooks<hr><strong>Chapter Leader</strong></div></div><div class="c"><img src="/b.png"><div class="caption">Marcus Feld<hr><strong>Chapter Leader</strong></div></div>`,
 			map[string]string{"Jan Wendler": "Vorsitzender", "Greta Pohl": "Kassenwartin", "Helena Brooks": "Chapter Leader", "Marcus Feld": "Chapter Leader"}},
+		{"a heading's body after 'of' or 'du' stays as written when its holders are made singular",
+			`<h2>Board of Directors</h2><div class="d"><h3>Imogen Thale</h3><p>Partner, Fenwick Rowe LLP</p></div><div class="d"><h3>Dario Lentz</h3><p>Chief Financial Officer, Halvard Shipping Group</p></div>
+<h2>Membres du Conseil</h2><ul class="membres"><li>Odile Faucher</li><li>Rémi Castagnet</li></ul>`,
+			map[string]string{"Imogen Thale": "Board of Directors", "Dario Lentz": "Board of Directors", "Odile Faucher": "Membre du Conseil", "Rémi Castagnet": "Membre du Conseil"}},
 		{"a number after a role is kept when it ranks the role",
 			`<h2>Vorstand</h2><ul class="team"><li><p>Greta Hollmann</p><p>Vorsitzende 2</p></li><li><p>Anton Weber</p><p>Kassenwart</p></li></ul>`,
 			map[string]string{"Greta Hollmann": "Vorsitzende 2", "Anton Weber": "Kassenwart"}},

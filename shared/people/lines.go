@@ -1616,14 +1616,25 @@ func prose(text string) []Person {
 func singular(head string) string {
 	words := strings.Fields(head)
 	for k, w := range words {
-		one := singularWord(w)
-		if k == 2 && words[0] != strings.Fields(head)[0] && ofWords[strings.ToLower(words[1])] {
-			one = singularOf(w) // "Presidentes de Asociaciones": Presidente de Asociación
+		if k > 0 && linkWords[strings.ToLower(w)] {
+			// the body or field the role is held in stays as written ("Board of
+			// Directors", "Directors of Studies"), but one holder presides over one
+			// body: "Presidentes de Asociaciones" gives Presidente de Asociación
+			if k == 1 && k+2 == len(words) && words[0] != strings.Fields(head)[0] && ofWords[strings.ToLower(w)] {
+				words[k+1] = singularOf(words[k+1])
+			}
+			break
 		}
-		words[k] = one
+		words[k] = singularWord(w)
 	}
 	return strings.Join(words, " ")
 }
+
+// linkWords join a role or a body to what it is of or for; the words after one are
+// not the holders' plural.
+var linkWords = map[string]bool{"de": true, "of": true, "des": true, "di": true, "do": true, "da": true, "dos": true, "das": true,
+	"du": true, "del": true, "della": true, "delle": true, "dei": true, "degli": true, "der": true, "van": true, "von": true,
+	"für": true, "for": true, "pour": true, "para": true, "per": true}
 
 // ofWords join a role to the body it is held in ("Presidentes de Asociaciones").
 var ofWords = map[string]bool{"de": true, "of": true, "des": true, "di": true, "do": true, "da": true, "dos": true, "das": true}
@@ -1661,7 +1672,7 @@ func singularWord(w string) string {
 		return w
 	}
 	head := one[strings.LastIndex(one, "-")+1:] // "co-leads": lead
-	if jobWord(one) || jobWord(head) || titleWordSet()[one] || one == "member" || one == "trustee" || one == "référent" {
+	if jobWord(one) || jobWord(head) || titleWordSet()[one] || one == "member" || one == "membre" || one == "miembro" || one == "membro" || one == "trustee" || one == "référent" {
 		return w[:len(w)-1]
 	}
 	for _, e := range agentEndings {
