@@ -75,6 +75,9 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h2>Board of Directors</h2><div class="d"><h3>Imogen Thale</h3><p>Partner, Fenwick Rowe LLP</p></div><div class="d"><h3>Dario Lentz</h3><p>Chief Financial Officer, Halvard Shipping Group</p></div>
 <h2>Membres du Conseil</h2><ul class="membres"><li>Odile Faucher</li><li>Rémi Castagnet</li></ul>`,
 			map[string]string{"Imogen Thale": "Board of Directors", "Dario Lentz": "Board of Directors", "Odile Faucher": "Membre du Conseil", "Rémi Castagnet": "Membre du Conseil"}},
+		{"a role cell before the name in its own row is its title, even after a row that ends with a name",
+			`<h2>Vorstand</h2><table><tr><td><b>Beisitzerin</b></td><td>Edith Lauber</td></tr><tr><td><b>Hüttenwart</b></td><td>Konrad Imfeld</td><td>Talweg 10</td><td>6060 Sarnen</td></tr></table>`,
+			map[string]string{"Edith Lauber": "Beisitzerin", "Konrad Imfeld": "Hüttenwart"}},
 		{"a number after a role is kept when it ranks the role",
 			`<h2>Vorstand</h2><ul class="team"><li><p>Greta Hollmann</p><p>Vorsitzende 2</p></li><li><p>Anton Weber</p><p>Kassenwart</p></li></ul>`,
 			map[string]string{"Greta Hollmann": "Vorsitzende 2", "Anton Weber": "Kassenwart"}},

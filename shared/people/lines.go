@@ -516,7 +516,7 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	before, label := "", false
 	for k := i - 1; k >= sp[0] && before == "" && !isName[k]; k-- {
 		if t, ok := l.titleAt(k); ok {
-			if ownLine && k > 0 && isName[k-1] {
+			if ownLine && k-1 >= sp[0] && isName[k-1] {
 				break // "Name / line / Name / line": the line above is the card before's
 			}
 			before, label = t, l.isLabel(k, i)
