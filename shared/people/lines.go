@@ -490,8 +490,22 @@ func (l *layout) item(i int, isName []bool) (*html.Node, [2]int) {
 			break
 		}
 		best, sp = p, s
+		if p.DataAtom == atom.Tr && cells(p) >= 2 {
+			break // a table row of cells is a record: its card, not the table around it
+		}
 	}
 	return best, sp
+}
+
+// cells counts the cells of a table row.
+func cells(tr *html.Node) int {
+	n := 0
+	for c := tr.FirstChild; c != nil; c = c.NextSibling {
+		if c.DataAtom == atom.Td || c.DataAtom == atom.Th {
+			n++
+		}
+	}
+	return n
 }
 
 // personAt reads the person whose name is line i.
@@ -1246,7 +1260,8 @@ func titleLine(s string) (string, bool) {
 		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
 	}
 	words := strings.Fields(s)
-	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 || strings.HasSuffix(s, ".") && len(words) > 4 {
+	caps := strings.ToUpper(s) == s // "OFICIAL DE SEG. DE LA INFORMACIÓN": abbreviations, not sentences
+	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 && !caps || strings.HasSuffix(s, ".") && len(words) > 4 && !caps {
 		return "", false
 	}
 	if verbLed(s) {
