@@ -81,6 +81,13 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"a table row is a record: the next row's role is not taken; an abbreviated role in capitals is a title",
 			`<h4>Plantel</h4><table><tr><td>GERENTE GENERAL</td><td>Por designar</td></tr><tr><td>OFICIAL DE SEG. DE LA INFORMACIÓN</td><td>Ramiro Quispe Mamani</td></tr><tr><td>ENCARGADO DE RIESGOS</td><td>Vacante</td></tr></table>`,
 			map[string]string{"Ramiro Quispe Mamani": "OFICIAL DE SEG. DE LA INFORMACIÓN"}},
+		{"a job held elsewhere, then the role held here, in one card: the role; a place after the job is no role",
+			`<div class="c"><h4>Aurelio BASTIN</h4><h5>Research engineer at Norvik Labs</h5><p>Treasurer</p></div><div class="c"><h4>Greta VANHOVE</h4><h5>Partner at Brightwell &amp; Co</h5><p>Administrator</p></div><div class="c"><h4>Mila KORHONEN</h4><h5>Head of Sales at Tallmark</h5><p>Berlin</p></div>`,
+			map[string]string{"Aurelio Bastin": "Treasurer", "Greta Vanhove": "Administrator", "Mila Korhonen": "Head of Sales at Tallmark"}},
+		{"the role in bold after a rule, in the caption that holds the name heading; a name with a handle aside takes it too",
+			`<h1>Board and Staff</h1><div class="m"><div class="cap"><h2>Tobias Rennick</h2><hr><strong>Chair</strong><br><div class="dep">Deputy: Ruth Allander</div></div></div>
+<div class="m"><div class="cap"><h2>Priya Raman (@priyasec)</h2><hr><strong>Vice Chair</strong><br><div class="loc">Lisbon</div></div></div>`,
+			map[string]string{"Tobias Rennick": "Chair", "Ruth Allander": "Deputy", "Priya Raman": "Vice Chair"}},
 		{"a number after a role is kept when it ranks the role",
 			`<h2>Vorstand</h2><ul class="team"><li><p>Greta Hollmann</p><p>Vorsitzende 2</p></li><li><p>Anton Weber</p><p>Kassenwart</p></li></ul>`,
 			map[string]string{"Greta Hollmann": "Vorsitzende 2", "Anton Weber": "Kassenwart"}},

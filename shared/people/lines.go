@@ -265,7 +265,7 @@ type found struct {
 	alone  bool // the name stands alone in its card (no title beside it)
 	strong bool // the line's shape says it is a person ("Role: Name")
 	card   bool // read from the lines around a name (personAt), not from the line's shape
-	shared bool // one of two or more names on one line
+	shared bool // one of two or more names on one line, or a name with an aside: its card gives the title
 }
 
 // lines reads the people of a page's layout.
@@ -329,7 +329,7 @@ func lines(doc *html.Node) []Person {
 		}
 		if p, ok, alone := shaped(ln.text); ok {
 			l.contacts(&p, i, true)
-			out = append(out, found{p: p, line: i, alone: alone, strong: roleColonName.MatchString(ln.text)})
+			out = append(out, found{p: p, line: i, alone: alone, strong: roleColonName.MatchString(ln.text), shared: alone})
 			isName[i] = true
 			continue
 		}
@@ -377,7 +377,8 @@ func lines(doc *html.Node) []Person {
 		}
 	}
 	// Two or more names in one line ("A, B", "A und B") share the role their card
-	// gives, read as for one name.
+	// gives, read as for one name; so does a name with an aside and no title ("Name
+	// (@handle)").
 	shared := map[int]string{}
 	for k, f := range out {
 		if !f.shared {
@@ -538,6 +539,20 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 			break
 		}
 	}
+	if afterK >= 0 && outsideJob(after) {
+		// "<h4>Name</h4><h5>Research engineer at Acme</h5><p>Treasurer</p>": the job
+		// held elsewhere, then the role held here; the role wins
+		for k := afterK + 1; k < sp[1] && !isName[k] && l.lines[k].heading == 0; k++ {
+			if t, ok := l.titleAt(k); ok {
+				if w := strings.Fields(t); !outsideJob(t) && len(w) <= 6 && (titleWord(t) || agentNoun(w[len(w)-1])) {
+					after = t
+				}
+				break
+			} else if !isNoise(l.lines[k].text) {
+				break
+			}
+		}
+	}
 	title := after
 	if after == "" || label && titleWord(before) && !titleWord(after) || label && l.headsAddress(afterK, i) {
 		title = before // a label above the name wins over an addressee over a street ("Verwaltung des Friedhofs<br>Hauptstraße 9")
@@ -560,6 +575,15 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading >= l.lines[i].heading && l.lines[k].heading <= 6 &&
 		l.lines[k].block == nextElement(it) {
 		if t, ok := titleLine(l.lines[k].text); ok && (looksLikeTitle(t) || l.slotTitles[l.rosterKey(k)] >= 2) {
+			title = t
+		}
+	}
+	// A name heading and the text after it in the heading's own container ("<div><h2>
+	// Name</h2><hr><strong>Chair</strong><div>Country</div></div>") when the item stops
+	// at the heading.
+	if k := i + 1; title == "" && l.lines[i].heading > 0 && sp[1] == k && k < len(l.lines) && !isName[k] && l.lines[k].heading == 0 &&
+		it.Parent != nil && l.lines[k].block == it.Parent {
+		if t, ok := titleLine(l.lines[k].text); ok && (l.lines[k].bold || looksLikeTitle(t)) {
 			title = t
 		}
 	}
@@ -602,6 +626,21 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	}
 	p.Title = title
 	return found{p: p, line: i, alone: title == "", card: true}
+}
+
+// agentNoun reports whether w names what a person does by its ending ("Administrator",
+// "Kassierer", "Trésorière").
+func agentNoun(w string) bool {
+	lw := strings.ToLower(strings.Trim(w, ".,;"))
+	if len([]rune(lw)) < 5 {
+		return false
+	}
+	for _, e := range agentEndings {
+		if strings.HasSuffix(lw, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // headsAddress reports whether line k, after the name on line i, opens a block of its
