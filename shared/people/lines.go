@@ -740,13 +740,19 @@ func outsideJob(t string) bool {
 
 // roleSlots finds the lines in the role slot of a page's cards that read like names
 // but are roles: where two or more cards give a title in the line right after a
-// known name, in elements of one shape, a line of that shape right after a known name
-// is its title whatever its words ("Asistencia Social", "Elected Delegate", "PR"),
-// unless the model knows it as a name.
+// known name, in elements of one shape, a line of that shape right after a name (known,
+// or in the slot where three or more known names sit) is its title whatever its words
+// ("Asistencia Social", "Elected Delegate", "PR"), unless the model knows it as a name.
 func (l *layout) roleSlots(isName []bool, names []string) {
-	after := func(k int) bool { // line k follows a known name, in an element of another shape
+	known := map[string]int{} // known names by element shape: the page's name slots
+	for j := range l.lines {
+		if isName[j] && names[j] != "" && knownName(names[j]) {
+			known[l.rosterKey(j)]++
+		}
+	}
+	after := func(k int) bool { // line k follows a known name, or a name in a slot of three or more known names, in an element of another shape
 		j := k - 1
-		return j >= 0 && isName[j] && names[j] != "" && knownName(names[j]) && l.rosterKey(j) != l.rosterKey(k)
+		return j >= 0 && isName[j] && names[j] != "" && (knownName(names[j]) || known[l.rosterKey(j)] >= 3) && l.rosterKey(j) != l.rosterKey(k)
 	}
 	titled := map[string]int{}
 	for k := range l.lines {
