@@ -348,6 +348,15 @@ func lines(doc *html.Node) []Person {
 		}
 	}
 	l.roleSlots(isName, names)
+	if len(l.slot) > 0 {
+		kept := out[:0]
+		for _, f := range out {
+			if !l.slot[f.line] {
+				kept = append(kept, f)
+			}
+		}
+		out = kept
+	}
 	// A given name alone ("Juan") in the slot where two or more other cards of the page
 	// hold full names is a person known by the first name, when a title goes with it.
 	slot := map[string]int{}
@@ -769,6 +778,9 @@ func (l *layout) roleSlots(isName []bool, names []string) {
 		}
 		t := clean(ln.text)
 		unknown := isName[k] && names[k] != "" && !knownName(names[k])
+		if p, ok, _ := shaped(t); isName[k] && names[k] == "" && ok && !knownName(p.Name) && p.Title != "" {
+			unknown = true // "Scat Dog Handler, Research Manager": a title read as "Name, Title"
+		}
 		acronym := !isName[k] && len(t) >= 2 && len(t) <= 5 && strings.ToUpper(t) == t && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsUpper(r) }) < 0
 		if unknown || acronym && isNoise(t) && !emailRe.MatchString(t) {
 			isName[k], names[k] = false, ""
