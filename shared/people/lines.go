@@ -1318,7 +1318,7 @@ func titleLine(s string) (string, bool) {
 	}
 	words := strings.Fields(s)
 	caps := strings.ToUpper(s) == s // "OFICIAL DE SEG. DE LA INFORMACIÓN": abbreviations, not sentences
-	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 && !caps || strings.HasSuffix(s, ".") && len(words) > 4 && !caps {
+	if len(words) > 12 || sentenceBreak(words) && len(words) > 4 && !caps || strings.HasSuffix(s, ".") && len(words) > 4 && !caps {
 		return "", false
 	}
 	if verbLed(s) {
@@ -1348,6 +1348,17 @@ func titleLine(s string) (string, bool) {
 		}
 	}
 	return s, true
+}
+
+// sentenceBreak reports whether a word other than the last ends with a full stop that
+// ends a sentence: not an honorific or an initial ("Assistant to Dr. Jane Roe").
+func sentenceBreak(words []string) bool {
+	for _, w := range words[:len(words)-1] {
+		if strings.HasSuffix(w, ".") && !honorificWords[honorificKey(w)] && len([]rune(strings.TrimSuffix(w, "."))) > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // contactAside is a part in brackets, closed or cut off, that holds a way to reach the
