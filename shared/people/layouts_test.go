@@ -93,6 +93,9 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"a job held elsewhere, then the role held here, in one card: the role; a place after the job is no role",
 			`<div class="c"><h4>Aurelio BASTIN</h4><h5>Research engineer at Norvik Labs</h5><p>Treasurer</p></div><div class="c"><h4>Greta VANHOVE</h4><h5>Partner at Brightwell &amp; Co</h5><p>Administrator</p></div><div class="c"><h4>Mila KORHONEN</h4><h5>Head of Sales at Tallmark</h5><p>Berlin</p></div>`,
 			map[string]string{"Aurelio Bastin": "Treasurer", "Greta Vanhove": "Administrator", "Mila Korhonen": "Head of Sales at Tallmark"}},
+		{"where the first line under most names is a job held elsewhere, the line after it is the role on every card",
+			`<div class="c"><h4>Aurelio BASTIN</h4><h5>Research engineer at Norvik Labs</h5><p>President</p></div><div class="c"><h4>Greta VANHOVE</h4><h5>Partner at Brightwell &amp; Co</h5><p>Treasurer</p></div><div class="c"><h4>Jonas WEIRICH</h4><h5>Risk Analyst at Ostbank</h5><p>Administrator</p></div><div class="c"><h4>Lena FOURNIER</h4><h5>Information Security Manager</h5><p>General Secretary</p></div><div class="c"><h4>Paul MERTENS</h4><h5>Honorary President</h5><p>2012 - 2020</p></div>`,
+			map[string]string{"Aurelio Bastin": "President", "Greta Vanhove": "Treasurer", "Jonas Weirich": "Administrator", "Lena Fournier": "General Secretary", "Paul Mertens": "Honorary President"}},
 		{"the role in bold after a rule, in the caption that holds the name heading; a name with a handle aside takes it too",
 			`<h1>Board and Staff</h1><div class="m"><div class="cap"><h2>Tobias Rennick</h2><hr><strong>Chair</strong><br><div class="dep">Deputy: Ruth Allander</div></div></div>
 <div class="m"><div class="cap"><h2>Priya Raman (@priyasec)</h2><hr><strong>Vice Chair</strong><br><div class="loc">Lisbon</div></div></div>`,

@@ -46,6 +46,9 @@ type layout struct {
 	slot  map[int]bool          // lines in the role slot of the page's cards: titles whatever their words
 	// slotTitles counts, by element shape (rosterKey), the titles read right after a known name
 	slotTitles map[string]int
+	// jobSlot marks the shapes of the first of two title lines where those lines mostly
+	// state jobs held elsewhere: the second line is the role
+	jobSlot map[string]bool
 }
 
 var inlineTags = map[atom.Atom]bool{atom.Span: true, atom.Strong: true, atom.B: true, atom.Em: true, atom.I: true, atom.A: true,
@@ -548,7 +551,13 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 			break
 		}
 	}
-	if afterK >= 0 && outsideJob(after) {
+	if afterK >= 0 && l.jobSlot[l.rosterKey(afterK)] && afterK+1 < sp[1] && !isName[afterK+1] && l.lines[afterK+1].heading == 0 {
+		if t, ok := l.titleAt(afterK + 1); ok {
+			if w := strings.Fields(t); titleWord(t) || agentNoun(w[len(w)-1]) {
+				after = t // the role under the job held elsewhere, as on the page's other cards
+			}
+		}
+	} else if afterK >= 0 && outsideJob(after) {
 		// "<h4>Name</h4><h5>Research engineer at Acme</h5><p>Treasurer</p>": the job
 		// held elsewhere, then the role held here; the role wins
 		for k := afterK + 1; k < sp[1] && !isName[k] && l.lines[k].heading == 0; k++ {
@@ -772,6 +781,30 @@ func (l *layout) roleSlots(isName []bool, names []string) {
 		}
 	}
 	l.slotTitles = titled
+	// Cards with two title lines after the name, the first mostly a job held elsewhere
+	// ("<h5>Research engineer at Acme</h5><p>Treasurer</p>"): the second is the role.
+	pairs, outside := map[string]int{}, map[string]int{}
+	for k := range l.lines {
+		if isName[k] || !after(k) || k+1 >= len(l.lines) || isName[k+1] || l.rosterKey(k+1) == l.rosterKey(k) {
+			continue
+		}
+		t, ok := titleLine(l.lines[k].text)
+		if _, ok2 := titleLine(l.lines[k+1].text); !ok || !ok2 {
+			continue
+		}
+		pairs[l.rosterKey(k)]++
+		if outsideJob(t) {
+			outside[l.rosterKey(k)]++
+		}
+	}
+	for key, n := range pairs {
+		if n >= 3 && outside[key]*2 >= n {
+			if l.jobSlot == nil {
+				l.jobSlot = map[string]bool{}
+			}
+			l.jobSlot[key] = true
+		}
+	}
 	for k, ln := range l.lines {
 		if !after(k) || titled[l.rosterKey(k)] < 2 || ln.skip {
 			continue
