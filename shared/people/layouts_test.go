@@ -15,6 +15,94 @@ func TestTeamPageLayouts(t *testing.T) {
 		html string
 		want map[string]string
 	}{
+		// Title choice: lines beside a name that are not its title.
+		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
+			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>
+<h2 class="sec">Comité de<br>Vigilancia</h2><div class="grid"><p class="n">Tomás Ibarra Sol</p><p class="m">Socio #1204</p></div>`,
+			map[string]string{"Rodrigo Peña Alcázar": "Administrador", "Inés Olmedo Ruiz": "Administrador", "Tomás Ibarra Sol": "Comité de Vigilancia"}},
+		{"a handle line ends the title; a second role line joins it",
+			`<h2>Steering Group</h2><div class="g"><div class="c"><h4>Wanda Okafor</h4><p>Member Delegate (Northwind)<br> Group Chair<br> GitHub: <a href="https://github.com/wokafor">wokafor</a></p></div><div class="c"><h4>Lars Pettersen</h4><p>Independent Director<br> Twitter: <a href="https://twitter.com/larsp">@larsp</a></p></div></div>`,
+			map[string]string{"Wanda Okafor": "Member Delegate (Northwind) Group Chair", "Lars Pettersen": "Independent Director"}},
+		{"outside jobs under a board's heading: the section's role; a role in the name's line is kept",
+			`<h2>Officers</h2><a href="/t/a"><strong>Marguerite Olsen, Chair</strong></a><br><p>Managing Partner, Greywater Holdings LLC</p>
+<h2>Trustees</h2><a href="/t/b"><strong>Desmond Achterberg</strong></a><br><p>Founder, Lantern Hill Ventures</p>
+<a href="/t/c"><strong>Priya Ramaswamy</strong></a><br><p>Philanthropist</p>
+<a href="/t/d"><strong>Tobias Wren</strong></a><br><p>Professor of Geology, Northfield University</p>
+<a href="/t/e"><strong>Colette Dunmore</strong></a><br><p>Former Chief Counsel, Orbis Freight, Inc.</p>`,
+			map[string]string{"Marguerite Olsen": "Chair", "Desmond Achterberg": "Trustee", "Priya Ramaswamy": "Trustee", "Tobias Wren": "Trustee", "Colette Dunmore": "Trustee"}},
+		{"an advisory board whose cards say where each adviser works; the staff above keep their roles",
+			`<h2>Staff</h2><div class="p"><h3>Noor Haddad</h3><p>Program Director</p><small>Student at Lakeside College</small></div><div class="p"><h3>Emil Voss</h3><p>Outreach Coordinator</p></div>
+<h2>Advisory Board</h2><div class="p"><h3>Renata Solís</h3><p>Policy Counsel at Riverbend Trust</p></div><div class="p"><h3>Hollis Grant</h3><p>Executive Director of Fairvote NC</p></div><div class="p"><h3>Ines Albrecht</h3><p>Writer and Strategist</p></div>`,
+			map[string]string{"Noor Haddad": "Program Director", "Emil Voss": "Outreach Coordinator", "Renata Solís": "Advisory Board", "Hollis Grant": "Advisory Board", "Ines Albrecht": "Advisory Board"}},
+		{"presidents of member bodies: the body named under each is no title",
+			`<h2>Presidentes de Federaciones</h2><div class="c"><h3>Nerea Goikoetxea Lasa</h3><p class="org">Club de Remo de Navarra</p></div><div class="c"><h3>Rubén Aldama Prieto</h3><p class="org">Asociación de Puertos de Cantabria</p></div>`,
+			map[string]string{"Nerea Goikoetxea Lasa": "Presidente de Federación", "Rubén Aldama Prieto": "Presidente de Federación"}},
+		{"roles beside firms in a department or a board are kept; a line the card before owns is not taken",
+			`<h2>Consulting</h2><div class="p"><h3>Arvid Lund</h3><p>Partner, Tax Advisory</p></div><div class="p"><h3>Mireille Caron</h3><p>Senior Manager, Risk and Compliance</p></div>
+<h2>Board</h2><div class="p"><h3>Ottilie Brandt</h3><p>Chair</p></div><div class="p"><h3>Jasper Quint</h3><p>Treasurer</p></div><div class="p"><h3>Yusuf Demir</h3><p>Secretary, Quint &amp; Demir Consulting</p></div>
+<h2>Team</h2><strong>Lotte Vink</strong><br><p>Office Manager</p><strong>Bram Hoekstra</strong><br><p>Former head of the regional office of the cooperative bank.</p>`,
+			map[string]string{"Arvid Lund": "Partner, Tax Advisory", "Mireille Caron": "Senior Manager, Risk and Compliance", "Ottilie Brandt": "Chair", "Jasper Quint": "Treasurer", "Yusuf Demir": "Secretary, Quint & Demir Consulting", "Lotte Vink": "Office Manager", "Bram Hoekstra": ""}},
+		{"a role beside the name in its run wins over the outside job in the next run; an unknown name-like run that reads as a title is the title",
+			`<h2>Board</h2><ul><li><a href="/"><span class="nm">Orla Kinsella, Treasurer</span><span class="ti">Co-Founder, Bright Harbour Advisors</span></a></li><li><a href="/"><span class="nm">Piet Vandermeer</span><span class="ti">Partner, Dunmore Legal</span></a></li></ul>
+<h2>Equipo</h2><ul><li><a href="/"><span class="nm">Ximena Robles</span><span class="ti">Directora de Operaciones</span></a></li><li><a href="/"><span class="nm">Tomás Irigoyen</span><span class="ti">Gerente de Pesquerías Chile</span></a></li></ul>`,
+			map[string]string{"Orla Kinsella": "Treasurer", "Piet Vandermeer": "Partner, Dunmore Legal", "Ximena Robles": "Directora de Operaciones", "Tomás Irigoyen": "Gerente de Pesquerías Chile"}},
+		{"a status line is no title: the label above wins; two names share their card's role; an addressee over a street is no title",
+			`<div class="k"><h5>Jugendarbeit</h5><p class="n">Lorenz Albers<br><span>Miriam Seidel - Zurzeit in Elternzeit</span></p><p class="c">Telefon: 030 1234567</p></div>
+<div class="k"><h5>Kantorin</h5><p class="n">Dorothea Wendt</p><p class="s">Zurzeit in Elternzeit</p></div>
+<div class="k"><h5>Gemeindebüro</h5><p class="n">Ruth Baumann, Jonas Keller</p><p class="a">Kirchgasse 4<br>12345 Berlin</p></div>
+<div class="k"><h5>Friedhofsverwaltung:</h5><p class="n">Helmut Grabow</p><p class="a">Verwaltung des Alten Friedhofs</p><p class="a">Lindenstraße 12</p><p class="a">12345 Berlin</p></div>
+<div class="t"><h2>Sabine Kohl und Erik Raabe</h2><h3>Volleyball</h3></div><div class="t"><h2>Ulrike Stamm</h2><h3>Handball</h3></div>`,
+			map[string]string{"Lorenz Albers": "Jugendarbeit", "Miriam Seidel": "Jugendarbeit", "Dorothea Wendt": "Kantorin", "Ruth Baumann": "Gemeindebüro", "Jonas Keller": "Gemeindebüro", "Helmut Grabow": "Friedhofsverwaltung", "Sabine Kohl": "Volleyball", "Erik Raabe": "Volleyball", "Ulrike Stamm": "Handball"}},
+		{"the line in the role slot of the page's cards is the title whatever its words",
+			`<h1>Junta directiva</h1><article><h3>Marta Quiroga Peña</h3><p>Presidenta</p></article><article><h3>Luis Ortega Díaz</h3><p>Tesorero</p></article><article><h3>Elena Vidal Rojas</h3><p>Ayuda Mutua</p></article><article><h3>Pablo Núñez Gil</h3><p>PR</p></article>`,
+			map[string]string{"Marta Quiroga Peña": "Presidenta", "Luis Ortega Díaz": "Tesorero", "Elena Vidal Rojas": "Ayuda Mutua", "Pablo Núñez Gil": "PR"}},
+		{"the role slot after a name the model does not know, in the slot of known names",
+			`<h3>Equipo</h3><div class="p"><h4>Lucía Moreno</h4><p>Coordinadora</p></div><div class="p"><h4>Pedro Salas</h4><p>Tesorero</p></div><div class="p"><h4>Ana Ruiz</h4><p>Secretaria</p></div><div class="p"><h4>Tuyuc Xicay</h4><p>Ayuda Mutua</p></div>`,
+			map[string]string{"Lucía Moreno": "Coordinadora", "Pedro Salas": "Tesorero", "Ana Ruiz": "Secretaria", "Tuyuc Xicay": "Ayuda Mutua"}},
+		{"a role with a comma in the role slot is no \"Name, Title\" line",
+			`<h3>Farm</h3><ul><li><h4>Martin Keller</h4><p><em>Farm Manager</em></p></li><li><h4>Sofia Brandt</h4><p><em>Herd Supervisor</em></p></li><li><h4>Oskar Lindqvist</h4><p><em>Goat Shed Keeper, Dairy Manager and Research Coordinator</em></p></li></ul>`,
+			map[string]string{"Martin Keller": "Farm Manager", "Sofia Brandt": "Herd Supervisor", "Oskar Lindqvist": "Goat Shed Keeper, Dairy Manager and Research Coordinator"}},
+		{"an honorific inside a title does not end a sentence; a full stop after a word does",
+			`<h3>Office</h3><ul><li><h4>Hanna Ruud</h4><p>Personal Assistant to Dr. Ingrid Solheim</p></li><li><h4>Erik Dahl</h4><p>Office Manager</p></li><li><h4>Siri Moen</h4><p>Joined in 2019. Loves the fjords</p></li></ul>`,
+			map[string]string{"Hanna Ruud": "Personal Assistant to Dr. Ingrid Solheim", "Erik Dahl": "Office Manager", "Siri Moen": "Office"}},
+		{"without two titled cards of the same shape a name-like line is no title",
+			`<div class="c"><h3>Anna Berger</h3><p>Vorsitzende</p></div><div class="c"><h3>Jonas Wirth</h3><div>Grüne Aue</div></div>`,
+			map[string]string{"Anna Berger": "Vorsitzende", "Jonas Wirth": ""}},
+		{"labelled facts about a member (profession, whom they represent, home town, term) are no title; a role field is",
+			`<h2>Officers</h2><div class="m"><h3>Hattie Brennan</h3><div class="d">Position: Chair</div><div class="d">Profession: Veterinary Surgeon</div></div>
+<h2>Board Members</h2><div class="m"><h3>Cyrus Holloway</h3><div class="d">Profession: Owner of Holloway Joinery</div><div class="d">Representing: Small Business</div><div class="d">From: Ashford, Kent</div><div class="d">Term: May 2024 – May 2026</div></div><div class="m"><h3>Imelda Sorensen</h3><div class="d">Occupation: Teacher</div><div class="d">Representing: Parents</div></div>`,
+			map[string]string{"Hattie Brennan": "Chair", "Cyrus Holloway": "Board Member", "Imelda Sorensen": "Board Member"}},
+		{"a team named in the lower heading after a name heading is its title, where the card holds another person",
+			`<h1>Equipo</h1><div class="card"><h4>Valeria Sosa</h4><h6>Tesorera</h6></div><div class="card"><h4>Bruno Aguirre</h4><h6>Equipo de Prensa</h6></div>
+<div class="card"><h4>Carla Méndez</h4><h6>Equipo de Ideas y Participación</h6><p>Suplente: Julián Ferreira</p></div>`,
+			map[string]string{"Valeria Sosa": "Tesorera", "Bruno Aguirre": "Equipo de Prensa", "Carla Méndez": "Equipo de Ideas y Participación", "Julián Ferreira": "Suplente"}},
+		{"a bracket holding the e-mail and key links is cut from the title; a leader's title in bold after a rule in the caption",
+			`<h2>Vorstand</h2><ul class="team"><li><p>Jan Wendler</p><p>Vorsitzender (<a href="mailto:jan@verein.example">jan@verein.example</a>, <a href="/pgp/jan.asc">PGP-Key</a>)</p></li><li><p>Greta Pohl</p><p>Kassenwartin</p></li></ul>
+<h1>Our Chapter</h1><div class="c"><img src="/a.png"><div class="caption">Helena Brooks<hr><strong>Chapter Leader</strong></div></div><div class="c"><img src="/b.png"><div class="caption">Marcus Feld<hr><strong>Chapter Leader</strong></div></div>`,
+			map[string]string{"Jan Wendler": "Vorsitzender", "Greta Pohl": "Kassenwartin", "Helena Brooks": "Chapter Leader", "Marcus Feld": "Chapter Leader"}},
+		{"a heading's body after 'of' or 'du' stays as written when its holders are made singular",
+			`<h2>Board of Directors</h2><div class="d"><h3>Imogen Thale</h3><p>Partner, Fenwick Rowe LLP</p></div><div class="d"><h3>Dario Lentz</h3><p>Chief Financial Officer, Halvard Shipping Group</p></div>
+<h2>Membres du Conseil</h2><ul class="membres"><li>Odile Faucher</li><li>Rémi Castagnet</li></ul>`,
+			map[string]string{"Imogen Thale": "Board of Directors", "Dario Lentz": "Board of Directors", "Odile Faucher": "Membre du Conseil", "Rémi Castagnet": "Membre du Conseil"}},
+		{"a role cell before the name in its own row is its title, even after a row that ends with a name",
+			`<h2>Vorstand</h2><table><tr><td><b>Beisitzerin</b></td><td>Edith Lauber</td></tr><tr><td><b>Hüttenwart</b></td><td>Konrad Imfeld</td><td>Talweg 10</td><td>6060 Sarnen</td></tr></table>`,
+			map[string]string{"Edith Lauber": "Beisitzerin", "Konrad Imfeld": "Hüttenwart"}},
+		{"a table row is a record: the next row's role is not taken; an abbreviated role in capitals is a title",
+			`<h4>Plantel</h4><table><tr><td>GERENTE GENERAL</td><td>Por designar</td></tr><tr><td>OFICIAL DE SEG. DE LA INFORMACIÓN</td><td>Ramiro Quispe Mamani</td></tr><tr><td>ENCARGADO DE RIESGOS</td><td>Vacante</td></tr></table>`,
+			map[string]string{"Ramiro Quispe Mamani": "OFICIAL DE SEG. DE LA INFORMACIÓN"}},
+		{"a job held elsewhere, then the role held here, in one card: the role; a place after the job is no role",
+			`<div class="c"><h4>Aurelio BASTIN</h4><h5>Research engineer at Norvik Labs</h5><p>Treasurer</p></div><div class="c"><h4>Greta VANHOVE</h4><h5>Partner at Brightwell &amp; Co</h5><p>Administrator</p></div><div class="c"><h4>Mila KORHONEN</h4><h5>Head of Sales at Tallmark</h5><p>Berlin</p></div>`,
+			map[string]string{"Aurelio Bastin": "Treasurer", "Greta Vanhove": "Administrator", "Mila Korhonen": "Head of Sales at Tallmark"}},
+		{"where the first line under most names is a job held elsewhere, the line after it is the role on every card",
+			`<div class="c"><h4>Aurelio BASTIN</h4><h5>Research engineer at Norvik Labs</h5><p>President</p></div><div class="c"><h4>Greta VANHOVE</h4><h5>Partner at Brightwell &amp; Co</h5><p>Treasurer</p></div><div class="c"><h4>Jonas WEIRICH</h4><h5>Risk Analyst at Ostbank</h5><p>Administrator</p></div><div class="c"><h4>Lena FOURNIER</h4><h5>Information Security Manager</h5><p>General Secretary</p></div><div class="c"><h4>Paul MERTENS</h4><h5>Honorary President</h5><p>2012 - 2020</p></div>`,
+			map[string]string{"Aurelio Bastin": "President", "Greta Vanhove": "Treasurer", "Jonas Weirich": "Administrator", "Lena Fournier": "General Secretary", "Paul Mertens": "Honorary President"}},
+		{"the role in bold after a rule, in the caption that holds the name heading; a name with a handle aside takes it too",
+			`<h1>Board and Staff</h1><div class="m"><div class="cap"><h2>Tobias Rennick</h2><hr><strong>Chair</strong><br><div class="dep">Deputy: Ruth Allander</div></div></div>
+<div class="m"><div class="cap"><h2>Priya Raman (@priyasec)</h2><hr><strong>Vice Chair</strong><br><div class="loc">Lisbon</div></div></div>`,
+			map[string]string{"Tobias Rennick": "Chair", "Ruth Allander": "Deputy", "Priya Raman": "Vice Chair"}},
+		{"a number after a role is kept when it ranks the role",
+			`<h2>Vorstand</h2><ul class="team"><li><p>Greta Hollmann</p><p>Vorsitzende 2</p></li><li><p>Anton Weber</p><p>Kassenwart</p></li></ul>`,
+			map[string]string{"Greta Hollmann": "Vorsitzende 2", "Anton Weber": "Kassenwart"}},
 		{"table: names in one row, titles in the next",
 			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
 			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},

@@ -43,6 +43,12 @@ type layout struct {
 	lines []line
 	span  map[*html.Node][2]int // the lines under each element: [first, last+1)
 	prose map[int]bool          // lines that open a sentence naming someone on the next line: not titles
+	slot  map[int]bool          // lines in the role slot of the page's cards: titles whatever their words
+	// slotTitles counts, by element shape (rosterKey), the titles read right after a known name
+	slotTitles map[string]int
+	// jobSlot marks the shapes of the first of two title lines where those lines mostly
+	// state jobs held elsewhere: the second line is the role
+	jobSlot map[string]bool
 }
 
 var inlineTags = map[atom.Atom]bool{atom.Span: true, atom.Strong: true, atom.B: true, atom.Em: true, atom.I: true, atom.A: true,
@@ -202,6 +208,9 @@ func headingRole(t string) string {
 		if r, ok := titleLine(m[2]); ok && looksLikeTitle(r) {
 			return r
 		}
+		if !knownName(m[1]) {
+			return headingRole(m[1]) // an aside in brackets ("Vocales (Números Impares)", "Board (2024-2026)")
+		}
 	}
 	if rest := listOf.ReplaceAllString(t, ""); rest != t && len(strings.Fields(rest)) <= 2 && !strings.ContainsAny(rest, "0123456789") {
 		r := []rune(rest)
@@ -258,6 +267,8 @@ type found struct {
 	line   int
 	alone  bool // the name stands alone in its card (no title beside it)
 	strong bool // the line's shape says it is a person ("Role: Name")
+	card   bool // read from the lines around a name (personAt), not from the line's shape
+	shared bool // one of two or more names on one line, or a name with an aside: its card gives the title
 }
 
 // lines reads the people of a page's layout.
@@ -321,13 +332,13 @@ func lines(doc *html.Node) []Person {
 		}
 		if p, ok, alone := shaped(ln.text); ok {
 			l.contacts(&p, i, true)
-			out = append(out, found{p: p, line: i, alone: alone, strong: roleColonName.MatchString(ln.text)})
+			out = append(out, found{p: p, line: i, alone: alone, strong: roleColonName.MatchString(ln.text), shared: alone})
 			isName[i] = true
 			continue
 		}
 		if ps := nameList(ln.text); len(ps) > 0 {
 			for _, p := range ps {
-				out = append(out, found{p: p, line: i, alone: true})
+				out = append(out, found{p: p, line: i, alone: true, shared: true})
 			}
 			isName[i] = true
 			continue
@@ -338,6 +349,16 @@ func lines(doc *html.Node) []Person {
 			}
 			isName[i] = true
 		}
+	}
+	l.roleSlots(isName, names)
+	if len(l.slot) > 0 {
+		kept := out[:0]
+		for _, f := range out {
+			if !l.slot[f.line] {
+				kept = append(kept, f)
+			}
+		}
+		out = kept
 	}
 	// A given name alone ("Juan") in the slot where two or more other cards of the page
 	// hold full names is a person known by the first name, when a title goes with it.
@@ -367,7 +388,25 @@ func lines(doc *html.Node) []Person {
 			}
 		}
 	}
+	// Two or more names in one line ("A, B", "A und B") share the role their card
+	// gives, read as for one name; so does a name with an aside and no title ("Name
+	// (@handle)").
+	shared := map[int]string{}
+	for k, f := range out {
+		if !f.shared {
+			continue
+		}
+		t, ok := shared[f.line]
+		if !ok {
+			t = l.personAt(f.line, isName, names).p.Title
+			shared[f.line] = t
+		}
+		if t != "" {
+			out[k].p.Title, out[k].alone = t, false
+		}
+	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].line < out[b].line })
+	l.outsideJobs(out)
 	return l.keep(out, isName)
 }
 
@@ -464,8 +503,22 @@ func (l *layout) item(i int, isName []bool) (*html.Node, [2]int) {
 			break
 		}
 		best, sp = p, s
+		if p.DataAtom == atom.Tr && cells(p) >= 2 {
+			break // a table row of cells is a record: its card, not the table around it
+		}
 	}
 	return best, sp
+}
+
+// cells counts the cells of a table row.
+func cells(tr *html.Node) int {
+	n := 0
+	for c := tr.FirstChild; c != nil; c = c.NextSibling {
+		if c.DataAtom == atom.Td || c.DataAtom == atom.Th {
+			n++
+		}
+	}
+	return n
 }
 
 // personAt reads the person whose name is line i.
@@ -475,28 +528,52 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	// The line after the name in its card, else the line before it (a role label
 	// above the name, in its card or just above it). A label that names a job wins
 	// over a line after the name that does not (an affiliation, an address).
-	after := ""
+	after, ownLine, afterK := "", false, -1 // ownLine: a line of text follows the name, title or not
 	for k := i + 1; k < sp[1] && after == ""; k++ {
-		if l.lines[k].heading > 0 && l.lines[i].heading == 0 {
-			break // a heading after the name opens the next part
+		if l.lines[k].heading > 0 && l.lines[i].heading == 0 || isName[k] {
+			break // a heading after the name opens the next part; another name is another person
 		}
 		if t, ok := l.titleAt(k); ok {
-			after = l.multiLine(k, t, sp[1], isName)
+			after, afterK = l.multiLine(k, t, sp[1], isName), k
 		} else if !isNoise(l.lines[k].text) {
+			ownLine = !isName[k]
 			break
 		}
 	}
 	before, label := "", false
-	for k := i - 1; k >= sp[0] && before == ""; k-- {
+	for k := i - 1; k >= sp[0] && before == "" && !isName[k]; k-- {
 		if t, ok := l.titleAt(k); ok {
+			if ownLine && k-1 >= sp[0] && isName[k-1] {
+				break // "Name / line / Name / line": the line above is the card before's
+			}
 			before, label = t, l.isLabel(k, i)
 		} else if !isNoise(l.lines[k].text) {
 			break
 		}
 	}
+	if afterK >= 0 && l.jobSlot[l.rosterKey(afterK)] && afterK+1 < sp[1] && !isName[afterK+1] && l.lines[afterK+1].heading == 0 {
+		if t, ok := l.titleAt(afterK + 1); ok {
+			if w := strings.Fields(t); titleWord(t) || agentNoun(w[len(w)-1]) {
+				after = t // the role under the job held elsewhere, as on the page's other cards
+			}
+		}
+	} else if afterK >= 0 && outsideJob(after) {
+		// "<h4>Name</h4><h5>Research engineer at Acme</h5><p>Treasurer</p>": the job
+		// held elsewhere, then the role held here; the role wins
+		for k := afterK + 1; k < sp[1] && !isName[k] && l.lines[k].heading == 0; k++ {
+			if t, ok := l.titleAt(k); ok {
+				if w := strings.Fields(t); !outsideJob(t) && len(w) <= 6 && (titleWord(t) || agentNoun(w[len(w)-1])) {
+					after = t
+				}
+				break
+			} else if !isNoise(l.lines[k].text) {
+				break
+			}
+		}
+	}
 	title := after
-	if after == "" || label && titleWord(before) && !titleWord(after) {
-		title = before
+	if after == "" || label && titleWord(before) && !titleWord(after) || label && l.headsAddress(afterK, i) {
+		title = before // a label above the name wins over an addressee over a street ("Verwaltung des Friedhofs<br>Hauptstraße 9")
 	}
 	// A title on the card's first line and the name on its last, a bio between them
 	// ("<li><p>Directeur artistique</p><p>Il veille ...<br>Léa Martin</p></li>").
@@ -511,11 +588,20 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	if title == "" {
 		title = l.tabLabel(i, isName)
 	}
-	// A name heading and the title in the next heading of the same rank
-	// ("<h5>Name</h5><h5>Président</h5><p>Firm<br>Street</p>").
-	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading == l.lines[i].heading &&
+	// A name heading and the title in the next heading of the same or a lower rank
+	// ("<h5>Name</h5><h5>Président</h5><p>Firm<br>Street</p>", "<h4>Name</h4><h6>Vocal</h6>").
+	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading >= l.lines[i].heading && l.lines[k].heading <= 6 &&
 		l.lines[k].block == nextElement(it) {
-		if t, ok := titleLine(l.lines[k].text); ok && looksLikeTitle(t) {
+		if t, ok := titleLine(l.lines[k].text); ok && (looksLikeTitle(t) || l.slotTitles[l.rosterKey(k)] >= 2) {
+			title = t
+		}
+	}
+	// A name heading and the text after it in the heading's own container ("<div><h2>
+	// Name</h2><hr><strong>Chair</strong><div>Country</div></div>") when the item stops
+	// at the heading.
+	if k := i + 1; title == "" && l.lines[i].heading > 0 && sp[1] == k && k < len(l.lines) && !isName[k] && l.lines[k].heading == 0 &&
+		it.Parent != nil && l.lines[k].block == it.Parent {
+		if t, ok := titleLine(l.lines[k].text); ok && (l.lines[k].bold || looksLikeTitle(t)) {
 			title = t
 		}
 	}
@@ -529,6 +615,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		if prev := prevElement(it); prev != nil {
 			if sp2, ok := l.span[prev]; ok && sp2[1] > sp2[0] && !isName[sp2[0]] {
 				title, _ = titleLine(l.lines[sp2[0]].text)
+				if l.lines[sp2[0]].heading > 0 && l.lines[sp2[1]-1].block == l.lines[sp2[0]].block {
+					title, _ = titleLine(headingRole(l.headingText(sp2[1] - 1))) // a heading broken by <br>
+				}
 			}
 		}
 	}
@@ -554,14 +643,197 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		l.contacts(&p, k, k == i)
 	}
 	p.Title = title
-	return found{p: p, line: i, alone: title == ""}
+	return found{p: p, line: i, alone: title == "", card: true}
+}
+
+// agentNoun reports whether w names what a person does by its ending ("Administrator",
+// "Kassierer", "Trésorière").
+func agentNoun(w string) bool {
+	lw := strings.ToLower(strings.Trim(w, ".,;"))
+	if len([]rune(lw)) < 5 {
+		return false
+	}
+	for _, e := range agentEndings {
+		if strings.HasSuffix(lw, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// headsAddress reports whether line k, after the name on line i, opens a block of its
+// own that goes on with a postal address: the addressee, not the person's title.
+func (l *layout) headsAddress(k, i int) bool {
+	if k < 1 || l.lines[k].block == l.lines[i].block || l.lines[k-1].block == l.lines[k].block {
+		return false
+	}
+	for j := k + 1; j < len(l.lines) && j <= k+2; j++ {
+		if w := strings.Fields(l.lines[j].text); len(w) > 0 && addressLike(w) {
+			return l.lines[j].block == l.lines[k].block || signature(l.lines[j].block) == signature(l.lines[k].block)
+		}
+	}
+	return false
+}
+
+// outsideJobs gives the people of a board's section the section's role where their
+// cards state the jobs they hold elsewhere: under "Trustees" or "Advisory Board",
+// "Founder, Brick & Mortar Ventures" or "Director of Policy at a Charity" is what
+// a member does outside the organisation, not the role held in it. A section
+// qualifies when its heading names a board or the plural of a role, and at least
+// half (two or more) of its cards' lines read as a job elsewhere (a role and an
+// organisation). A role given in the name's own line ("Name, Chair") is kept.
+func (l *layout) outsideJobs(fs []found) {
+	type section struct{ cards, outside int }
+	heads := make([]string, len(fs))
+	secs := map[string]*section{}
+	for k, f := range fs {
+		if !f.card || f.p.Title == "" {
+			continue
+		}
+		head, _ := l.sectionOf(f.line, l.lines[f.line].heading, true)
+		if head == "" || !boardHeading(head) {
+			continue
+		}
+		heads[k] = head
+		if secs[head] == nil {
+			secs[head] = &section{}
+		}
+		secs[head].cards++
+		if outsideJob(f.p.Title) {
+			secs[head].outside++
+		}
+	}
+	for k := range fs {
+		if sec := secs[heads[k]]; heads[k] != "" && sec.outside >= 2 && sec.outside*2 >= sec.cards {
+			fs[k].p.Title = singular(heads[k])
+		}
+	}
+}
+
+// boardWords name a board or council, or its members.
+var boardWords = regexp.MustCompile(`(?i)(^|\s)(board|trustees?|advisory|advisors?|advisers?|council|governors|directors|beirat|kuratorium|\pL*rat|conseil|consejo|consiglio|conselho|comité|comitato|committee|junta|bestuur|raad|vocales|miembros|membres|members|mitglieder)(\s|$)`)
+
+// boardHeading reports whether a section heading names a board or council
+// ("Advisory Board", "Beirat") or the holders of a role ("Trustees", "Presidentes
+// de Asociaciones"); a department ("Engineering") does not.
+func boardHeading(head string) bool {
+	return boardWords.MatchString(head) || singular(head) != head
+}
+
+// orgWords name organisations; a line naming one beside a board member's name is an
+// affiliation.
+var orgWords = regexp.MustCompile(`(?i)(^|[\s(,])(university|universidad|universidade|université|universität|università|college|school|academy|institute|institut|instituto|istituto|foundation|fundación|fundação|fondation|stiftung|fondazione|association|asociación|associação|associazione|verband|verein|federation|federación|fédération|federazione|agrupación|club|clube|sociedad|société|società|sociedade|cooperativa|coopérative|genossenschaft|company|corporation|corp\.?|inc\.?|llc|llp|ltd\.?|gmbh|s\.a\.|s\.l\.|ventures|capital|bank|ministry|ministerio|ministère|house of representatives|senate|parliament|cámara)([\s),.]|$)`)
+
+// jobAt joins a job to the organisation it is held at ("Director at NC Child",
+// "Leiterin bei Acme", "Consultante chez Acme").
+var jobAt = regexp.MustCompile(`\s(?:at|bei|chez|@)\s+(?:the\s+)?\p{Lu}`)
+
+// jobOf joins a job to a named organisation ("Executive Director of Common Cause
+// NC", "Member of the State House"): "of the" and a capital, or a name with an
+// acronym.
+var jobOf = regexp.MustCompile(`\sof\s+(?:the\s+\p{Lu}|(?:\p{Lu}\pL*\s+)*\p{Lu}{2,}\b)`)
+
+// outsideJob reports whether a line beside a board member's name reads as a job held
+// elsewhere: a role and an organisation ("Partner, Sidley Austin LLP", "CEO at
+// Acme", "Founder, Brick & Mortar Ventures"), or an organisation alone.
+func outsideJob(t string) bool {
+	if orgWords.MatchString(t) || jobAt.MatchString(t) || jobOf.MatchString(t) {
+		return true
+	}
+	_, rest, ok := strings.Cut(t, ", ")
+	if !ok {
+		return false
+	}
+	caps := 0
+	for _, w := range strings.Fields(rest) {
+		if titleWord(w) {
+			return false
+		}
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) || unicode.IsDigit(r) {
+			caps++
+		}
+	}
+	return caps >= 2
+}
+
+// roleSlots finds the lines in the role slot of a page's cards that read like names
+// but are roles: where two or more cards give a title in the line right after a
+// known name, in elements of one shape, a line of that shape right after a name (known,
+// or in the slot where three or more known names sit) is its title whatever its words
+// ("Asistencia Social", "Elected Delegate", "PR"), unless the model knows it as a name.
+func (l *layout) roleSlots(isName []bool, names []string) {
+	known := map[string]int{} // known names by element shape: the page's name slots
+	for j := range l.lines {
+		if isName[j] && names[j] != "" && knownName(names[j]) {
+			known[l.rosterKey(j)]++
+		}
+	}
+	after := func(k int) bool { // line k follows a known name, or a name in a slot of three or more known names, in an element of another shape
+		j := k - 1
+		return j >= 0 && isName[j] && names[j] != "" && (knownName(names[j]) || known[l.rosterKey(j)] >= 3) && l.rosterKey(j) != l.rosterKey(k)
+	}
+	titled := map[string]int{}
+	for k := range l.lines {
+		if !isName[k] && after(k) {
+			if _, ok := titleLine(l.lines[k].text); ok {
+				titled[l.rosterKey(k)]++
+			}
+		}
+	}
+	l.slotTitles = titled
+	// Cards with two title lines after the name, the first mostly a job held elsewhere
+	// ("<h5>Research engineer at Acme</h5><p>Treasurer</p>"): the second is the role.
+	pairs, outside := map[string]int{}, map[string]int{}
+	for k := range l.lines {
+		if isName[k] || !after(k) || k+1 >= len(l.lines) || isName[k+1] || l.rosterKey(k+1) == l.rosterKey(k) {
+			continue
+		}
+		t, ok := titleLine(l.lines[k].text)
+		if _, ok2 := titleLine(l.lines[k+1].text); !ok || !ok2 {
+			continue
+		}
+		pairs[l.rosterKey(k)]++
+		if outsideJob(t) {
+			outside[l.rosterKey(k)]++
+		}
+	}
+	for key, n := range pairs {
+		if n >= 3 && outside[key]*2 >= n {
+			if l.jobSlot == nil {
+				l.jobSlot = map[string]bool{}
+			}
+			l.jobSlot[key] = true
+		}
+	}
+	for k, ln := range l.lines {
+		if !after(k) || titled[l.rosterKey(k)] < 2 || ln.skip {
+			continue
+		}
+		t := clean(ln.text)
+		unknown := isName[k] && names[k] != "" && !knownName(names[k])
+		if p, ok, _ := shaped(t); isName[k] && names[k] == "" && ok && !knownName(p.Name) && p.Title != "" {
+			unknown = true // "Scat Dog Handler, Research Manager": a title read as "Name, Title"
+		}
+		acronym := !isName[k] && len(t) >= 2 && len(t) <= 5 && strings.ToUpper(t) == t && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsUpper(r) }) < 0
+		if unknown || acronym && isNoise(t) && !emailRe.MatchString(t) {
+			isName[k], names[k] = false, ""
+			if l.slot == nil {
+				l.slot = map[int]bool{}
+			}
+			l.slot[k] = true
+		}
+	}
 }
 
 // titleAt reads line k as a title (titleLine); a line whose element has a title class
-// is one even when it reads like a name ("<div class=role>Breitensport Reiten</div>").
+// is one even when it reads like a name ("<div class=role>Breitensport Reiten</div>"),
+// and so is a line in the role slot of the page's cards (roleSlots).
 func (l *layout) titleAt(k int) (string, bool) {
 	if l.prose[k] {
 		return "", false
+	}
+	if l.slot[k] {
+		return clean(l.lines[k].text), true
 	}
 	if t, ok := titleLine(l.lines[k].text); ok {
 		return t, true
@@ -627,7 +899,7 @@ func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
 			break
 		}
 	}
-	t, ok := titleLine(l.lines[k].text)
+	t, ok := titleLine(l.headingText(k))
 	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || words > 10 || l.lines[k].heading == 0 && words > 4 {
 		return "" // not a label but a sentence ("Il Consiglio Direttivo in carica è composto da:")
 	}
@@ -1025,7 +1297,7 @@ func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people b
 		if ln.heading == 0 && !label || rank > 1 && (ln.heading == 0 || ln.heading >= rank) || rank == 1 && ln.heading != 1 {
 			continue // a name in an h1 (a page of several) looks at the other h1s
 		}
-		t := clean(ln.text)
+		t := clean(l.headingText(k))
 		if genericHeading.MatchString(t) {
 			if one := memberSingular[strings.ToLower(t)]; one != "" && titledPage && rank == 0 {
 				return one, true
@@ -1044,6 +1316,19 @@ func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people b
 	return "", false
 }
 
+// headingText is the text of the heading on line k with the lines of the same
+// heading before it: a heading broken by <br> ("Comisión de<br>Auditoría").
+func (l *layout) headingText(k int) string {
+	t := l.lines[k].text
+	if l.lines[k].heading == 0 {
+		return t
+	}
+	for j := k - 1; j >= 0 && k-j < 4 && l.lines[j].block == l.lines[k].block; j-- {
+		t = l.lines[j].text + " " + t
+	}
+	return t
+}
+
 // personClass reports whether line i's block or one of its near ancestors carries a
 // person class.
 func (l *layout) personClass(i int) bool {
@@ -1060,11 +1345,13 @@ func (l *layout) personClass(i int) bool {
 // sentence, not a contact detail or a link label; the label colon and degrees go.
 func titleLine(s string) (string, bool) {
 	s = stripDegrees(clean(fieldLabel.ReplaceAllString(strings.TrimSuffix(strings.TrimSpace(s), ":"), "")))
+	s = strings.TrimSpace(contactAside.ReplaceAllString(s, "")) // "Vorsitzender (jan@…, PGP-Key)": Vorsitzender
 	if s == "" || len(s) > 110 || isNoise(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") {
 		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
 	}
 	words := strings.Fields(s)
-	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 || strings.HasSuffix(s, ".") && len(words) > 4 {
+	caps := strings.ToUpper(s) == s // "OFICIAL DE SEG. DE LA INFORMACIÓN": abbreviations, not sentences
+	if len(words) > 12 || sentenceBreak(words) && len(words) > 4 && !caps || strings.HasSuffix(s, ".") && len(words) > 4 && !caps {
 		return "", false
 	}
 	if verbLed(s) {
@@ -1095,6 +1382,21 @@ func titleLine(s string) (string, bool) {
 	}
 	return s, true
 }
+
+// sentenceBreak reports whether a word other than the last ends with a full stop that
+// ends a sentence: not an honorific or an initial ("Assistant to Dr. Jane Roe").
+func sentenceBreak(words []string) bool {
+	for _, w := range words[:len(words)-1] {
+		if strings.HasSuffix(w, ".") && !honorificWords[honorificKey(w)] && len([]rune(strings.TrimSuffix(w, "."))) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// contactAside is a part in brackets, closed or cut off, that holds a way to reach the
+// person (an e-mail address, a link, a key, a phone): no part of the title.
+var contactAside = regexp.MustCompile(`(?i)\s*[(\[][^()\[\]]*(?:@|https?://|www\.|\bpgp\b|\bgpg\b|\bkey\b|e-?mail|\btel\b|\bphone\b|\bfax\b)[^()\[\]]*(?:[)\]]|$)`)
 
 // streetEnds end street names (German and Dutch compounds); streetWords are street
 // names' own words elsewhere.
@@ -1148,9 +1450,27 @@ var fieldLabel = regexp.MustCompile(`(?i)^(?:funktion|function|fonction|position
 
 var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|web|website|tel\.?|phone|telefon|fax|vcard|contact|kontakt|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
 
+// idLine is a membership number or an identifier shown under a name ("Socio #430",
+// "Mitglied Nr. 12", "N° 7"), and handleLine a handle given with its service's label
+// ("GitHub: jdoe", "Twitter: @jdoe"): neither is a title.
+var (
+	idLine     = regexp.MustCompile(`^(?:\pL+\.?\s+)?(?:#|nº|n°|no\.|nr\.|num\.|núm\.)\s*\d+$`)
+	handleLine = regexp.MustCompile(`(?i)^(?:github|gitlab|codeberg|twitter|x|mastodon|bluesky|linkedin|instagram|facebook|skype|telegram|orcid|keybase|matrix|irc)\s*:\s*@?\S+$`)
+)
+
+// statusLine says where a person is for now, not what they do ("Zurzeit in
+// Elternzeit", "currently on parental leave", "en congé maternité").
+var statusLine = regexp.MustCompile(`(?i)^(?:(?:zurzeit|zur zeit|derzeit|z\.\s?zt\.|currently|actuellement|actualmente|attualmente|momenteel)\s+)?(?:in\s+elternzeit|in\s+mutterschutz|beurlaubt|im\s+sabbatical|on\s+(?:parental\s+|maternity\s+|paternity\s+|sick\s+)?leave|en\s+congé(?:\s+\pL+)*|de\s+baja(?:\s+\pL+)*|in\s+congedo(?:\s+\pL+)*|met\s+(?:zwangerschaps|ouderschaps)?verlof)$`)
+
+// factLine is a labelled fact about a person that is not their role in the
+// organisation: what they do for a living, whom they represent, where they come from,
+// their term ("Profession: Lawyer", "Representing: Business", "From: Leeds", "Term:
+// 2023–2025", "Beruf: Lehrerin").
+var factLine = regexp.MustCompile(`(?i)^(?:profession|occupation|day job|beruf|métier|profesión|profissão|professione|beroep|representing|represents|vertritt|vertreten durch|représente|representa|rappresenta|from|aus|herkunft|wohnort|hometown|home town|lives in|ville|ciudad|città|woonplaats|term|term of office|amtszeit|mandat|mandato|termijn|employer|arbeitgeber|employeur|empleador|affiliation|education|ausbildung|formation|formación|studies|studium|hobbies|hobby|interests|interessen|centres d'intérêt|intereses)\s*:\s*\S`)
+
 func isNoise(s string) bool {
 	s = strings.TrimSpace(s)
-	return s == "" || honorificWords[honorificKey(s)] || noise.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
+	return s == "" || statusLine.MatchString(s) || factLine.MatchString(s) || honorificWords[honorificKey(s)] || noise.MatchString(s) || idLine.MatchString(strings.ToLower(s)) || handleLine.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
 }
 
 var (
@@ -1215,7 +1535,7 @@ func shaped(s string) (p Person, ok, alone bool) {
 			if t, ok := titleLine(m[2]); ok {
 				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
 			}
-			if stripDegrees(m[2]) == "" { // "Jane Doe, PhD"
+			if stripDegrees(m[2]) == "" || isNoise(m[2]) { // "Jane Doe, PhD", "Jane Doe - on leave"
 				return Person{Via: ViaBlock, Name: n}, true, true
 			}
 		}
@@ -1258,6 +1578,15 @@ func fromParts(parts []string) []found {
 		return nil
 	}
 	if _, ok := nameOf(parts[0]); !ok {
+		if m := nameComma.FindStringSubmatch(parts[0]); m != nil && len(parts) == 2 {
+			// "<span>Name, Treasurer</span><span>Co-Founder, Acme</span>": the role
+			// beside the name is the title, the run after it a job held elsewhere
+			if n, ok := nameOf(m[1]); ok {
+				if t, ok := titleLine(m[2]); ok && looksLikeTitle(t) {
+					return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
+				}
+			}
+		}
 		if n, ok := nameOf(parts[len(parts)-1]); ok && len(parts) == 2 {
 			if t, ok := titleLine(parts[0]); ok {
 				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
@@ -1268,11 +1597,11 @@ func fromParts(parts []string) []found {
 	var out []found
 	closed := -1 // the person whose card a bio sentence ended
 	for j, s := range parts {
-		if n, ok := nameOf(s); ok {
+		if n, ok := nameOf(s); ok && (len(out) == 0 || out[len(out)-1].p.Title != "" || knownName(n) || !looksLikeTitle(n)) {
 			out = append(out, found{p: Person{Via: ViaBlock, Name: n}, alone: true})
 			continue
 		}
-		cur := &out[len(out)-1]
+		cur := &out[len(out)-1] // an unknown "name" that reads as a title is the title ("Gerente de Pesquerías Taiwán")
 		if cur.p.Title != "" || closed == len(out)-1 {
 			continue
 		}
@@ -1403,9 +1732,42 @@ func prose(text string) []Person {
 func singular(head string) string {
 	words := strings.Fields(head)
 	for k, w := range words {
+		if k > 0 && linkWords[strings.ToLower(w)] {
+			// the body or field the role is held in stays as written ("Board of
+			// Directors", "Directors of Studies"), but one holder presides over one
+			// body: "Presidentes de Asociaciones" gives Presidente de Asociación
+			if k == 1 && k+2 == len(words) && words[0] != strings.Fields(head)[0] && ofWords[strings.ToLower(w)] {
+				words[k+1] = singularOf(words[k+1])
+			}
+			break
+		}
 		words[k] = singularWord(w)
 	}
 	return strings.Join(words, " ")
+}
+
+// linkWords join a role or a body to what it is of or for; the words after one are
+// not the holders' plural.
+var linkWords = map[string]bool{"de": true, "of": true, "des": true, "di": true, "do": true, "da": true, "dos": true, "das": true,
+	"du": true, "del": true, "della": true, "delle": true, "dei": true, "degli": true, "der": true, "van": true, "von": true,
+	"für": true, "for": true, "pour": true, "para": true, "per": true}
+
+// ofWords join a role to the body it is held in ("Presidentes de Asociaciones").
+var ofWords = map[string]bool{"de": true, "of": true, "des": true, "di": true, "do": true, "da": true, "dos": true, "das": true}
+
+// ionPlurals are the plural endings of the nouns for bodies that end in -ion and
+// their singulars (Asociaciones, Associações, Associations, Commissions).
+var ionPlurals = [][2]string{{"ciones", "ción"}, {"siones", "sión"}, {"ções", "ção"}, {"sões", "são"}, {"ions", "ion"}}
+
+// singularOf is the singular of the body a role is held in, after a plural role:
+// each holder holds it in one ("Presidentes de Asociaciones": de Asociación).
+func singularOf(w string) string {
+	for _, e := range ionPlurals {
+		if stem, ok := strings.CutSuffix(w, e[0]); ok && stem != "" {
+			return stem + e[1]
+		}
+	}
+	return w
 }
 
 // agentEndings end the nouns that name what a person does, across the languages read
@@ -1426,7 +1788,7 @@ func singularWord(w string) string {
 		return w
 	}
 	head := one[strings.LastIndex(one, "-")+1:] // "co-leads": lead
-	if jobWord(one) || jobWord(head) || titleWordSet()[one] || one == "member" || one == "trustee" || one == "référent" {
+	if jobWord(one) || jobWord(head) || titleWordSet()[one] || one == "member" || one == "membre" || one == "miembro" || one == "membro" || one == "trustee" || one == "référent" {
 		return w[:len(w)-1]
 	}
 	for _, e := range agentEndings {

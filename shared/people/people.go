@@ -103,7 +103,7 @@ func finish(found []Person, pageURL string, o Options) []Person {
 			continue
 		}
 		p.Name = name
-		p.Title = clean(stripDegrees(clean(p.Title)))
+		p.Title = clean(stripDegrees(clean(contactAside.ReplaceAllString(p.Title, ""))))
 		p.Email = personalEmail(p.Email)
 		if !strings.Contains(strings.ToLower(p.LinkedInURL), "linkedin.com/") {
 			p.LinkedInURL = ""
@@ -363,7 +363,7 @@ func looksLikeTitle(s string) bool {
 // titles ("Consultant" is classified, "Associate" or "Specialist" may not be).
 var titleWords = []string{"specialist", "associate", "assistant", "officer", "coordinator", "advisor", "adviseur",
 	"analyst", "engineer", "developer", "designer", "consultant", "manager", "lead", "head", "director", "partner",
-	"founder", "owner", "president", "referent", "berater", "sachbearbeiter", "mitarbeiter", "chargé", "chargée",
+	"founder", "owner", "president", "leader", "referent", "berater", "sachbearbeiter", "mitarbeiter", "chargé", "chargée",
 	"gestor", "gestora", "tecnico", "técnico", "responsabile", "responsável", "medewerker", "ontwikkelaar", "directeur",
 	"diretor", "diretora", "direttore", "direttrice", "amministratore", "ingegnere", "engenheiro", "assistente"}
 
