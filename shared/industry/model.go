@@ -109,7 +109,8 @@ func (c *counts) add(f string, class int, w float64) {
 
 // train builds the model from the lexicon, the training examples and the tables of
 // official classifications (the NAICS table, naics.go, then the NACE table, nace.go;
-// nil for none), each feature counting its table's weight per row.
+// nil for none), each feature counting its table's weight per row (for the
+// industries only when the table says so).
 func train(p params, lex []lexEntry, examples []example, tables []naicsFeature, a map[string]*analyzer) *model {
 	m := &model{p: p, feat: map[string]int32{}, subs: make([]subModel, len(taxonomy)), compose: map[string]bool{}}
 	top := newCounts(len(taxonomy))
@@ -156,7 +157,7 @@ func train(p params, lex []lexEntry, examples []example, tables []naicsFeature, 
 		}
 		for _, e := range nf.es {
 			top.add(nf.f, e.pos.parent, nf.w*e.n)
-			if e.pos.sub >= 0 {
+			if e.pos.sub >= 0 && !nf.industryOnly {
 				sub[e.pos.parent].add(nf.f, e.pos.sub, nf.w*e.n)
 			}
 		}

@@ -409,6 +409,8 @@ type naicsFeature struct {
 	f  string
 	es []naicsEntry
 	w  float64 // what each row counts in training (the table's params weight)
+	// industryOnly: the feature trains the industries, not their sub-industries.
+	industryOnly bool
 }
 
 // parseNAICSTable reads naics_features.tsv, in its (sorted) order.
