@@ -25,8 +25,9 @@ import (
 // tips the industry. Version 5 reads Swedish, Norwegian, Danish, Finnish, Polish,
 // Chinese and Japanese pages through a compact lexicon. Version 6 reads the page's
 // <title> whole, reports the plain second-best industry, gives ties between business
-// models to the industry's usual customers, and knows more trades.
-const PipelineVersion = 6
+// models to the industry's usual customers, and knows more trades. Version 7's
+// industry model also learns from the EU's NACE activity titles in seven languages.
+const PipelineVersion = 7
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).

@@ -85,11 +85,9 @@ func build(p params, examples []example) (*resources, error) {
 		}
 		examples = trainingExamples(rows)
 	}
-	var naics []naicsFeature
-	if p.naicsWeight > 0 {
-		if naics, err = parseNAICSTable(naicsTableFile); err != nil {
-			return nil, err
-		}
+	tables, err := classificationTables(p)
+	if err != nil {
+		return nil, err
 	}
 	cues, err := loadCues(stops)
 	if err != nil {
@@ -103,7 +101,7 @@ func build(p params, examples []example) (*resources, error) {
 	for _, l := range allLanguages {
 		stems[l] = &stemCache{}
 	}
-	return &resources{stops: stops, model: train(p, lex, examples, naics, analyzers), cues: cues, stems: stems, stopIx: newStopIndex(stops)}, nil
+	return &resources{stops: stops, model: train(p, lex, examples, tables, analyzers), cues: cues, stems: stems, stopIx: newStopIndex(stops)}, nil
 }
 
 // Classify classifies a text written in lang (an ISO 639-1 or 639-2 code such as

@@ -45,6 +45,8 @@ type params struct {
 	// naicsWeight is what each NAICS description row with a feature (the NAICS
 	// table, naics.go) adds to its value's counts; 0 leaves the table out.
 	naicsWeight float64
+	// naceWeight is the same for each NACE title row (the NACE table, nace.go).
+	naceWeight float64
 }
 
 // defaultParams were chosen by 4-fold cross-validation on the training rows only
@@ -59,6 +61,7 @@ var defaultParams = params{
 	equalMass:    true,
 	subThreshold: 0.5,
 	naicsWeight:  1,
+	naceWeight:   1,
 }
 
 // example is one labelled description used to train the model.
@@ -104,9 +107,11 @@ func (c *counts) add(f string, class int, w float64) {
 	c.total[class] += w
 }
 
-// train builds the model from the lexicon, the training examples and the NAICS
-// table (naics.go; nil for none).
-func train(p params, lex []lexEntry, examples []example, naics []naicsFeature, a map[string]*analyzer) *model {
+// train builds the model from the lexicon, the training examples and the tables of
+// official classifications (the NAICS table, naics.go, then the NACE table, nace.go;
+// nil for none), each feature counting its table's weight per row (for the
+// industries only when the table says so).
+func train(p params, lex []lexEntry, examples []example, tables []naicsFeature, a map[string]*analyzer) *model {
 	m := &model{p: p, feat: map[string]int32{}, subs: make([]subModel, len(taxonomy)), compose: map[string]bool{}}
 	top := newCounts(len(taxonomy))
 	sub := make([]*counts, len(taxonomy))
@@ -144,18 +149,16 @@ func train(p params, lex []lexEntry, examples []example, naics []naicsFeature, a
 			}
 		}
 	}
-	// The NAICS table fills gaps only: features the lexicon and the rows do not know
-	// (the table holds only features pointing to few industries).
-	if p.naicsWeight > 0 {
-		for _, nf := range naics {
-			if top.byFeat[nf.f] != nil {
-				continue
-			}
-			for _, e := range nf.es {
-				top.add(nf.f, e.pos.parent, p.naicsWeight*e.n)
-				if e.pos.sub >= 0 {
-					sub[e.pos.parent].add(nf.f, e.pos.sub, p.naicsWeight*e.n)
-				}
+	// The tables fill gaps only: features the lexicon and the rows (or an earlier
+	// table) do not know (the tables hold only features pointing to few industries).
+	for _, nf := range tables {
+		if nf.w <= 0 || top.byFeat[nf.f] != nil {
+			continue
+		}
+		for _, e := range nf.es {
+			top.add(nf.f, e.pos.parent, nf.w*e.n)
+			if e.pos.sub >= 0 && !nf.industryOnly {
+				sub[e.pos.parent].add(nf.f, e.pos.sub, nf.w*e.n)
 			}
 		}
 	}

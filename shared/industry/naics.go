@@ -403,14 +403,24 @@ type naicsEntry struct {
 	n   float64
 }
 
-// naicsFeature is one line of the NAICS table.
+// naicsFeature is one line of the NAICS table (or of the NACE table, nace.go,
+// which has the same form).
 type naicsFeature struct {
 	f  string
 	es []naicsEntry
+	w  float64 // what each row counts in training (the table's params weight)
+	// industryOnly: the feature trains the industries, not their sub-industries.
+	industryOnly bool
 }
 
 // parseNAICSTable reads naics_features.tsv, in its (sorted) order.
 func parseNAICSTable(src string) ([]naicsFeature, error) {
+	return parseFeatureTable("naics_features.tsv", src)
+}
+
+// parseFeatureTable reads a table of features with the Firmo values they train
+// ("feature <tab> VALUE count <tab> VALUE count"), named name in errors.
+func parseFeatureTable(name, src string) ([]naicsFeature, error) {
 	out := make([]naicsFeature, 0, strings.Count(src, "\n"))
 	for n := 1; src != ""; n++ {
 		var line string
@@ -420,7 +430,7 @@ func parseNAICSTable(src string) ([]naicsFeature, error) {
 		}
 		f, rest, ok := strings.Cut(line, "\t")
 		if !ok || f == "" {
-			return nil, fmt.Errorf("naics_features.tsv:%d: want \"feature <tab> VALUE count ...\"", n)
+			return nil, fmt.Errorf("%s:%d: want \"feature <tab> VALUE count ...\"", name, n)
 		}
 		nf := naicsFeature{f: f}
 		for rest != "" {
@@ -430,7 +440,7 @@ func parseNAICSTable(src string) ([]naicsFeature, error) {
 			pos, known := index[v]
 			k, err := strconv.Atoi(c)
 			if !ok || !known || err != nil || k < 1 {
-				return nil, fmt.Errorf("naics_features.tsv:%d: %q is not \"VALUE count\"", n, e)
+				return nil, fmt.Errorf("%s:%d: %q is not \"VALUE count\"", name, n, e)
 			}
 			nf.es = append(nf.es, naicsEntry{pos: pos, n: float64(k)})
 		}
