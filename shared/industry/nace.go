@@ -340,14 +340,7 @@ var naceMap = map[string]string{
 
 // naceIndustry is the Firmo value (PARENT or PARENT/SUB) a NACE code (digits only)
 // trains, "" for none: the longest prefix of code in naceMap.
-func naceIndustry(code string) string {
-	for n := len(code); n > 0; n-- {
-		if v, ok := naceMap[code[:n]]; ok {
-			return v
-		}
-	}
-	return ""
-}
+func naceIndustry(code string) string { return longestPrefix(naceMap, code) }
 
 // naceRows reads the rows nacegen/nace.mjs writes ("code <tab> language <tab>
 // title") into examples of the values naceMap gives their codes (rows of no value,

@@ -388,9 +388,12 @@ var naicsMap = map[string]string{
 
 // naicsIndustry is the Firmo value (PARENT or PARENT/SUB) a NAICS code trains, ""
 // for none: the longest prefix of code in naicsMap.
-func naicsIndustry(code string) string {
+func naicsIndustry(code string) string { return longestPrefix(naicsMap, code) }
+
+// longestPrefix is the value of the longest prefix of code that m holds, "" for none.
+func longestPrefix(m map[string]string, code string) string {
 	for n := len(code); n > 0; n-- {
-		if v, ok := naicsMap[code[:n]]; ok {
+		if v, ok := m[code[:n]]; ok {
 			return v
 		}
 	}
