@@ -15,6 +15,18 @@ func TestTeamPageLayouts(t *testing.T) {
 		html string
 		want map[string]string
 	}{
+		{"names written family name first in a table, with initials, a degree-like family name and a particle last",
+			`<h2>Contacts</h2><table><tr><th>Nom</th><th>Fonction</th></tr><tr><td>MOREAU, Jean-Baptiste</td><td>Directeur général</td></tr><tr><td>Pérez de Castro, María José</td><td>Responsable RH</td></tr><tr><td>M. van Dijk</td><td>Comptable</td></tr><tr><td>Jing Ma</td><td>Ingénieure</td></tr><tr><td>Duc Do</td><td>Technicien</td></tr><tr><td>C. J. Lo Russo</td><td>Juriste</td></tr></table>`,
+			map[string]string{"Jean-Baptiste Moreau": "Directeur général", "María José Pérez de Castro": "Responsable RH", "M. van Dijk": "Comptable", "Jing Ma": "Ingénieure", "Duc Do": "Technicien", "C. J. Lo Russo": "Juriste"}},
+		{"a place, days and two names in a row are not names written family name first",
+			`<div class="member"><h3>Karl Brenner</h3><p>Treasurer</p><p><b>From:</b> Madison, Virginia</p><p>Mercredi, Samedi</p></div><div class="member"><h3>Ute Lindner</h3><p>Secretary</p><p>From: Lyon, France</p></div>`,
+			map[string]string{"Karl Brenner": "Treasurer", "Ute Lindner": "Secretary"}},
+		{"a members' list with initials, degrees and names written family name first",
+			`<h2>Advisory board</h2><p>Members: J. R. McAllister, Anna Roth, PhD, Nuria R. Ibáñez and B. Fitzgerald</p><h2>Scientific council</h2><p>Members: Kowalska, Anna; Nowak, Jan; Öztürk, Mehmet</p>`,
+			map[string]string{"J. R. McAllister": "Members", "Anna Roth": "Members", "Nuria R. Ibáñez": "Members", "B. Fitzgerald": "Members", "Anna Kowalska": "Members", "Jan Nowak": "Members", "Mehmet Öztürk": "Members"}},
+		{"a photo caption's standing row is no list of members",
+			`<figure><img src="a.jpg"></figure><p>Staande: Jef Van Loenhout, Staf Goris, Corneel Theuns</p>`,
+			map[string]string{}},
 		{"table: names in one row, titles in the next",
 			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
 			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},

@@ -985,7 +985,7 @@ func (l *layout) rosters(fs []found) map[string]bool {
 	for _, f := range fs {
 		k := l.rosterKey(f.line)
 		all[k]++
-		if knownName(f.p.Name) {
+		if nameEvidence(f.p.Name) {
 			known[k]++
 		}
 	}
@@ -1060,6 +1060,9 @@ func (l *layout) personClass(i int) bool {
 // sentence, not a contact detail or a link label; the label colon and degrees go.
 func titleLine(s string) (string, bool) {
 	s = stripDegrees(clean(fieldLabel.ReplaceAllString(strings.TrimSuffix(strings.TrimSpace(s), ":"), "")))
+	if loc := nameSepSplit.FindStringIndex(s); loc != nil && stripDegrees(clean(s[:loc[0]])) == "" {
+		s = clean(s[loc[1]:]) // "Dr.-Ing. - Geschäftsführer": the degree before the title goes
+	}
 	if s == "" || len(s) > 110 || isNoise(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") {
 		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
 	}
@@ -1169,7 +1172,7 @@ func shaped(s string) (p Person, ok, alone bool) {
 	if m := roleColonName.FindStringSubmatch(s); m != nil {
 		rest := strings.TrimSpace(parenthetical.ReplaceAllString(m[2], ""))
 		if n, ok := nameOf(rest); ok {
-			if t, ok := titleLine(m[1]); ok {
+			if t, ok := titleLine(m[1]); ok && (!strings.Contains(rest, ",") || looksLikeTitle(t)) { // not "From: Madison, Tennessee"
 				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
 			}
 		}
@@ -1196,6 +1199,11 @@ func shaped(s string) (p Person, ok, alone bool) {
 	for _, re := range []*regexp.Regexp{nameSepTitle, nameComma} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			n, ok := nameOf(strings.TrimSpace(parenthetical.ReplaceAllString(m[1], ""))) // "Name (links) – Title"
+			if ok && re == nameSepTitle && strings.Contains(m[1], ",") {
+				// "Vogt, Petra - Pressereferentin - petra@acme.example": family name first,
+				// and the title is the first part after it.
+				m[2] = barSep.Split(nameSepSplit.Split(m[2], 2)[0], 2)[0]
+			}
 			if !ok && re == nameSepTitle {
 				// "Becker, Georg - Büroleiter - georg@acme.example": family name first, and
 				// the title is the first part after it.
@@ -1227,8 +1235,10 @@ func shaped(s string) (p Person, ok, alone bool) {
 var nameSepSplit = regexp.MustCompile(`\s+(?:[–—|·]|-{1,2})\s+`)
 
 // inverted reads a name written family name first ("Becker, Georg", "Sander-Beuermann,
-// Wolfgang, Dr.-Ing."): one family name and given names the name model knows, then
-// degrees.
+// Wolfgang, Dr.-Ing.", "Pérez de Castro, María José", "MOREAU, Jean-Baptiste", "Smith,
+// J. R."): a family name of up to three words besides particles, then given names
+// the name model knows or initials, then degrees. Two names in a row ("Laura Vidal,
+// Carmen Ortiz"), a place ("Lyon, France") and days ("Mercredi, Samedi") are not one.
 func inverted(s string) (string, bool) {
 	parts := strings.Split(s, ",")
 	for len(parts) > 2 && stripHonorifics(strings.TrimSpace(parts[len(parts)-1])) == "" {
@@ -1237,12 +1247,62 @@ func inverted(s string) (string, bool) {
 	if len(parts) != 2 {
 		return "", false
 	}
-	family, given := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])
-	if len(strings.Fields(family)) != 1 || len(strings.Fields(given)) > 2 || !knownName(given) {
+	family, given := strings.Fields(parts[0]), strings.Fields(parts[1])
+	if len(family) == 0 || len(given) == 0 || len(given) > 3 || len(family) > 5 {
 		return "", false
 	}
-	return nameOf(given + " " + family)
+	core := 0
+	for _, w := range family {
+		if !particles[strings.ToLower(w)] {
+			core++
+		}
+	}
+	initials := 0
+	for k, w := range given {
+		lw := strings.ToLower(w)
+		switch {
+		case isInitial(w):
+			initials++
+		case k == 0 && notGiven[lw], !knownHyphened(lw), titleWord(w):
+			return "", false
+		}
+	}
+	if initials > 0 && initials < len(given) && isInitial(given[0]) || core > 3 || streetOpeners[strings.ToLower(family[0])] {
+		return "", false // "Zur Keuchinger Flur, Mettlach"
+	}
+	if core >= 2 && len(given) >= 2 {
+		// "Pérez de Castro, María José", but two names in a row: "Marie Zimmer, Viviane
+		// Schramm"; the given names must all be given names.
+		for _, w := range given {
+			if !givenWord(strings.ToLower(w)) {
+				return "", false
+			}
+		}
+	}
+	return nameOf(strings.Join(given, " ") + " " + strings.Join(family, " "))
 }
+
+// knownHyphened reports whether each part of a given name ("klaus-dieter") is a name
+// the name model knows (not the wider one: "Madison, Tennessee" is a place).
+func knownHyphened(w string) bool {
+	for _, p := range strings.Split(w, "-") {
+		if !knownWord(nameLexicon(), p, true) {
+			return false
+		}
+	}
+	return true
+}
+
+// notGiven are words after a comma that a name model may know but that make the line a
+// place or a date: countries also spelt as given names ("Lyon, France"), days
+// ("Mercredi, Samedi").
+var notGiven = map[string]bool{"france": true, "jordan": true, "india": true, "china": true, "israel": true, "kenya": true, "chad": true,
+	"georgia": true, "virginia": true, "carolina": true, "florida": true, "montana": true,
+	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
+	"lundi": true, "mardi": true, "mercredi": true, "jeudi": true, "vendredi": true, "samedi": true, "dimanche": true,
+	"montag": true, "dienstag": true, "mittwoch": true, "donnerstag": true, "freitag": true, "samstag": true, "sonntag": true,
+	"lunes": true, "martes": true, "miércoles": true, "jueves": true, "viernes": true, "sábado": true, "domingo": true,
+	"lunedì": true, "martedì": true, "mercoledì": true, "giovedì": true, "venerdì": true, "sabato": true, "domenica": true}
 
 var dateLike = regexp.MustCompile(`[0-9]{4}|[0-9]{1,2}\.[0-9]{1,2}\.`)
 
@@ -1259,7 +1319,7 @@ func fromParts(parts []string) []found {
 	}
 	if _, ok := nameOf(parts[0]); !ok {
 		if n, ok := nameOf(parts[len(parts)-1]); ok && len(parts) == 2 {
-			if t, ok := titleLine(parts[0]); ok {
+			if t, ok := titleLine(parts[0]); ok && (!strings.Contains(parts[1], ",") || looksLikeTitle(t)) { // not "<b>From:</b> Madison, Tennessee"
 				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
 			}
 		}
@@ -1347,6 +1407,27 @@ var (
 	listSep   = regexp.MustCompile(`\s*,\s*|\s+(?:and|und|et|y|e|en|og|och|i)\s+|\s*&\s*`)
 )
 
+// clauses splits running text at semicolons and full stops, but not at the dot of an
+// initial or an honorific ("Nuria R. Ibáñez", "Dr. Anna Roth").
+func clauses(text string) []string {
+	var out []string
+	start := 0
+	for _, m := range clauseSep.FindAllStringIndex(text, -1) {
+		if text[m[0]] == '.' {
+			w := text[start:m[0]]
+			if i := strings.LastIndexAny(w, " \t"); i >= 0 {
+				w = w[i+1:]
+			}
+			if isInitial(w) || honorificWords[strings.ToLower(w)] {
+				continue
+			}
+		}
+		out = append(out, text[start:m[0]])
+		start = m[1]
+	}
+	return append(out, text[start:])
+}
+
 // prose reads people named in running text, clause by clause: "Lucio Ariaudo,
 // Presidente; Corrado Cosa, Vice Presidente" and "Consiglieri: Emanuele Bernardi, Maura
 // Fasoli e Giulia Pellegrino". A line yields people only when two or more clauses or
@@ -1354,30 +1435,20 @@ var (
 // merely mentions someone yields no one.
 func prose(text string) []Person {
 	var out []Person
-	for _, clause := range clauseSep.Split(text, -1) {
+	// "Label: Family, Given; Family, Given": names written family name first, set
+	// apart by semicolons.
+	if label, rest, ok := strings.Cut(strings.TrimSuffix(strings.TrimSpace(text), "."), ":"); ok && strings.Contains(rest, ";") && strings.Contains(rest, ",") {
+		if ps := labelled(label, strings.Split(rest, ";")); len(ps) >= 2 {
+			return ps
+		}
+	}
+	for _, clause := range clauses(text) {
 		clause = strings.TrimSpace(strings.TrimSuffix(clause, "."))
 		// "Label: Name, Name and Name"
 		if label, rest, ok := strings.Cut(clause, ":"); ok {
-			t, tok := titleLine(label)
-			if i := strings.LastIndexAny(label, ".,;"); i >= 0 {
-				t, tok = titleLine(label[i+1:])
-			}
-			if tok {
-				var ps []Person
-				known := true
-				for _, n := range listSep.Split(strings.TrimSpace(rest), -1) {
-					name, ok := nameOf(n)
-					if !ok {
-						ps = nil
-						break
-					}
-					known = known && knownName(name)
-					ps = append(ps, Person{Via: ViaBlock, Name: name, Title: t})
-				}
-				if len(ps) > 0 && (known || looksLikeTitle(t)) {
-					out = append(out, ps...)
-					continue
-				}
+			if ps := labelled(label, listSep.Split(strings.TrimSpace(rest), -1)); len(ps) > 0 {
+				out = append(out, ps...)
+				continue
 			}
 			clause = strings.TrimSpace(rest)
 		}
@@ -1394,6 +1465,43 @@ func prose(text string) []Person {
 		return nil
 	}
 	return out
+}
+
+// labelled reads the names of a "Label: Name, Name and Name" list, each with the
+// label as its title; nothing unless every part is a name (a degree after a name,
+// "Anna Roth, PhD", belongs to it) and the names are known or the label a job title.
+func labelled(label string, parts []string) []Person {
+	t, tok := titleLine(label)
+	if i := strings.LastIndexAny(label, ".,;"); i >= 0 {
+		t, tok = titleLine(label[i+1:])
+	}
+	if !tok {
+		return nil
+	}
+	var ps []Person
+	known, evidence := 0, 0
+	for _, n := range parts {
+		if len(ps) > 0 && stripDegrees(clean(n)) == "" {
+			continue // "Anna Roth, PhD"
+		}
+		name, ok := nameOf(n)
+		if !ok {
+			return nil
+		}
+		if knownName(name) {
+			known++
+		}
+		if nameEvidence(name) {
+			evidence++
+		}
+		ps = append(ps, Person{Via: ViaBlock, Name: name, Title: t})
+	}
+	// A members' label ("Members:", "Mitglieder:") says the list is of people: most of
+	// its names known, in the wider name model too, is enough.
+	if len(ps) > 0 && (known == len(ps) || looksLikeTitle(t) || memberSingular[strings.ToLower(t)] != "" && 2*evidence >= len(ps)) {
+		return ps
+	}
+	return nil
 }
 
 // singular is one member's title from a heading over several ("Advisors" is

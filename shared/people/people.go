@@ -245,9 +245,9 @@ func isNameNounGiven(s string, nounGiven bool) bool {
 	if len(words) < 2 || len(words) > 8 || len(s) > 80 {
 		return false
 	}
-	core := 0 // words other than particles: at most five
-	for _, w := range words {
-		if !particles[strings.ToLower(w)] {
+	core := 0 // words other than particles: at most five ("Duc Do", "Minh Anh Le": a last word is no particle)
+	for i, w := range words {
+		if !particles[strings.ToLower(w)] || i == len(words)-1 && capitalised(w) {
 			core++
 		}
 	}
