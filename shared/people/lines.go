@@ -356,6 +356,11 @@ func lines(doc *html.Node) []Person {
 			// BRUCKMOSER"), in the slot where three or more other names of the page sit;
 			// its given name may end like a noun ("Marité SAUTIER").
 			isName[i], names[i], slotted[i], nounGiven[i] = true, t, true, !IsName(t)
+		} else if t, ok := slotName(w); !isName[i] && !ln.skip && ln.heading != 1 && ok && slot[l.rosterKey(i)] >= 2 && !inMenu(ln.block) && !l.nameInRow(i, isName) {
+			// A name the model does not know written in capitals ("GIORGI BERIDZE") or
+			// family name first ("Beridze, Giorgi"), in the slot where two or more other
+			// names of the page sit, with no name beside it (not the town in the next cell).
+			isName[i], names[i], slotted[i] = true, t, true
 		}
 	}
 	l.joinSplitNames(isName, names)
@@ -923,6 +928,25 @@ func (l *layout) nameBeside(i int, isName []bool) bool {
 	return false
 }
 
+// nameInRow reports whether line i sits in a table row with a name in another cell
+// (the town beside the name, not a person).
+func (l *layout) nameInRow(i int, isName []bool) bool {
+	n := l.lines[i].block
+	for d := 0; n != nil && d < 3 && n.DataAtom != atom.Tr; d++ {
+		n = n.Parent
+	}
+	if n == nil || n.DataAtom != atom.Tr {
+		return false
+	}
+	sp := l.span[n]
+	for k := sp[0]; k < sp[1]; k++ {
+		if k != i && isName[k] {
+			return true
+		}
+	}
+	return false
+}
+
 // followingRole is the role a sentence names before the list it opens ("the following
 // directors", "die folgenden Kassenprüfer", "les membres suivants" has none).
 var followingRole = regexp.MustCompile(`(?i:following|folgenden|folgende|volgende|siguientes|seguenti)\s+(\pL[\pL-]{3,})`)
@@ -1220,6 +1244,9 @@ func shaped(s string) (p Person, ok, alone bool) {
 				}
 				continue
 			}
+			if re == nameComma && givenAfterComma(m[2]) {
+				continue // "Carvalho Brandão, Conceição": a name written family name first, not a title
+			}
 			if t, ok := titleLine(m[2]); ok {
 				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
 			}
@@ -1263,7 +1290,7 @@ func inverted(s string) (string, bool) {
 		switch {
 		case isInitial(w):
 			initials++
-		case k == 0 && notGiven[lw], !knownHyphened(lw), titleWord(w):
+		case k == 0 && (notGiven[lw] || placeWords[lw]), !knownHyphened(lw), titleWord(w):
 			return "", false
 		}
 	}
@@ -1282,11 +1309,88 @@ func inverted(s string) (string, bool) {
 	return nameOf(strings.Join(given, " ") + " " + strings.Join(family, " "))
 }
 
-// knownHyphened reports whether each part of a given name ("klaus-dieter") is a name
-// the name model knows (not the wider one: "Madison, Tennessee" is a place).
+// givenAfterComma reports whether the text after a name's comma is one or two given
+// names ("Conceição", "Ana Rita"), not a title.
+func givenAfterComma(s string) bool {
+	words := strings.Fields(s)
+	if len(words) == 0 || len(words) > 2 || looksLikeTitle(s) {
+		return false
+	}
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		if !capitalised(w) || titleWord(w) || !givenWord(lw) && !knownWord(nameLexicon(), lw, true) {
+			return false
+		}
+	}
+	return true
+}
+
+// slotName reads a line as a name by its shape alone, for the slot of other names: a
+// name in capitals ("GIORGI BERIDZE") or written family name first with a given name
+// the model does not know ("Beridze, Giorgi"); not a place ("Tbilisi, Georgia",
+// "Berlin, DE"), a title or a heading.
+func slotName(s string) (string, bool) {
+	if t := titleCase(s); t != s {
+		if n, ok := slotName(t); ok {
+			return n, true
+		}
+		if IsName(t) && !looksLikeTitle(t) && !titleWord(t) {
+			return t, true
+		}
+		return "", false
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 {
+		return "", false
+	}
+	family, given := strings.Fields(parts[0]), strings.Fields(parts[1])
+	if len(family) == 0 || len(family) > 4 || len(given) == 0 || len(given) > 2 || streetOpeners[strings.ToLower(family[0])] {
+		return "", false
+	}
+	for _, w := range given {
+		lw := strings.ToLower(w)
+		if len([]rune(w)) < 3 || !capitalised(w) || notGiven[lw] || placeWords[lw] || isNotNameWord(lw) || titleWord(w) {
+			return "", false
+		}
+	}
+	n := clean(strings.Join(given, " ") + " " + capsFamilyName(strings.Join(family, " ")))
+	if t := capsFamilyName(strings.Join(given, " ") + " " + strings.Join(family, " ")); t != n {
+		n = t
+	}
+	if !IsName(n) || looksLikeTitle(n) {
+		return "", false
+	}
+	return n, true
+}
+
+// placeWords are countries and regions written after a town ("Tbilisi, Georgia",
+// "Graz, Österreich"), in the languages the product reads.
+var placeWords = map[string]bool{"germany": true, "deutschland": true, "allemagne": true, "alemania": true, "germania": true, "duitsland": true,
+	"spain": true, "españa": true, "spanien": true, "espagne": true, "spagna": true, "italy": true, "italia": true, "italien": true, "italie": true,
+	"belgium": true, "belgique": true, "belgië": true, "belgien": true, "austria": true, "österreich": true, "autriche": true,
+	"switzerland": true, "schweiz": true, "suisse": true, "svizzera": true, "netherlands": true, "nederland": true, "niederlande": true,
+	"portugal": true, "poland": true, "polska": true, "polen": true, "ireland": true, "england": true, "scotland": true, "wales": true,
+	"canada": true, "australia": true, "brazil": true, "brasil": true, "argentina": true, "chile": true, "peru": true, "perú": true,
+	"mexico": true, "méxico": true, "colombia": true, "bolivia": true, "ecuador": true, "uruguay": true, "paraguay": true, "venezuela": true,
+	"luxembourg": true, "luxemburg": true, "denmark": true, "danmark": true, "sweden": true, "sverige": true, "norway": true, "norge": true,
+	"finland": true, "suomi": true, "greece": true, "turkey": true, "türkiye": true, "romania": true, "românia": true, "hungary": true,
+	"magyarország": true, "czechia": true, "slovakia": true, "croatia": true, "hrvatska": true, "serbia": true, "slovenia": true,
+	"bulgaria": true, "ukraine": true, "morocco": true, "maroc": true, "tunisia": true, "tunisie": true, "algeria": true, "algérie": true,
+	"egypt": true, "nigeria": true, "ghana": true, "senegal": true, "sénégal": true, "japan": true, "korea": true, "vietnam": true,
+	"usa": true, "america": true, "indiana": true, "louisiana": true, "maryland": true, "tennessee": true, "dakota": true, "nevada": true,
+	"arizona": true, "alabama": true, "kansas": true, "kentucky": true, "missouri": true, "oregon": true, "texas": true, "vermont": true,
+	"wyoming": true, "idaho": true, "iowa": true, "maine": true, "utah": true, "ohio": true, "washington": true, "delaware": true,
+	"colorado": true, "alaska": true, "hawaii": true, "california": true, "michigan": true, "minnesota": true, "mississippi": true,
+	"nebraska": true, "oklahoma": true, "wisconsin": true, "connecticut": true, "massachusetts": true, "illinois": true,
+	"pennsylvania": true, "arkansas": true, "york": true, "jersey": true, "hampshire": true, "mexique": true, "bavaria": true, "bayern": true,
+	"hessen": true, "sachsen": true, "tirol": true, "catalunya": true, "cataluña": true, "andalucía": true, "galicia": true, "toscana": true,
+	"lombardia": true, "bretagne": true, "normandie": true, "provence": true, "alsace": true, "savoie": true, "vlaanderen": true, "wallonie": true}
+
+// knownHyphened reports whether each part of a given name ("klaus-dieter") is a given
+// name the name model knows (not any name: "Batumi, Adjara" is a place).
 func knownHyphened(w string) bool {
 	for _, p := range strings.Split(w, "-") {
-		if !knownWord(nameLexicon(), p, true) {
+		if !givenWord(p) {
 			return false
 		}
 	}
