@@ -30,6 +30,17 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"names the model does not know, in capitals or family name first, in the slot of other names; towns with their country are not",
 			`<h2>Staff</h2><table><tr><th>Name</th><th>Position</th><th>Office</th></tr><tr><td>Karl Brenner</td><td>Director</td><td>Graz, Österreich</td></tr><tr><td>Ute Lindner</td><td>Accountant</td><td>Tbilisi, Georgia</td></tr><tr><td>TSIKLAURI, Lashadze</td><td>Engineer</td><td>Kutaisi, Imereti</td></tr><tr><td>QUILLAHUAMAN TICONA</td><td>Technician</td><td>Cusco, Peru</td></tr></table>`,
 			map[string]string{"Karl Brenner": "Director", "Ute Lindner": "Accountant", "Lashadze Tsiklauri": "Engineer", "Quillahuaman Ticona": "Technician"}},
+		{"stacked abbreviated titles before the name, a role with abbreviations, a tribunal's heading is no person",
+			`<h4>Consejo de Administración</h4><table><tr><td>PRESIDENTE</td><td>Lic. Aud. Wilmer Quispe Condori</td></tr><tr><td>OFICIAL DE SEG. DE LA INFORMACIÓN</td><td>M.Sc. Lic. Rosa Apaza Ticona</td></tr><tr><td>FUNC. RESP. DE CUMPLIMIENTO</td><td>Cr. Gral. Hugo Mamani Choque</td></tr></table>
+<h4>Tribunal de Honor</h4><table><tr><td>PRESIDENTE</td><td>Prof. Elena Huanca Flores</td></tr></table>`,
+			map[string]string{"Wilmer Quispe Condori": "PRESIDENTE", "Rosa Apaza Ticona": "OFICIAL DE SEG. DE LA INFORMACIÓN", "Hugo Mamani Choque": "FUNC. RESP. DE CUMPLIMIENTO", "Elena Huanca Flores": "PRESIDENTE"}},
+		{"a role before a dash and a rare name in a heading; a card's other fields are not its title; a firm under the role is no person",
+			`<h2>Board of Directors</h2><h3>President - Steve Marlow</h3><h3>Vice President - Tayvon Surakki</h3><h2>Board Members</h2><h3>Kirk Tollefsen</h3><p><span class="bold">Profession:</span> President of Tollefsen Consulting <span class="bold">Representing:</span> Business <span class="bold">From:</span> Valley Head, Alabama</p><h3>Rina Jonsdottir</h3><p><span class="bold">Profession:</span> Housing Specialist<br><span class="bold">From:</span> Big Sandy</p>
+<div class="card"><h3>Nadia Ferris</h3><h4>Secretary</h4><h4>Oxford Insights</h4></div>`,
+			map[string]string{"Steve Marlow": "President", "Tayvon Surakki": "Vice President", "Kirk Tollefsen": "Board Member", "Rina Jonsdottir": "Board Member", "Nadia Ferris": "Secretary"}},
+		{"a family name that is also a job word, in an element with a name class",
+			`<dl class="board"><div class="director"><dt class="director-name"><h6>Kurt Key</h6></dt><dd class="director-title">VP Social</dd></div><div class="director"><dt class="director-name"><h6>Anna Roth</h6></dt><dd class="director-title">President</dd></div></dl><p class="team-name">Paul Head</p>`,
+			map[string]string{"Kurt Key": "VP Social", "Anna Roth": "President"}},
 		{"table: names in one row, titles in the next",
 			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
 			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},

@@ -273,6 +273,7 @@ func lines(doc *html.Node) []Person {
 		}
 	}
 	var out []found
+	classed := map[int]bool{}
 	for i, ln := range l.lines {
 		if ln.heading == 1 && h1 < 2 || ln.skip || inMenu(ln.block) {
 			continue
@@ -297,6 +298,12 @@ func lines(doc *html.Node) []Person {
 		}
 		if n, ok := l.ledBy(i); ok {
 			isName[i], names[i] = true, n
+			continue
+		}
+		if n, ok := classedName(ln); ok {
+			// "<dt class="director-name">Kurt Key</dt>": a name class says name, where a
+			// family name is also a job word ("Key", "Head", "Senior")
+			isName[i], names[i], classed[i] = true, n, true
 			continue
 		}
 		if n, ok := nameOf(ln.text); ok && !menuLine(ln) && !roleClass.MatchString(attr(ln.block, "class")) {
@@ -367,7 +374,7 @@ func lines(doc *html.Node) []Person {
 	for i := range l.lines {
 		if names[i] != "" {
 			if f := l.personAt(i, isName, names); !single[i] && !nounGiven[i] || f.p.Title != "" && looksLikeTitle(f.p.Title) {
-				f.p.firstOnly, f.p.slotted, f.strong = single[i], nounGiven[i], f.strong || slotted[i]
+				f.p.firstOnly, f.p.slotted, f.p.classed, f.strong = single[i], nounGiven[i], classed[i], f.strong || slotted[i]
 				out = append(out, f)
 			}
 		}
@@ -1091,11 +1098,14 @@ func titleLine(s string) (string, bool) {
 		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
 	}
 	words := strings.Fields(s)
-	if len(words) > 12 || strings.Contains(s, ". ") && len(words) > 4 || strings.HasSuffix(s, ".") && len(words) > 4 {
+	if len(words) > 12 || sentenceBreak(s) && len(words) > 4 || strings.HasSuffix(s, ".") && len(words) > 4 {
 		return "", false
 	}
 	if verbLed(s) {
 		return "", false // the rest of a sentence ("is a retired", "ist seit 2010"), not a title
+	}
+	if m := otherField.FindStringSubmatch(s); m != nil || strings.Count(s, ": ") >= 2 {
+		return "", false // "Profession: …", "From: Madison", "Term: 2013 – 2015": a field of the card, not the role
 	}
 	if r, _ := utf8.DecodeRuneInString(s); unicode.IsLower(r) && strings.HasSuffix(s, ".") && len([]rune(words[len(words)-1])) > 5 {
 		return "", false // the end of a sentence broken over lines ("de l'entreprise."), not a title
@@ -1169,6 +1179,30 @@ func ordinal(words []string, k int) bool {
 	return k == len(words)-1 && len(w) == 1 && titleWord(strings.Join(words[:k], " "))
 }
 
+// otherField opens a line that gives a field of a person's card other than the role
+// held ("Profession: Architect", "From: Leeds", "Representing: Business").
+var otherField = regexp.MustCompile(`(?i)^(?:profession|beruf|métier|profesión|profissão|professione|beroep|occupation|representing|from|origin|herkunft|wohnort|location|standort|lieu|ville|ciudad|città|term|amtszeit|mandat|mandato|since|seit|depuis|desde|dal|hobbies?|interests?|education|ausbildung|formation|formación)\s*:\s*`)
+
+// sentenceBreak reports whether s holds a full stop between sentences, not the dot of
+// an abbreviation ("Oficial de Seg. de la Información", "Func. Resp. de Cumplimiento").
+func sentenceBreak(s string) bool {
+	words := strings.Fields(s)
+	for _, w := range words[:max(0, len(words)-1)] {
+		if strings.HasSuffix(w, ".") && !abbreviation(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// abbreviation is a word cut short with a dot ("Seg.", "RESP.", "Dept.", "Dr."):
+// capitalised, at most four letters.
+func abbreviation(w string) bool {
+	core := strings.TrimSuffix(w, ".")
+	r, _ := utf8.DecodeRuneInString(core)
+	return core != w && len([]rune(core)) <= 4 && unicode.IsUpper(r)
+}
+
 // fieldLabel opens a title given as a form field ("Funktion: Präsident", "Position:
 // CFO"): the field's name is not part of the title.
 var fieldLabel = regexp.MustCompile(`(?i)^(?:funktion|function|fonction|position|role|rolle|titel|title|job title|poste|cargo|ruolo|functie|positie)\s*:\s+`)
@@ -1196,7 +1230,7 @@ func shaped(s string) (p Person, ok, alone bool) {
 	if m := roleColonName.FindStringSubmatch(s); m != nil {
 		rest := strings.TrimSpace(parenthetical.ReplaceAllString(m[2], ""))
 		if n, ok := nameOf(rest); ok {
-			if t, ok := titleLine(m[1]); ok && (!strings.Contains(rest, ",") || looksLikeTitle(t)) { // not "From: Madison, Tennessee"
+			if t, ok := titleLine(m[1]); ok && (!strings.Contains(rest, ",") || looksLikeTitle(t)) && !otherField.MatchString(clean(m[1])+": ") { // not "From: Madison, Tennessee"
 				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
 			}
 		}
@@ -1236,9 +1270,10 @@ func shaped(s string) (p Person, ok, alone bool) {
 				}
 			}
 			if !ok {
-				// "Title – Name", when the name model knows the name
-				if n, ok := nameOf(m[2]); ok && re == nameSepTitle && knownName(n) {
-					if t, ok := titleLine(m[1]); ok && looksLikeTitle(t) {
+				// "Title – Name", when the name model knows the name or the title names a
+				// job ("Vice President - Tayjus Surampudi")
+				if n, ok := nameOf(m[2]); ok && re == nameSepTitle {
+					if t, ok := titleLine(m[1]); ok && looksLikeTitle(t) && (nameEvidence(n) || titleWord(t)) {
 						return Person{Via: ViaBlock, Name: n, Title: t}, true, false
 					}
 				}
@@ -1323,6 +1358,29 @@ func givenAfterComma(s string) bool {
 		}
 	}
 	return true
+}
+
+// nameClassRe is the class of an element that holds a person's name ("member-name",
+// "director-name", "nom"), not a team's, a firm's or a product's.
+var nameClassRe = regexp.MustCompile(`(?i)(^|[-_\s])(name|full-?name|nom|nombre|nome|naam)($|[-_\s])`)
+var notPersonClass = regexp.MustCompile(`(?i)(team|company|firm|group|product|brand|site|org|page|section|file|user)[-_]?name`)
+
+// jobSurnames are job words that are also family names ("Kurt Key", "Laura Head").
+var jobSurnames = map[string]bool{"key": true, "head": true, "senior": true, "lead": true, "chief": true, "general": true}
+
+// classedName reads a line in an element with a name class whose last word is a job
+// word that is also a family name, after a given name ("Kurt Key").
+func classedName(ln line) (string, bool) {
+	words := strings.Fields(ln.text)
+	if len(words) != 2 || !givenWord(strings.ToLower(words[0])) || !jobSurnames[strings.ToLower(words[1])] || !capitalised(words[0]) || !capitalised(words[1]) {
+		return "", false
+	}
+	for n, d := ln.block, 0; n != nil && d < 2; n, d = n.Parent, d+1 {
+		if c := attr(n, "class"); nameClassRe.MatchString(c) && !notPersonClass.MatchString(c) {
+			return ln.text, true
+		}
+	}
+	return "", false
 }
 
 // slotName reads a line as a name by its shape alone, for the slot of other names: a
@@ -1423,7 +1481,7 @@ func fromParts(parts []string) []found {
 	}
 	if _, ok := nameOf(parts[0]); !ok {
 		if n, ok := nameOf(parts[len(parts)-1]); ok && len(parts) == 2 {
-			if t, ok := titleLine(parts[0]); ok && (!strings.Contains(parts[1], ",") || looksLikeTitle(t)) { // not "<b>From:</b> Madison, Tennessee"
+			if t, ok := titleLine(parts[0]); ok && (!strings.Contains(parts[1], ",") || looksLikeTitle(t)) && !otherField.MatchString(clean(parts[0])+": ") { // not "<b>From:</b> Madison, Tennessee"
 				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
 			}
 		}
@@ -1518,11 +1576,17 @@ func clauses(text string) []string {
 	start := 0
 	for _, m := range clauseSep.FindAllStringIndex(text, -1) {
 		if text[m[0]] == '.' {
-			w := text[start:m[0]]
+			w, before := text[start:m[0]], ""
 			if i := strings.LastIndexAny(w, " \t"); i >= 0 {
-				w = w[i+1:]
+				w, before = w[i+1:], strings.TrimSpace(w[:i])
 			}
 			if isInitial(w) || honorificWords[strings.ToLower(w)] {
+				continue
+			}
+			// an abbreviated title that opens a list's member ("Members: Arq. Ana Roth,
+			// Cr. Gral. Hugo Vidal"), not a town ending a sentence ("in Bonn. Anna")
+			if (titleAbbrev.MatchString(w+".") || isDegreeChain(w+".")) && (before == "" || strings.HasSuffix(before, ",") || strings.HasSuffix(before, ":") ||
+				titleAbbrev.MatchString(before[strings.LastIndexAny(before, " \t")+1:])) {
 				continue
 			}
 		}

@@ -231,6 +231,11 @@ var glued = regexp.MustCompile(`^(?i:(dr|prof|dre|dra|ing|mag))\.(\p{Lu})`)
 // gluedParticle is an initial written against the particle after it ("Arjen P.de Vries").
 var gluedParticle = regexp.MustCompile(`\b(\p{Lu})\.(de|van|von|da|di|du|le|la|del|der|den|ten|ter)\s`)
 
+// titleAbbrev is an abbreviated academic or professional title before a name, any of
+// them, stacked ("Lic. Aud.", "Cr. Gral.", "Abog.", "Arq."): a capital, one to four
+// small letters, a dot.
+var titleAbbrev = regexp.MustCompile(`^\p{Lu}\p{Ll}{1,4}\.$`)
+
 // stripHonorifics removes honorifics before a name and degrees after it.
 func stripHonorifics(s string) string {
 	s = glued.ReplaceAllString(strings.TrimSpace(s), "$1. $2")
@@ -239,7 +244,7 @@ func stripHonorifics(s string) string {
 	// An honorific goes only when a name of two words or more stays ("D. Smith" keeps its initial).
 	// A one-letter honorific ("D." for Dom or Dona, "M." for Monsieur) goes only
 	// before a given name: "D. A. Köhler" and "M. van Dijk" are names of initials.
-	for len(words) > 2 && honorificKey(words[0]) != "" && (honorificWords[honorificKey(words[0])] || isDegreeChain(words[0])) &&
+	for len(words) > 2 && honorificKey(words[0]) != "" && (honorificWords[honorificKey(words[0])] || isDegreeChain(words[0]) || titleAbbrev.MatchString(words[0])) &&
 		!(len([]rune(honorificKey(words[0]))) == 1 && (particles[strings.ToLower(words[1])] || !givenWord(strings.ToLower(words[1])) || isInitial(words[1]))) {
 		words = words[1:]
 	}

@@ -52,6 +52,7 @@ type Person struct {
 	rawPhones []string
 	firstOnly bool // known by the given name alone, read where full names sit on the page
 	slotted   bool // a given name ending like a noun, its family name in capitals, read where other names sit
+	classed   bool // a family name that is also a job word ("Kurt Key"), read in an element with a name class
 }
 
 // Readers, as Person.Via names them.
@@ -96,7 +97,7 @@ func finish(found []Person, pageURL string, o Options) []Person {
 	byName := map[string]int{}
 	for _, p := range found {
 		name, ok := nameOf(p.Name)
-		if p.firstOnly && givenAlone(p.Name) || p.slotted && isNameNounGiven(p.Name, true) {
+		if p.firstOnly && givenAlone(p.Name) || p.slotted && isNameNounGiven(p.Name, true) || p.classed {
 			name, ok = p.Name, true
 		}
 		if !ok {
@@ -206,7 +207,9 @@ var notNameList = []string{
 	"ons", "onze", "over", "directie", "diensten", "vacatures",
 	// groups, committees and bodies, vacancies, places and products are not people
 	"committee", "comité", "comite", "comitato", "comissão", "comisión", "commission", "kommission", "ausschuss", "council",
-	"conselho", "consiglio", "consejo", "conseil", "gruppe", "grupo", "gruppo", "groupe", "mesa", "nacional", "national",
+	"conselho", "consiglio", "consejo", "conseil", "gruppe", "grupo", "gruppo", "groupe", "tribunal", "tribunale", "tribunaal", "schiedsgericht",
+	"insights", "analytics", "capital", "network", "networks", "consultancy", "associates", "collective", "cooperative", "cooperativa",
+	"coopérative", "genossenschaft", "coöperatie", "mesa", "nacional", "national",
 	"ejecutiva", "executiva", "esecutivo", "vacant", "vacante", "vacancy", "vacature", "position", "poste", "offen",
 	"unbesetzt", "junta", "assembleia", "asamblea", "assemblea", "assemblée", "bestuur", "beirat", "directorio",
 	"diretoria", "direttivo", "fiscal", "suplente", "supplenti", "association", "verein", "stiftung", "foundation",

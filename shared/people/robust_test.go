@@ -74,7 +74,7 @@ var origins = []origin{
 var forms = []string{"plain", "middle-initial", "initials", "honorific", "post-nominal", "all-caps", "family-first"}
 
 var (
-	honorifics   = []string{"Dr.", "Prof.", "Mag.", "Ing.", "Me", "Dña.", "Prof. Dr.", "Dipl.-Ing.", "Mr.", "Mme", "Dott.ssa", "Ir.", "Dr", "Sra."}
+	honorifics   = []string{"Dr.", "Prof.", "Mag.", "Ing.", "Me", "Dña.", "Prof. Dr.", "Dipl.-Ing.", "Mr.", "Mme", "Dott.ssa", "Ir.", "Dr", "Sra.", "Lic. Aud.", "Cr. Gral.", "Arq.", "M.Sc. Lic.", "Abog.", "Ing. Agr."}
 	postNominals = []string{", PhD", " MBA", ", M.Sc.", ", CPA", ", Ph.D.", " MSc", ", LL.M."}
 	titlePool    = []string{"Managing Director", "Chief Financial Officer", "Head of Marketing", "Geschäftsführer", "Leiterin Vertrieb",
 		"Directrice générale", "Responsable RH", "Director Comercial", "Presidenta", "Tesorero", "Direttore Tecnico", "Projectleider",
