@@ -1016,7 +1016,7 @@ func (l *layout) rosters(fs []found) map[string]bool {
 	for _, f := range fs {
 		k := l.rosterKey(f.line)
 		all[k]++
-		if nameEvidence(f.p.Name) {
+		if knownName(f.p.Name) || initialled(f.p.Name) {
 			known[k]++
 		}
 	}
@@ -1179,6 +1179,10 @@ func ordinal(words []string, k int) bool {
 	return k == len(words)-1 && len(w) == 1 && titleWord(strings.Join(words[:k], " "))
 }
 
+// employerLead ends a title that goes on with the employer's name ("CEO en <a>Tienda
+// Mía</a>", "Partner at <a>Acme</a>"): what follows is a firm, not a person.
+var employerLead = regexp.MustCompile(`(?i)\s(?:at|of|for|en|de|del|da|do|di|du|chez|bei|bij|van|von|für|pour|para|per|presso|with|mit)$`)
+
 // otherField opens a line that gives a field of a person's card other than the role
 // held ("Profession: Architect", "From: Leeds", "Representing: Business").
 var otherField = regexp.MustCompile(`(?i)^(?:profession|beruf|métier|profesión|profissão|professione|beroep|occupation|representing|from|origin|herkunft|wohnort|location|standort|lieu|ville|ciudad|città|term|amtszeit|mandat|mandato|since|seit|depuis|desde|dal|hobbies?|interests?|education|ausbildung|formation|formación)\s*:\s*`)
@@ -1334,7 +1338,11 @@ func inverted(s string) (string, bool) {
 	}
 	if core >= 2 && len(given) >= 2 {
 		// "Pérez de Castro, María José", but two names in a row: "Marie Zimmer, Viviane
-		// Schramm"; the given names must all be given names.
+		// Schramm", "Patricia Metzendorff, Patrick Otto"; the given names must all be
+		// given names, and the family name must not open with one.
+		if givenWord(strings.ToLower(family[0])) {
+			return "", false
+		}
 		for _, w := range given {
 			if !givenWord(strings.ToLower(w)) {
 				return "", false
@@ -1435,7 +1443,7 @@ var placeWords = map[string]bool{"germany": true, "deutschland": true, "allemagn
 	"magyarország": true, "czechia": true, "slovakia": true, "croatia": true, "hrvatska": true, "serbia": true, "slovenia": true,
 	"bulgaria": true, "ukraine": true, "morocco": true, "maroc": true, "tunisia": true, "tunisie": true, "algeria": true, "algérie": true,
 	"egypt": true, "nigeria": true, "ghana": true, "senegal": true, "sénégal": true, "japan": true, "korea": true, "vietnam": true,
-	"usa": true, "america": true, "indiana": true, "louisiana": true, "maryland": true, "tennessee": true, "dakota": true, "nevada": true,
+	"usa": true, "america": true, "united": true, "states": true, "kingdom": true, "republic": true, "emirates": true, "indiana": true, "louisiana": true, "maryland": true, "tennessee": true, "dakota": true, "nevada": true,
 	"arizona": true, "alabama": true, "kansas": true, "kentucky": true, "missouri": true, "oregon": true, "texas": true, "vermont": true,
 	"wyoming": true, "idaho": true, "iowa": true, "maine": true, "utah": true, "ohio": true, "washington": true, "delaware": true,
 	"colorado": true, "alaska": true, "hawaii": true, "california": true, "michigan": true, "minnesota": true, "mississippi": true,
@@ -1481,7 +1489,7 @@ func fromParts(parts []string) []found {
 	}
 	if _, ok := nameOf(parts[0]); !ok {
 		if n, ok := nameOf(parts[len(parts)-1]); ok && len(parts) == 2 {
-			if t, ok := titleLine(parts[0]); ok && (!strings.Contains(parts[1], ",") || looksLikeTitle(t)) && !otherField.MatchString(clean(parts[0])+": ") { // not "<b>From:</b> Madison, Tennessee"
+			if t, ok := titleLine(parts[0]); ok && (!strings.Contains(parts[1], ",") || looksLikeTitle(t)) && !otherField.MatchString(clean(parts[0])+": ") && !employerLead.MatchString(t) { // not "<b>From:</b> Madison, Tennessee"
 				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
 			}
 		}
