@@ -44,6 +44,18 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"an employer after a title that ends in a preposition is no person",
 			`<div class="card"><h4>Lucía Navarro</h4><h6>Presidenta</h6><ul><li>CEO en <a href="https://x.example/">Tienda Mía</a></li><li>Partner at <a href="https://y.example/">Rosa Vidal</a></li></ul></div>`,
 			map[string]string{"Lucía Navarro": "Presidenta"}},
+		{"a name split over two headings, over a break in capitals, and before a particle-led line",
+			`<div class="avocat"><h4 class="firstname">Anne-Claire</h4><h4 class="surname"> FAVREAU</h4><h5>Avocate associée</h5></div><div class="avocat"><h4 class="firstname">Thibault</h4><h4 class="surname"> MORIN</h4><h5>Juriste</h5></div>
+<div class="blok"><p>GISÈLE <br> MARCHETTI</p><em>Trésorière</em></div><div class="card"><h5>Paulo Roberto <br>dos Santos</h5><p>Conselheiro Fiscal</p></div>`,
+			map[string]string{"Anne-Claire Favreau": "Avocate associée", "Thibault Morin": "Juriste", "Gisèle Marchetti": "Trésorière", "Paulo Roberto dos Santos": "Conselheiro Fiscal"}},
+		{"a role with its term, the name, then a membership number, in one card; ordinals written out",
+			`<div class="junta__card"><span class="junta__role">Presidente · 2 años</span><strong class="junta__name">Rafael Ortega Vidal</strong><span class="junta__member">Socio #1299</span></div>
+<h2>Bestuur</h2><p>1ste Deken feestelijkheden: Lieven Van Damme (l@acme.example)</p><p>2<sup>de</sup> Deken ledenbestand: Griet De Smet</p>`,
+			map[string]string{"Rafael Ortega Vidal": "Presidente", "Lieven Van Damme": "1ste Deken feestelijkheden", "Griet De Smet": "2de Deken ledenbestand"}},
+		{"people only in attributes of a web component or a card's data attributes; an ARIA role and a form field are none",
+			`<h2>Vorstand</h2><contact-info avatarsrc="/a.svg" name="Anton Gruber" role="1. Vorsitzender"></contact-info><contact-info name="Vera Lindqvist" role="Schatzmeisterin"></contact-info>
+<a href="#" data-name="Olga Petrenko" data-position="Head of Research"><img src="o.jpg"></a><div role="tab" data-name="Nina Brandt">x</div><input name="Hans Meier" title="Managing Director">`,
+			map[string]string{"Anton Gruber": "1. Vorsitzender", "Vera Lindqvist": "Schatzmeisterin", "Olga Petrenko": "Head of Research"}},
 		{"table: names in one row, titles in the next",
 			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
 			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},

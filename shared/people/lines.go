@@ -105,6 +105,15 @@ func layOut(doc *html.Node) *layout {
 			flush()
 			return
 		}
+		if n.DataAtom == atom.Sup {
+			// "1<sup>ste</sup> Deken", "2<sup>nd</sup>": the ordinal's ending joins its number
+			for _, b := range []*strings.Builder{&cur, &part} {
+				if t := b.String(); len(t) >= 2 && t[len(t)-1] == ' ' && t[len(t)-2] >= '0' && t[len(t)-2] <= '9' {
+					b.Reset()
+					b.WriteString(t[:len(t)-1])
+				}
+			}
+		}
 		// A link or span with a person class is a card, not a run of text.
 		inline := inlineTags[n.DataAtom] && !personish(n)
 		marked := inline && (n.DataAtom != atom.Span && n.DataAtom != atom.Font && n.DataAtom != atom.Abbr || attr(n, "class") != "")
@@ -442,15 +451,41 @@ func nameList(text string) []Person {
 	return out
 }
 
-// joinSplitNames joins a name written over two lines ("Anna<br>Müller"): a single
-// capitalised word followed, in the same block, by a line that completes a name.
+// joinSplitNames joins a name written over two lines: a single word followed, in the
+// same block, by a line that completes a name ("Anna<br>Müller", "HÉLÈNE<br>PETRY"),
+// or in the next heading of the same rank ("<h4 class=firstname>Anne-Charlotte</h4>
+// <h4 class=surname>PASSELAC</h4>"); and a name followed by a line that opens with a
+// particle ("Marcus Antonio<br>de Oliveira"), which is its family name, not a title.
 func (l *layout) joinSplitNames(isName []bool, names []string) {
 	for i := 0; i+1 < len(l.lines); i++ {
 		a, b := l.lines[i], l.lines[i+1]
-		if isName[i] || isName[i+1] || a.block != b.block || len(strings.Fields(a.text)) != 1 || !capitalised(a.text) {
+		if isName[i+1] || a.text == "" {
 			continue
 		}
-		if n, ok := nameOf(a.text + " " + b.text); ok {
+		sameBlock := a.block == b.block
+		pair := a.heading > 0 && a.heading == b.heading && b.block == nextElement(a.block) && (a.block.Parent == b.block.Parent)
+		if !sameBlock && !pair {
+			continue
+		}
+		aw, bw := strings.Fields(a.text), strings.Fields(b.text)
+		if len(bw) == 0 || len(bw) > 3 {
+			continue
+		}
+		if isName[i] {
+			// "Marcus Antonio<br>de Oliveira": the particle-led line is the family name
+			if sameBlock && particles[bw[0]] && len(bw) >= 2 {
+				if n, ok := nameOf(a.text + " " + b.text); ok {
+					isName[i], names[i] = false, ""
+					isName[i+1], names[i+1] = true, n
+					l.lines[i].text = ""
+				}
+			}
+			continue
+		}
+		if len(aw) != 1 || !capitalised(a.text) && !(strings.ToUpper(a.text) == a.text && len([]rune(a.text)) >= 3) {
+			continue
+		}
+		if n, ok := nameOf(a.text + " " + b.text); ok && (sameBlock || givenWord(strings.ToLower(a.text))) {
 			isName[i+1], names[i+1] = true, n
 			l.lines[i].text = "" // consumed
 		}
@@ -1165,15 +1200,24 @@ func addressLike(words []string) bool {
 	return false
 }
 
+// ordinalWord is a written ordinal: Dutch, English, French, Spanish, Italian,
+// Portuguese.
+var ordinalWord = regexp.MustCompile(`^[1-9](?:ste|de|e|ème|eme|er|re|ère|st|nd|rd|th|º|ª|°|o|a)$`)
+
 // ordinal reports whether the number words[k] ranks a role ("2. Vorsitzender",
 // "Beisitzer 3") rather than giving an address or a year: one digit, before the role
 // with a dot or after it, next to a word that names a job.
 func ordinal(words []string, k int) bool {
 	w := words[k]
-	if len(words) < 2 || len(w) > 2 {
+	if len(words) < 2 || len(w) > 2 && !(k == 0 && ordinalWord.MatchString(w)) {
 		return false
 	}
 	if k == 0 {
+		// "1ste Deken", "2nd Vice Chair", "1er Vice-Président": a written ordinal ranks
+		// whatever role follows it
+		if ordinalWord.MatchString(w) && capitalised(words[1]) {
+			return true
+		}
 		return len(w) == 2 && w[1] == '.' && titleWord(strings.Join(words[1:], " "))
 	}
 	return k == len(words)-1 && len(w) == 1 && titleWord(strings.Join(words[:k], " "))
@@ -1488,8 +1532,22 @@ func fromParts(parts []string) []found {
 		return nil
 	}
 	if _, ok := nameOf(parts[0]); !ok {
+		if len(parts) >= 3 {
+			// "<span class=role>Presidente · 2 años</span><strong>Name</strong><span>Socio
+			// #1299</span>": a role, the one name, then details of the card
+			n, ok := nameOf(parts[1])
+			for _, p := range parts[2:] {
+				if _, other := nameOf(p); other {
+					ok = false
+				}
+			}
+			if t, tok := termTitle(parts[0]); ok && tok && looksLikeTitle(t) {
+				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
+			}
+			return nil
+		}
 		if n, ok := nameOf(parts[len(parts)-1]); ok && len(parts) == 2 {
-			if t, ok := titleLine(parts[0]); ok && (!strings.Contains(parts[1], ",") || looksLikeTitle(t)) && !otherField.MatchString(clean(parts[0])+": ") && !employerLead.MatchString(t) { // not "<b>From:</b> Madison, Tennessee"
+			if t, ok := termTitle(parts[0]); ok && (!strings.Contains(parts[1], ",") || looksLikeTitle(t)) && !otherField.MatchString(clean(parts[0])+": ") && !employerLead.MatchString(t) { // not "<b>From:</b> Madison, Tennessee"
 				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
 			}
 		}
@@ -1537,6 +1595,20 @@ func fromParts(parts []string) []found {
 		}
 	}
 	return kept
+}
+
+// termSep sets a role apart from its term ("Presidente · 2 años", "Kassenwart – bis 2026").
+var termSep = regexp.MustCompile(`\s+[·•|–-]\s+(.*)$`)
+
+// termTitle reads a run as a title, without a term after it that holds a number.
+func termTitle(s string) (string, bool) {
+	if t, ok := titleLine(s); ok {
+		return t, true
+	}
+	if m := termSep.FindStringSubmatchIndex(s); m != nil && strings.ContainsAny(s[m[2]:m[3]], "0123456789") {
+		return titleLine(s[:m[0]])
+	}
+	return "", false
 }
 
 // bioPatterns find the title a card's bio states in its first sentences: "Chris is the

@@ -46,8 +46,11 @@ var firstLexicon = sync.OnceValue(func() map[string]bool {
 })
 
 // givenWord reports whether a lower-case word is a given name: of the first-name model
-// or of the given-name model.
+// or of the given-name model, each part of a hyphenated one.
 func givenWord(w string) bool {
+	if first, rest, ok := strings.Cut(w, "-"); ok && first != "" && rest != "" {
+		return givenWord(first) && givenWord(rest) // "anne-charlotte"
+	}
 	return firstLexicon()[w] || givenLexicon()[w] || firstLexicon()[foldLatin(w)] || givenLexicon()[foldLatin(w)]
 }
 

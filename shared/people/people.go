@@ -87,6 +87,7 @@ func Extract(pageHTML, pageURL string, o Options) []Person {
 	found = append(found, jsonLD(doc)...)
 	found = append(found, microdata(doc)...)
 	found = append(found, hcards(doc)...)
+	found = append(found, attributePeople(doc)...)
 	found = append(found, lines(doc)...)
 	return finish(found, pageURL, o)
 }
@@ -466,7 +467,8 @@ var jobWords = map[string]bool{
 	"vice-presidente": true, "vice-président": true, "trésorier": true, "trésorière": true, "secrétaire": true,
 	"tesoureiro": true, "tesoureira": true, "tesorero": true, "tesorera": true, "tesoriere": true, "secretário": true,
 	"secretária": true, "secretario": true, "secretaria": true, "segretario": true, "segretaria": true,
-	"kassenwart": true, "kassenwartin": true, "schatzmeister": true, "schriftführer": true, "beisitzer": true,
+	"kassenwart": true, "kassenwartin": true, "schatzmeister": true, "schatzmeisterin": true, "schriftführer": true, "schriftführerin": true,
+	"kassier": true, "kassierin": true, "kassierer": true, "kassiererin": true, "aktuar": true, "aktuarin": true, "beisitzer": true,
 	"beisitzerin": true, "vorsitzender": true, "vorsitzende": true, "stellvertreter": true, "stellvertretende": true,
 	"penningmeester": true, "secretaris": true, "voorzitter": true, "bestuurslid": true, "kasserer": true, "styreleder": true,
 	"leder": true, "daglig": true, "consigliere": true, "consigliera": true, "vocal": true, "socio": true, "socia": true, "coach": true, "trainer": true,
