@@ -56,6 +56,14 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h2>Vorstand</h2><contact-info avatarsrc="/a.svg" name="Anton Gruber" role="1. Vorsitzender"></contact-info><contact-info name="Vera Lindqvist" role="Schatzmeisterin"></contact-info>
 <a href="#" data-name="Olga Petrenko" data-position="Head of Research"><img src="o.jpg"></a><div role="tab" data-name="Nina Brandt">x</div><input name="Hans Meier" title="Managing Director">`,
 			map[string]string{"Anton Gruber": "1. Vorsitzender", "Vera Lindqvist": "Schatzmeisterin", "Olga Petrenko": "Head of Research"}},
+		{"units, places, credits, plural labels and buttons are no people; professions before a name in an imprint are its title",
+			`<h2>Kontakte</h2><h5>Pfarrerin</h5><p>Greta Solberg</p><h5>Kindertagesstätte Lindenhof</h5><p>Leitung: Karin Vogt</p><h5>Familienzentrum Nordstadt</h5>
+<div class="staff"><h3>Owen Tredwell</h3><p>Secretary</p><p>New Hampshire, United States</p></div><div class="staff"><h3>Maud Pellerin</h3><p>Treasurer</p><p>North Carolina</p></div>
+<div class="card"><h3>Volontari Dedicati</h3><p>Il nostro team di volontari</p></div><div class="card"><h3>San Maurizio Canavese</h3><p>Sede operativa</p></div><div class="card"><h3>Le Nostre Collaborazioni</h3><p>Rete di supporto</p></div>
+<p>Bildnachweis: C. Brenner, Jonas Reuter</p><p class="credit">Foto: Ute Lindner</p><h3>Únete a Nuestro Equipo</h3><a class="btn">Ver Oportunidades</a>
+<h2>Impressum</h2><p>vertreten durch die Gesellschafter:</p><p>Wirtschaftsprüfer, Steuerberater Henrik Falk, Dipl.-Betriebswirt (FH)</p><p>Rechtsanwalt Dieter Brandl</p><p>Bundesrepublik Deutschland</p>
+<ul><li>Co-Fundadora de Bartola</li><li>Tourism Guide</li></ul>`,
+			map[string]string{"Greta Solberg": "Pfarrerin", "Karin Vogt": "Leitung", "Owen Tredwell": "Secretary", "Maud Pellerin": "Treasurer", "Henrik Falk": "Wirtschaftsprüfer, Steuerberater", "Dieter Brandl": "Rechtsanwalt"}},
 		{"table: names in one row, titles in the next",
 			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
 			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},

@@ -1228,8 +1228,10 @@ func ordinal(words []string, k int) bool {
 var employerLead = regexp.MustCompile(`(?i)\s(?:at|of|for|en|de|del|da|do|di|du|chez|bei|bij|van|von|für|pour|para|per|presso|with|mit)$`)
 
 // otherField opens a line that gives a field of a person's card other than the role
-// held ("Profession: Architect", "From: Leeds", "Representing: Business").
-var otherField = regexp.MustCompile(`(?i)^(?:profession|beruf|métier|profesión|profissão|professione|beroep|occupation|representing|from|origin|herkunft|wohnort|location|standort|lieu|ville|ciudad|città|term|amtszeit|mandat|mandato|since|seit|depuis|desde|dal|hobbies?|interests?|education|ausbildung|formation|formación)\s*:\s*`)
+// held ("Profession: Architect", "From: Leeds", "Representing: Business"), or a
+// credit ("Bildnachweis: C. Krüger", "Photo : Léa Roux"): the name after it is the
+// photographer's, not a member's.
+var otherField = regexp.MustCompile(`(?i)^(?:bildnachweis|bildnachweise|bildquelle|bildquellen|fotos?|photos?|fotografie|photography|crédits? photos?|crédits?|credits?|quelle|source|fuente|fonte|copyright|profession|beruf|métier|profesión|profissão|professione|beroep|occupation|representing|from|origin|herkunft|wohnort|location|standort|lieu|ville|ciudad|città|term|amtszeit|mandat|mandato|since|seit|depuis|desde|dal|hobbies?|interests?|education|ausbildung|formation|formación)\s*:\s*`)
 
 // sentenceBreak reports whether s holds a full stop between sentences, not the dot of
 // an abbreviation ("Oficial de Seg. de la Información", "Func. Resp. de Cumplimiento").
@@ -1296,6 +1298,19 @@ func shaped(s string) (p Person, ok, alone bool) {
 			return Person{Via: ViaBlock, Name: n, Title: t}, true, t == ""
 		}
 	}
+	// "Rechtsanwalt Rüdiger Schubert", "Wirtschaftsprüfer, Steuerberater Jens Hollenbeck,
+	// Dipl.-Betriebswirt (FH)": professions before a name the model knows.
+	if w := strings.Fields(s); len(w) >= 3 && len(w) <= 10 {
+		k := 0
+		for k < len(w)-2 && (professions[strings.ToLower(strings.TrimRight(w[k], ","))] || k > 0 && (w[k] == "und" || w[k] == "&" || w[k] == "/")) {
+			k++
+		}
+		if k > 0 && !jobWords[strings.ToLower(w[k])] {
+			if n, ok := nameOf(strings.Join(w[k:], " ")); ok && knownName(n) && len(strings.Fields(n)) <= 3 {
+				return Person{Via: ViaBlock, Name: n, Title: clean(strings.Join(w[:k], " "))}, true, false
+			}
+		}
+	}
 	// "CEO Jane Doe": an executive's acronym before a name the model knows.
 	if w := strings.Fields(s); len(w) >= 3 && len(w) <= 6 && len(w[0]) <= 4 && strings.ToUpper(w[0]) == w[0] && jobWords[strings.ToLower(w[0])] {
 		if n, ok := nameOf(strings.Join(w[1:], " ")); ok && knownName(n) {
@@ -1340,6 +1355,13 @@ func shaped(s string) (p Person, ok, alone bool) {
 	}
 	return Person{}, false, false
 }
+
+// professions are the regulated professions written before a name in an imprint
+// ("Rechtsanwalt Jana Roth", "Steuerberater Olaf Berg", "Maître Anne Roux").
+var professions = map[string]bool{"rechtsanwalt": true, "rechtsanwältin": true, "anwalt": true, "anwältin": true, "steuerberater": true,
+	"steuerberaterin": true, "wirtschaftsprüfer": true, "wirtschaftsprüferin": true, "notar": true, "notarin": true, "avocat": true,
+	"avocate": true, "abogado": true, "abogada": true, "avvocato": true, "advocaat": true, "notaris": true, "notario": true,
+	"notaria": true, "notaio": true, "ra": true, "stb": true, "wp": true}
 
 // nameSepSplit splits the parts of a "Name – Title – contact" line.
 var nameSepSplit = regexp.MustCompile(`\s+(?:[–—|·]|-{1,2})\s+`)
@@ -1723,8 +1745,8 @@ func labelled(label string, parts []string) []Person {
 	if i := strings.LastIndexAny(label, ".,;"); i >= 0 {
 		t, tok = titleLine(label[i+1:])
 	}
-	if !tok {
-		return nil
+	if !tok || otherField.MatchString(t+": ") {
+		return nil // "Bildnachweis: A, B": credits
 	}
 	var ps []Person
 	known, evidence := 0, 0

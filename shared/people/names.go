@@ -177,7 +177,8 @@ func knownWord(lex map[string]bool, w string, first bool) bool {
 // nounEndings end the words of phrases ("Formación Continua", "Agile
 // Projektsteuerung", "Responsabilidad Social") and of no personal name.
 var nounEndings = []string{"ción", "sión", "dad", "ung", "keit", "heit", "schaft", "zione", "sione", "ção", "ções", "ität",
-	"ismus", "ologie", "logía", "tion", "tions", "ment", "ments", "ness", "ship", "ance", "ence", "ité", "tät", "mente"}
+	"ismus", "ologie", "logía", "tion", "tions", "ment", "ments", "ness", "ship", "ance", "ence", "ité", "tät", "mente",
+	"ciones", "siones", "dades", "zioni", "sioni", "ungen", "heiten", "keiten", "schaften", "täten", "ités", "ismen"}
 
 func nounWord(w string) bool {
 	w = strings.ToLower(w)
@@ -271,6 +272,10 @@ func stripHonorifics(s string) string {
 // isDegreeChain reads "Dr.Dr." or "Ph.D.," style tokens made only of listed parts
 // (an initial such as "C." is none).
 func isDegreeChain(w string) bool {
+	switch lw := strings.ToLower(strings.Trim(w, ",;")); {
+	case strings.HasPrefix(lw, "dipl.-") && len(lw) > 8, lw == "(fh)", lw == "(univ.)", lw == "(tu)", lw == "(hons)", lw == "(hons.)":
+		return true // "Dipl.-Betriebswirt (FH)"
+	}
 	w = strings.Trim(strings.ToLower(w), ",;()")
 	if !strings.Contains(w, ".") || len(w) > 12 {
 		return false

@@ -233,6 +233,11 @@ var notNameList = []string{
 	"resources", "relations", "affairs", "site", "visit", "book", "trust", "corporation", "utilities", "energy", "advanced",
 	"systems", "holdings", "industries", "ventures", "diplom", "diploma", "zertifikat", "certificate", "certificat", "ausbildung", "state", "county", "province", "provincia", "région", "region", "district", "bezirk", "landkreis", "mitglied", "ehrenmitglied",
 	"suite", "cloud", "platform", "app", "apps", "edition", "api", "sdk", "plugin", "engine", "saas", "enterprise",
+	// institutions and units: schools, day-care, parishes, federations
+	"kindertagesstätte", "tagesstätte", "kita", "kindergarten", "familienzentrum", "zentrum", "schule", "gymnasium",
+	"gemeinde", "geschäftsstelle", "pfarramt", "pfarrei", "küsterei", "kirche", "bund", "verband", "church", "school", "école", "escuela",
+	"scuola", "escola", "school", "center", "nostre", "nostri", "nostra", "oportunidades", "opportunités", "opportunities", "opportunità",
+	"statuts", "statuten", "estatutos", "statuto", "cargos", "directivos", "directivas", "volontari", "professionisti",
 }
 
 func isNotNameWord(w string) bool { return notNameWords()[w] }
@@ -258,8 +263,11 @@ func isNameNounGiven(s string, nounGiven bool) bool {
 	if core > 5 || core < 2 {
 		return false
 	}
-	if streetOpeners[strings.ToLower(words[0])] {
-		return false // "Zur Keuchinger Flur", "Am Mühlbach": an address
+	if streetOpeners[strings.ToLower(words[0])] || placeOpeners[strings.ToLower(words[0])] {
+		return false // "Zur Keuchinger Flur", "Am Mühlbach": an address; "San Maurizio", "New Hampshire": a place
+	}
+	if len(words) == 2 && compassWords[strings.ToLower(words[0])] {
+		return false // "North Carolina", "West Sussex"
 	}
 	compass := 0
 	for i, w := range words {
@@ -279,6 +287,11 @@ func isNameNounGiven(s string, nounGiven bool) bool {
 	}
 	return compass < len(words) // "North West", "Süd Ost": a region
 }
+
+// placeOpeners begin the names of places and states, never a personal name.
+var placeOpeners = map[string]bool{"new": true, "san": true, "santa": true, "santo": true, "sankt": true, "saint": true, "sainte": true,
+	"são": true, "united": true, "bundesrepublik": true, "republik": true, "republic": true, "república": true, "république": true,
+	"repubblica": true, "königreich": true, "royaume": true, "reino": true, "kingdom": true, "bad": true}
 
 // streetOpeners begin German street names and never a personal name.
 var streetOpeners = map[string]bool{"zur": true, "zum": true, "am": true, "im": true, "auf": true, "beim": true, "unter": true, "hinter": true}
@@ -478,11 +491,19 @@ var jobWords = map[string]bool{
 	"freiwillige": true, "freiwilliger": true, "bénévole": true, "voluntario": true, "voluntaria": true, "vrijwilliger": true, "präsident": true, "präsidentin": true,
 	"vizepräsident": true, "vizepräsidentin": true, "sekretär": true, "sekretärin": true, "lid": true, "ondervoorzitter": true,
 	"vicevoorzitter": true, "schatbewaarder": true, "hoofd": true,
+	// professions written before a name ("Rechtsanwalt Jana Roth", "Steuerberater Olaf Berg")
+	"rechtsanwalt": true, "rechtsanwältin": true, "anwalt": true, "anwältin": true, "steuerberater": true, "steuerberaterin": true,
+	"wirtschaftsprüfer": true, "wirtschaftsprüferin": true, "notar": true, "notarin": true, "avocat": true, "avocate": true,
+	"abogado": true, "abogada": true, "avvocato": true, "advocaat": true, "notaris": true, "notario": true, "notaria": true,
+	"notaio": true, "guide": true,
 }
 
 func jobWord(w string) bool {
 	if jobWords[w] {
 		return true
+	}
+	if a, b, ok := strings.Cut(w, "-"); ok && len(a) > 1 && len(b) > 3 && (jobWords[a] || jobWords[b]) {
+		return true // "co-fundadora", "vice-presidente"
 	}
 	// German club offices: Platzwart, Jugendwartin, Gerätewart (not Stewart).
 	if len([]rune(w)) >= 8 && (strings.HasSuffix(w, "wart") || strings.HasSuffix(w, "wartin")) {
