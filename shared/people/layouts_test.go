@@ -64,6 +64,14 @@ func TestTeamPageLayouts(t *testing.T) {
 <h2>Impressum</h2><p>vertreten durch die Gesellschafter:</p><p>Wirtschaftsprüfer, Steuerberater Henrik Falk, Dipl.-Betriebswirt (FH)</p><p>Rechtsanwalt Dieter Brandl</p><p>Bundesrepublik Deutschland</p>
 <ul><li>Co-Fundadora de Bartola</li><li>Tourism Guide</li></ul>`,
 			map[string]string{"Greta Solberg": "Pfarrerin", "Karin Vogt": "Leitung", "Owen Tredwell": "Secretary", "Maud Pellerin": "Treasurer", "Henrik Falk": "Wirtschaftsprüfer, Steuerberater", "Dieter Brandl": "Rechtsanwalt"}},
+		{"two given names before one family name are two people with the card's title; a firm of two given names is none",
+			`<ul class="staff"><li><h4>Ruth and Colin Ashby</h4><p><em>Farm and Maintenance Supervisors</em></p></li><li><h4>Nadia Ferris</h4><p><em>Field Biologist</em></p></li><li><h4>Tom &amp; Jerry Productions</h4><p><em>Film partner</em></p></li></ul>`,
+			map[string]string{"Ruth Ashby": "Farm and Maintenance Supervisors", "Colin Ashby": "Farm and Maintenance Supervisors", "Nadia Ferris": "Field Biologist"}},
+		{"a name in brackets under its role, a name closing a list with a full stop, a bold name then its role after a comma",
+			`<div><p><strong>Präsidentin:</strong><br />Daniela Brunner</p><p><strong>Aktuarin:</strong><br />(Ilse Hubmann)</p></div>
+<ul><li><strong>Trésorier :</strong> <em>Paul Girard</em>.</li><li><strong>Volontaires pour l'aide aux commissions :</strong> Hugo Lambert.</li></ul>
+<p><strong>Mireille ROUSSET</strong>, directrice pédagogique du secondaire.<br/>Elle enseigne les lettres.</p>`,
+			map[string]string{"Daniela Brunner": "Präsidentin", "Ilse Hubmann": "Aktuarin", "Paul Girard": "Trésorier", "Hugo Lambert": "Volontaires pour l'aide aux commissions", "Mireille Rousset": "directrice pédagogique du secondaire"}},
 		{"table: names in one row, titles in the next",
 			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
 			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},

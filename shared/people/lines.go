@@ -282,7 +282,7 @@ func lines(doc *html.Node) []Person {
 		}
 	}
 	var out []found
-	classed := map[int]bool{}
+	classed, partner := map[int]bool{}, map[int]string{}
 	for i, ln := range l.lines {
 		if ln.heading == 1 && h1 < 2 || ln.skip || inMenu(ln.block) {
 			continue
@@ -298,12 +298,24 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 			continue
 		}
+		if in, ok := bracketed(clean(ln.text)); ok {
+			// "<strong>Aktuarin:</strong><br>(Conni Hubel)": a name in brackets on its own line
+			if n, ok := nameOf(in); ok && nameEvidence(n) {
+				isName[i], names[i] = true, n
+				continue
+			}
+		}
 		if m := interimHolder.FindStringSubmatch(clean(ln.text)); m != nil {
 			// "vacant (interim: Name)": the post's holder for now, with the row's role
 			if n, ok := nameOf(m[1]); ok && knownName(n) {
 				isName[i], names[i] = true, n
 				continue
 			}
+		}
+		if a, b, ok := sharedFamily(clean(ln.text)); ok {
+			// "Bessie and Max Simon": two people who share the family name and the card
+			isName[i], names[i], partner[i] = true, a, b
+			continue
 		}
 		if n, ok := l.ledBy(i); ok {
 			isName[i], names[i] = true, n
@@ -385,6 +397,11 @@ func lines(doc *html.Node) []Person {
 			if f := l.personAt(i, isName, names); !single[i] && !nounGiven[i] || f.p.Title != "" && looksLikeTitle(f.p.Title) {
 				f.p.firstOnly, f.p.slotted, f.p.classed, f.strong = single[i], nounGiven[i], classed[i], f.strong || slotted[i]
 				out = append(out, f)
+				if partner[i] != "" {
+					g := f
+					g.p.Name, g.p.Email, g.p.Phones, g.p.rawPhones, g.p.LinkedInURL = partner[i], "", nil, nil, ""
+					out = append(out, g)
+				}
 			}
 		}
 	}
@@ -1434,6 +1451,26 @@ func givenAfterComma(s string) bool {
 	return true
 }
 
+// sharedSep joins two given names before one family name ("Bessie and Max Simon",
+// "Anna und Jan Roth", "Léa et Paul Martin").
+var sharedSep = regexp.MustCompile(`^(\p{Lu}[\pL'-]+)\s+(?:and|und|et|y|e|en|&)\s+(\p{Lu}[\pL'-]+)\s+(\p{Lu}.*)$`)
+
+// sharedFamily reads "Given and Given Family" as two people: both given names the
+// model knows as given names, and the family name one a name model knows.
+func sharedFamily(s string) (string, string, bool) {
+	m := sharedSep.FindStringSubmatch(s)
+	if m == nil || !givenWord(strings.ToLower(m[1])) || !givenWord(strings.ToLower(m[2])) || len(strings.Fields(m[3])) > 2 {
+		return "", "", false
+	}
+	a, ok1 := nameOf(m[1] + " " + m[3])
+	b, ok2 := nameOf(m[2] + " " + m[3])
+	fam := strings.Fields(strings.ToLower(m[3]))
+	if !ok1 || !ok2 || !knownWord(nameLexicon(), fam[len(fam)-1], true) && !inHumanLexicon(fam[len(fam)-1]) {
+		return "", "", false // "Tom & Jerry Productions" is no family
+	}
+	return a, b, true
+}
+
 // nameClassRe is the class of an element that holds a person's name ("member-name",
 // "director-name", "nom"), not a team's, a firm's or a product's.
 var nameClassRe = regexp.MustCompile(`(?i)(^|[-_\s])(name|full-?name|nom|nombre|nome|naam)($|[-_\s])`)
@@ -1568,7 +1605,7 @@ func fromParts(parts []string) []found {
 			}
 			return nil
 		}
-		if n, ok := nameOf(parts[len(parts)-1]); ok && len(parts) == 2 {
+		if n, ok := nameOf(listEnd(parts[len(parts)-1])); ok && len(parts) == 2 {
 			if t, ok := termTitle(parts[0]); ok && (!strings.Contains(parts[1], ",") || looksLikeTitle(t)) && !otherField.MatchString(clean(parts[0])+": ") && !employerLead.MatchString(t) { // not "<b>From:</b> Madison, Tennessee"
 				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
 			}
@@ -1594,6 +1631,10 @@ func fromParts(parts []string) []found {
 				cur.p.Title, cur.alone = t, false
 			}
 			continue
+		}
+		if strings.HasPrefix(strings.TrimSpace(s), ",") {
+			// "<strong>Mireille Roger</strong>, directrice pédagogique du secondaire."
+			s = strings.TrimSuffix(strings.TrimSpace(s), ".")
 		}
 		if t, ok := titleLine(s); ok {
 			cur.p.Title, cur.alone = t, false
@@ -1737,6 +1778,16 @@ func prose(text string) []Person {
 	return out
 }
 
+// listEnd takes the full stop off a name that closes a list ("Trésorier : Paul Girard.").
+func listEnd(s string) string {
+	if t := strings.TrimSpace(s); strings.HasSuffix(t, ".") && !strings.HasSuffix(t, "..") {
+		if w := strings.Fields(t); len(w) >= 2 && len([]rune(w[len(w)-1])) > 3 {
+			return strings.TrimSuffix(t, ".")
+		}
+	}
+	return s
+}
+
 // labelled reads the names of a "Label: Name, Name and Name" list, each with the
 // label as its title; nothing unless every part is a name (a degree after a name,
 // "Anna Roth, PhD", belongs to it) and the names are known or the label a job title.
@@ -1754,7 +1805,7 @@ func labelled(label string, parts []string) []Person {
 		if len(ps) > 0 && stripDegrees(clean(n)) == "" {
 			continue // "Anna Roth, PhD"
 		}
-		name, ok := nameOf(n)
+		name, ok := nameOf(listEnd(n))
 		if !ok {
 			return nil
 		}
