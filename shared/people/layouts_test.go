@@ -72,6 +72,10 @@ func TestTeamPageLayouts(t *testing.T) {
 <ul><li><strong>Trésorier :</strong> <em>Paul Girard</em>.</li><li><strong>Volontaires pour l'aide aux commissions :</strong> Hugo Lambert.</li></ul>
 <p><strong>Mireille ROUSSET</strong>, directrice pédagogique du secondaire.<br/>Elle enseigne les lettres.</p>`,
 			map[string]string{"Daniela Brunner": "Präsidentin", "Ilse Hubmann": "Aktuarin", "Paul Girard": "Trésorier", "Hugo Lambert": "Volontaires pour l'aide aux commissions", "Mireille Rousset": "directrice pédagogique du secondaire"}},
+		{"a role's list of names with nested asides in brackets; a name and a position in data attributes whose position is no title",
+			`<h2>Impressum</h2><p>Vertretungsberechtigte Geschäftsführer*innen: Mei-Lin Kwan (Solicitor (Ireland), Attorney at Law (USA)), Jörg Eisler (StB), Dr. Florian Gehrke (RA)</p>
+<ul><li><a href="/" data-title="Erik Aavik" data-position="CEO / Co-Founder, Fishline Inc."><span class="og-name">Erik Aavik</span><span class="og-title">CEO / Co-Founder, Fishline Inc.</span></a></li></ul>`,
+			map[string]string{"Mei-Lin Kwan": "Vertretungsberechtigte Geschäftsführer*innen", "Jörg Eisler": "Vertretungsberechtigte Geschäftsführer*innen", "Florian Gehrke": "Vertretungsberechtigte Geschäftsführer*innen", "Erik Aavik": ""}},
 		{"table: names in one row, titles in the next",
 			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
 			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},

@@ -1757,7 +1757,7 @@ func prose(text string) []Person {
 		clause = strings.TrimSpace(strings.TrimSuffix(clause, "."))
 		// "Label: Name, Name and Name"
 		if label, rest, ok := strings.Cut(clause, ":"); ok {
-			if ps := labelled(label, listSep.Split(strings.TrimSpace(rest), -1)); len(ps) > 0 {
+			if ps := labelled(label, listSep.Split(strings.TrimSpace(withoutAsides(rest)), -1)); len(ps) > 0 {
 				out = append(out, ps...)
 				continue
 			}
@@ -1776,6 +1776,28 @@ func prose(text string) []Person {
 		return nil
 	}
 	return out
+}
+
+// withoutAsides drops the asides in brackets of a list of names, nested ones too
+// ("Kia Tung (Solicitor (Ireland), Attorney), Jörg Eifler (StB)"), so that commas in
+// them do not split it.
+func withoutAsides(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	if depth != 0 {
+		return s
+	}
+	return b.String()
 }
 
 // listEnd takes the full stop off a name that closes a list ("Trésorier : Paul Girard.").

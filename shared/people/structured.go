@@ -366,8 +366,8 @@ var ordinalLead = regexp.MustCompile(`^(?:[1-9]\.|[1-9](?:ste|de|e|ème|er|re|st
 
 // attributePeople reads the people named in an element's attributes: a name attribute
 // that reads as a personal name and, on the same element, a role attribute that reads as
-// a job title (an ARIA role such as "tab" does not). Form fields and meta tags hold no
-// people.
+// a job title (an ARIA role such as "tab" does not), or a data-position of any text (the
+// person then without a title). Form fields and meta tags hold no people.
 func attributePeople(doc *html.Node) []Person {
 	var out []Person
 	walk(doc, func(n *html.Node) bool {
@@ -387,9 +387,15 @@ func attributePeople(doc *html.Node) []Person {
 				if rk == nk {
 					continue
 				}
-				if r, ok := attrOK(n, rk); ok {
+				if r, ok := attrOK(n, rk); ok && r != "" {
 					if t, ok := titleLine(r); ok && (looksLikeTitle(t) || looksLikeTitle(ordinalLead.ReplaceAllString(t, ""))) {
 						out = append(out, Person{Via: ViaBlock, Name: name, Title: t})
+						return true
+					}
+					if rk != "role" && rk != "title" && rk != "function" {
+						// a data-position the title reader does not take ("CEO / Co-Founder,
+						// Fishline Inc."): the pair still says person
+						out = append(out, Person{Via: ViaBlock, Name: name})
 						return true
 					}
 				}
