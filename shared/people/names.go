@@ -376,6 +376,9 @@ func capsFamilyName(s string) string {
 			caps++
 		case capitalised(w):
 			usual++
+			if innerCapital(w) {
+				return s // "CAS MedLaw UZH": a word with a capital inside is no given name
+			}
 		}
 	}
 	if caps == 0 || usual == 0 {
@@ -397,6 +400,19 @@ func capsFamilyName(s string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// innerCapital reports whether w has a capital after a small letter ("MedLaw"), not
+// after a hyphen or an apostrophe ("Jean-Luc", "D'Angelo").
+func innerCapital(w string) bool {
+	prev := ' '
+	for _, r := range w {
+		if unicode.IsUpper(r) && unicode.IsLower(prev) {
+			return true
+		}
+		prev = r
+	}
+	return false
 }
 
 // titleCase writes a phrase in capitals as a name is written ("MARIA DE SOUSA-LIMA" is

@@ -237,10 +237,19 @@ var notNameList = []string{
 	"kindertagesstätte", "tagesstätte", "kita", "kindergarten", "familienzentrum", "zentrum", "schule", "gymnasium",
 	"gemeinde", "geschäftsstelle", "pfarramt", "pfarrei", "küsterei", "kirche", "bund", "verband", "church", "school", "école", "escuela",
 	"scuola", "escola", "school", "center", "nostre", "nostri", "nostra", "oportunidades", "opportunités", "opportunities", "opportunità",
-	"statuts", "statuten", "estatutos", "statuto", "cargos", "directivos", "directivas", "volontari", "professionisti",
+	"statuts", "statuten", "estatutos", "statuto", "link", "links", "interview", "interviews", "publikation", "publikationen",
+	"publication", "publications", "profil", "profile", "cargos", "directivos", "directivas", "volontari", "professionisti",
 }
 
 func isNotNameWord(w string) bool { return notNameWords()[w] }
+
+// IsPersonName reports whether s is a personal name the name model knows ("Christa
+// Rempfler", "Dr. Rolf W. Rempfler"): a link with such a text leads to that person's
+// page.
+func IsPersonName(s string) bool {
+	n, ok := nameOf(s)
+	return ok && knownName(n)
+}
 
 // IsName reports whether s reads as a personal name: two to five words, the first
 // and the last capitalised, the others capitalised or name particles, letters (and
