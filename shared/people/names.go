@@ -74,6 +74,13 @@ func inHumanLexicon(w string) bool {
 // foldLatin writes a lower-case word without diacritics, as humanlex.txt is written
 // ("przemysław" is przemyslaw, "søren" soren).
 func foldLatin(w string) string {
+	ascii := true
+	for i := 0; i < len(w) && ascii; i++ {
+		ascii = w[i] < 0x80
+	}
+	if ascii {
+		return w
+	}
 	var b strings.Builder
 	for _, r := range norm.NFD.String(w) {
 		switch {
