@@ -627,7 +627,18 @@ func (l *layout) titleAt(k int) (string, bool) {
 	if l.prose[k] {
 		return "", false
 	}
-	if t, ok := titleLine(l.lines[k].text); ok {
+	text := l.lines[k].text
+	if ps := l.lines[k].parts; len(ps) >= 2 && isNoise(ps[len(ps)-1]) {
+		// "<span>Head of Marketing</span><a>LinkedIn</a>": the link's label is not the title's
+		end := len(ps)
+		for end > 1 && isNoise(ps[end-1]) {
+			end--
+		}
+		if t := strings.Join(ps[:end], " "); len(strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })) > 0 {
+			text = t
+		}
+	}
+	if t, ok := titleLine(text); ok {
 		return t, true
 	}
 	if t := clean(l.lines[k].text); roleClass.MatchString(attr(l.lines[k].block, "class")) && t != "" && len(t) <= 110 && !isNoise(t) {

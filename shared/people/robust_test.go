@@ -105,8 +105,9 @@ func genName(r *rand.Rand, o origin, form string) aName {
 		for _, w := range strings.Fields(g) {
 			in = append(in, string([]rune(w)[0])+".")
 		}
-		if len(in) == 1 && r.IntN(2) == 0 {
-			in = append(in, string("ABCDEFGHJKLMNPRSTW"[r.IntN(18)])+".")
+		if len(in) == 1 && (r.IntN(2) == 0 || in[0] == "M." || in[0] == "D.") {
+			// a lone "M." or "D." before a given name is Monsieur or Dom/Dona, as a reader takes it
+			in = append(in, string("ABCEFGHJKLNPRSTW"[r.IntN(16)])+".")
 		}
 		written, want = strings.Join(in, " ")+" "+fam, strings.Join(in, " ")+" "+f
 	case "honorific":
@@ -249,6 +250,32 @@ var robustLayouts = []robustLayout{
 			fmt.Fprintf(&b, `<div class="grid-item"><a href="/people/p%d">%s</a></div>`, i, esc(p.written))
 		}
 		b.WriteString(`</div>`)
+		return b.String()
+	}},
+	{key: "br-lines", page: func(r *rand.Rand, ps []aName, ts []string, d string) string {
+		var b strings.Builder
+		b.WriteString(`<h2>Ansprechpartner</h2>`)
+		for i, p := range ps {
+			fmt.Fprintf(&b, `<p>%s<br>%s<br><a href="mailto:p%d@acme.example">E-Mail</a></p>`, esc(p.written), esc(ts[i]), i)
+		}
+		return b.String()
+	}},
+	{key: "strong-br", page: func(r *rand.Rand, ps []aName, ts []string, d string) string {
+		var b strings.Builder
+		b.WriteString(`<div class="entry-content">`)
+		for i, p := range ps {
+			fmt.Fprintf(&b, `<p><strong>%s</strong><br />%s</p>`, esc(p.written), esc(ts[i]))
+		}
+		b.WriteString(`</div>`)
+		return b.String()
+	}},
+	{key: "linked-cards", page: func(r *rand.Rand, ps []aName, ts []string, d string) string {
+		var b strings.Builder
+		b.WriteString(`<section><h2>Leadership</h2><div class="row">`)
+		for i, p := range ps {
+			fmt.Fprintf(&b, `<div class="col-md-4"><img src="p%d.jpg" alt="%s"><h5><a href="/team/p%d">%s</a></h5><span>%s</span><a href="https://www.linkedin.com/in/p%d">LinkedIn</a></div>`, i, esc(p.written), i, esc(p.written), esc(ts[i]), i)
+		}
+		b.WriteString(`</div></section>`)
 		return b.String()
 	}},
 	{key: "members-list", notitle: true, page: func(r *rand.Rand, ps []aName, ts []string, d string) string {
