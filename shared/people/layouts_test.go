@@ -76,6 +76,9 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h2>Impressum</h2><p>Vertretungsberechtigte Geschäftsführer*innen: Mei-Lin Kwan (Solicitor (Ireland), Attorney at Law (USA)), Jörg Eisler (StB), Dr. Florian Gehrke (RA)</p>
 <ul><li><a href="/" data-title="Erik Aavik" data-position="CEO / Co-Founder, Fishline Inc."><span class="og-name">Erik Aavik</span><span class="og-title">CEO / Co-Founder, Fishline Inc.</span></a></li></ul>`,
 			map[string]string{"Mei-Lin Kwan": "Vertretungsberechtigte Geschäftsführer*innen", "Jörg Eisler": "Vertretungsberechtigte Geschäftsführer*innen", "Florian Gehrke": "Vertretungsberechtigte Geschäftsführer*innen", "Erik Aavik": ""}},
+		{"a name the model does not know written family name first before a job's role; a district before an office is none",
+			`<h2>Directorio</h2><ul><li>Quispe, Wilmaru (Presidente)</li><li>Choquehuanca, Yaritza – Tesorera</li><li>Berlin, Kreuzberg (Sales Office)</li></ul>`,
+			map[string]string{"Wilmaru Quispe": "Presidente", "Yaritza Choquehuanca": "Tesorera"}},
 		{"table: names in one row, titles in the next",
 			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
 			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},

@@ -1315,6 +1315,10 @@ func shaped(s string) (p Person, ok, alone bool) {
 		return Person{}, false, false
 	}
 	if m := nameParen.FindStringSubmatch(s); m != nil {
+		if n, ok := invertedWithRole(m[1], m[2]); ok {
+			t, _ := titleLine(m[2])
+			return Person{Via: ViaBlock, Name: n, Title: t}, true, false
+		}
 		if n, ok := nameOf(m[1]); ok {
 			t, _ := titleLine(m[2])
 			if isDateLike(m[2]) || strings.Contains(m[2], ".") && !strings.Contains(m[2], " ") {
@@ -1348,6 +1352,12 @@ func shaped(s string) (p Person, ok, alone bool) {
 	for _, re := range []*regexp.Regexp{nameSepTitle, nameComma} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			n, ok := nameOf(strings.TrimSpace(parenthetical.ReplaceAllString(m[1], ""))) // "Name (links) – Title"
+			if !ok && re == nameSepTitle {
+				if n, ok := invertedWithRole(m[1], m[2]); ok {
+					t, _ := titleLine(m[2])
+					return Person{Via: ViaBlock, Name: n, Title: t}, true, false
+				}
+			}
 			if ok && re == nameSepTitle && strings.Contains(m[1], ",") {
 				// "Vogt, Petra - Pressereferentin - petra@acme.example": family name first,
 				// and the title is the first part after it.
@@ -1503,6 +1513,20 @@ func classedName(ln line) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// invertedWithRole reads "Mamani, Wilberto" before a role that names a job ("(Presidente)",
+// "– Tesorero") as a name written family name first, its given name one the model does
+// not know: the role says person, where "Berlin, Kreuzberg (Sales Office)" names none.
+func invertedWithRole(name, role string) (string, bool) {
+	if !strings.Contains(name, ",") {
+		return "", false
+	}
+	t, ok := titleLine(role)
+	if !ok || !titleWord(t) || !looksLikeTitle(t) {
+		return "", false
+	}
+	return slotName(strings.TrimSpace(name))
 }
 
 // slotName reads a line as a name by its shape alone, for the slot of other names: a
