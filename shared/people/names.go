@@ -212,7 +212,7 @@ var (
 		"dame": true, "lic": true, "me": true, "mtre": true, "ir": true, "drs.": true, "mgr": true, "doc": true, "univ.-prof": true,
 		"rev": true, "fr": true, "pr": true, "eng": true, "engª": true, "eng.ª": true, "dr.-ing": true, "mx": true,
 		"d": true, "dña": true, "dª": true, "don": true, "doña": true, "sig": true, "sig.ra": true, "sigra": true, "dott.ing": true,
-		"mw": true, "mevr": true, "dhr": true, "chief": true, "alhaji": true, "alhaja": true, "engr": true,
+		"maître": true, "maitre": true, "h.c": true, "mult": true, "mw": true, "mevr": true, "dhr": true, "chief": true, "alhaji": true, "alhaja": true, "engr": true,
 		"lda": true, "ldo": true, "dipl.-kfm": true, "dipl.-kff": true, "dipl.-inf": true, "dipl.-psych": true, "rä": true, "ra": true,
 	}
 	degreeWords = map[string]bool{
@@ -336,6 +336,9 @@ func stripDegrees(s string) string {
 // nickname is a nickname written inside a name: «Ali», "Ali", (Ali).
 var nickname = regexp.MustCompile(`\s[«“"(][^»”")]{1,20}[»”")]\s`)
 
+// pronouns after a name ("Anna Roth (she/her)", "Jo Berg, they/them") are not part of it.
+var pronouns = regexp.MustCompile(`(?i)[\s,]*[(\[]?\s*(?:she|he|they|ze|xe|sie|er|elle|il|iel|ella|él)\s*/\s*(?:her|him|them|hers|his|theirs|zir|xem|ihr|ihm|sie|elle|lui|iel|ella|él)(?:\s*/\s*\w+)?\s*[)\]]?\s*$`)
+
 // nameOf reads s as a personal name once honorifics and degrees are off: the name,
 // and whether it is one.
 func nameOf(s string) (string, bool) {
@@ -344,6 +347,10 @@ func nameOf(s string) (string, bool) {
 	s = strings.TrimLeftFunc(strings.TrimSpace(s), func(r rune) bool { return unicode.IsSymbol(r) || unicode.IsSpace(r) || r == '\ufe0f' })
 	if s == "" || len(s) > 100 {
 		return "", false
+	}
+	s = pronouns.ReplaceAllString(s, "")
+	if w := strings.Fields(s); len(w) > 2 && w[0] == "DI" {
+		s = strings.Join(w[1:], " ") // "DI Thomas Gruber": Diplom-Ingenieur
 	}
 	n := clean(stripHonorifics(clean(nickname.ReplaceAllString(s, " "))))
 	if IsName(n) {
@@ -378,7 +385,7 @@ func capsFamilyName(s string) string {
 	for _, w := range words {
 		letters := strings.IndexFunc(w, unicode.IsLetter) >= 0
 		switch {
-		case !letters || particles[w]:
+		case !letters || particles[w] || generational[strings.ToLower(w)]:
 		case strings.ToUpper(w) == w && len([]rune(strings.Trim(w, ".'-"))) >= 2:
 			caps++
 		case capitalised(w):

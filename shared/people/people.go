@@ -172,8 +172,11 @@ var particles = map[string]bool{
 	"van": true, "von": true, "der": true, "den": true, "de": true, "del": true, "della": true, "di": true, "da": true,
 	"dos": true, "das": true, "do": true, "du": true, "la": true, "le": true, "ten": true, "ter": true, "zu": true, "y": true, "e": true,
 	"zum": true, "zur": true, "des": true, "het": true, "'t": true, "bin": true, "ibn": true, "al": true, "el": true, "af": true, "av": true,
-	"dalla": true, "dal": true, "degli": true, "dei": true, "lo": true, "i": true,
+	"dalla": true, "dal": true, "degli": true, "dei": true, "lo": true, "i": true, "los": true, "las": true,
 }
+
+// generational suffixes end a name ("Robert Smith Jr.", "John Doe III") and are kept.
+var generational = map[string]bool{"jr.": true, "jr": true, "sr.": true, "sr": true, "ii": true, "iii": true, "iv": true}
 
 // notNameWords are words that make a capitalised phrase a heading, a team or a
 // mailbox rather than a person ("Our Team", "Sales Department", "Press Office").
@@ -260,6 +263,10 @@ func IsName(s string) bool { return isNameNounGiven(s, false) }
 // for a name read in the slot of the page's other names, its family name in capitals.
 func isNameNounGiven(s string, nounGiven bool) bool {
 	words := strings.Fields(s)
+	if len(words) >= 3 && generational[strings.ToLower(words[len(words)-1])] && (words[len(words)-1][0] == 'J' || words[len(words)-1][0] == 'S' || words[len(words)-1][0] == 'I') {
+		words = words[:len(words)-1] // "Robert Smith Jr.": the suffix is the name's
+		s = strings.Join(words, " ")
+	}
 	if len(words) < 2 || len(words) > 8 || len(s) > 80 {
 		return false
 	}

@@ -425,3 +425,20 @@ func TestNameRobustness(t *testing.T) {
 // Wilberto (Presidente)"), where nothing else tells the given name from a place
 // ("Madison, Tennessee") or a menu item ("Buy Tickets").
 const robustFloor = 0.88
+
+// TestNameForms: pronouns, generational suffixes, honorary doctorates, Austrian and
+// French professional titles and Spanish "de los" are read as pages write them.
+func TestNameForms(t *testing.T) {
+	for in, want := range map[string]string{"Anna Roth (she/her)": "Anna Roth", "Jo Berg, they/them": "Jo Berg", "Robert Smith Jr.": "Robert Smith Jr.",
+		"John Doe III": "John Doe III", "Prof. Dr. h.c. Anna Roth": "Anna Roth", "DI Thomas Gruber": "Thomas Gruber", "Maître Anne Roux": "Anne Roux",
+		"Ana María de los Ángeles Pérez": "Ana María de los Ángeles Pérez"} {
+		if got, ok := nameOf(in); !ok || got != want {
+			t.Errorf("nameOf(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"Los Angeles", "Jr. Developer", "Level III"} {
+		if got, ok := nameOf(in); ok {
+			t.Errorf("nameOf(%q) = %q, a name", in, got)
+		}
+	}
+}
