@@ -348,9 +348,11 @@ func nameOf(s string) (string, bool) {
 	if s == "" || len(s) > 100 {
 		return "", false
 	}
-	s = pronouns.ReplaceAllString(s, "")
-	if w := strings.Fields(s); len(w) > 2 && w[0] == "DI" {
-		s = strings.Join(w[1:], " ") // "DI Thomas Gruber": Diplom-Ingenieur
+	if strings.Contains(s, "/") {
+		s = pronouns.ReplaceAllString(s, "")
+	}
+	if rest, ok := strings.CutPrefix(s, "DI "); ok && len(strings.Fields(rest)) >= 2 {
+		s = rest // "DI Thomas Gruber": Diplom-Ingenieur
 	}
 	n := clean(stripHonorifics(clean(nickname.ReplaceAllString(s, " "))))
 	if IsName(n) {
