@@ -200,3 +200,21 @@ func TestNativeContextModes(t *testing.T) {
 		t.Errorf("warnings %q, queries %q", res.Warnings, search.queries)
 	}
 }
+
+// TestPeopleLinks: the homepage's links to people pages are followed, the team pages
+// first; links whose text is a person's name (a menu of one page per person) count
+// when there are two or more, after the team pages, and a lone name link does not.
+func TestPeopleLinks(t *testing.T) {
+	home := `<nav><a href="/kontakt/">Kontakt</a><div class="menu">Team<a href="/anna-roth/">| Anna Roth</a><a href="/jonas-weber/">| Jonas Weber</a></div>
+<a href="/administration/">Administration</a><a href="/unsere-leistungen/">Leistungen</a><a href="/team/">Team</a></nav>`
+	links := peopleLinks(home, "https://acme.example/")
+	sort.SliceStable(links, func(a, b int) bool { return linkRank(links[a]) < linkRank(links[b]) })
+	want := []string{"https://acme.example/team/", "https://acme.example/anna-roth/", "https://acme.example/jonas-weber/", "https://acme.example/kontakt/", "https://acme.example/administration/"}
+	if strings.Join(links, " ") != strings.Join(want, " ") {
+		t.Errorf("links %q, want %q", links, want)
+	}
+	lone := peopleLinks(`<a href="/blog/">Blog</a><a href="/anna-roth/">Anna Roth</a>`, "https://acme.example/")
+	if len(lone) != 0 {
+		t.Errorf("a lone name link was followed: %q", lone)
+	}
+}

@@ -202,7 +202,7 @@ func (s *Service) search(ctx context.Context, org string, prm params, dom, name 
 
 // peoplePath matches the paths of the pages people are listed on, in the world's
 // languages.
-var peoplePath = regexp.MustCompile(`(?i)team|about|ueber|uber|über|leadership|management|geschaeftsleitung|geschaeftsfuehrung|geschäftsführung|vorstand|direction|direccion|dirección|direzione|directie|lideranca|liderança|equipe|équipe|equipo|equipa|contact|kontakt|contatti|imprint|impressum|mentions|aviso-legal|chi-siamo|chi siamo|quienes|quiénes|over-ons|over ons|sobre|people|staff|board|founders|mitarbeiter|governance|gouvernance|bestuur|vereniging|diretoria|directoria|directiva|directivo|direttivo|consiglio|conselho|consejo|conseil|gerentes|gremien|om-oss|om oss|lederlag|ledelse|styret|organisation|organigram|quem-somos|quem somos|qui-sommes|qui sommes|nosotros|bureau|junta|comit`)
+var peoplePath = regexp.MustCompile(`(?i)team|about|ueber|uber|über|leadership|management|geschaeftsleitung|geschaeftsfuehrung|geschäftsführung|vorstand|direction|direccion|dirección|direzione|directie|lideranca|liderança|equipe|équipe|equipo|equipa|contact|kontakt|contatti|imprint|impressum|mentions|aviso-legal|chi-siamo|chi siamo|quienes|quiénes|over-ons|over ons|sobre|people|staff|board|founders|mitarbeiter|governance|gouvernance|bestuur|vereniging|diretoria|directoria|directiva|directivo|direttivo|consiglio|conselho|consejo|conseil|gerentes|gremien|om-oss|om oss|lederlag|ledelse|styret|organisation|organigram|quem-somos|quem somos|qui-sommes|qui sommes|nosotros|bureau|junta|comit|administration|verwaltungsrat`)
 
 // page is a page to read.
 type page struct {
@@ -306,7 +306,7 @@ func peopleLinks(body, base string) []string {
 	if err != nil {
 		return nil
 	}
-	var out []string
+	var out, named []string
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode && n.DataAtom == atom.A {
@@ -314,9 +314,16 @@ func peopleLinks(body, base string) []string {
 				if a.Key != "href" {
 					continue
 				}
-				if u, err := b.Parse(strings.TrimSpace(a.Val)); err == nil && (peoplePath.MatchString(u.Path) || peoplePath.MatchString(anchorText(n))) {
-					u.Fragment = ""
+				u, err := b.Parse(strings.TrimSpace(a.Val))
+				if err != nil {
+					continue
+				}
+				u.Fragment = ""
+				switch text := anchorText(n); {
+				case peoplePath.MatchString(u.Path) || peoplePath.MatchString(text):
 					out = append(out, u.String())
+				case people.IsPersonName(strings.TrimLeft(strings.TrimSpace(text), "|•·-–> ")):
+					named = append(named, u.String())
 				}
 			}
 		}
@@ -325,6 +332,11 @@ func peopleLinks(body, base string) []string {
 		}
 	}
 	walk(doc)
+	// Links whose text is a person's name, two or more ("Team" menus of one page per
+	// person), come after the team pages.
+	if len(named) >= 2 {
+		out = append(out, named...)
+	}
 	return out
 }
 
@@ -346,8 +358,10 @@ func linkRank(u string) int {
 		return 0
 	case aboutPath.MatchString(p):
 		return 1
+	case !peoplePath.MatchString(p):
+		return 2 // a person's own page, reached by a link with the person's name
 	}
-	return 2
+	return 3
 }
 
 // anchorText is a link's text, for links to people pages whose paths say nothing

@@ -103,6 +103,70 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"a number after a role is kept when it ranks the role",
 			`<h2>Vorstand</h2><ul class="team"><li><p>Greta Hollmann</p><p>Vorsitzende 2</p></li><li><p>Anton Weber</p><p>Kassenwart</p></li></ul>`,
 			map[string]string{"Greta Hollmann": "Vorsitzende 2", "Anton Weber": "Kassenwart"}},
+		{"names written family name first in a table, with initials, a degree-like family name and a particle last",
+			`<h2>Contacts</h2><table><tr><th>Nom</th><th>Fonction</th></tr><tr><td>MOREAU, Jean-Baptiste</td><td>Directeur général</td></tr><tr><td>Pérez de Castro, María José</td><td>Responsable RH</td></tr><tr><td>M. van Dijk</td><td>Comptable</td></tr><tr><td>Jing Ma</td><td>Ingénieure</td></tr><tr><td>Duc Do</td><td>Technicien</td></tr><tr><td>C. J. Lo Russo</td><td>Juriste</td></tr></table>`,
+			map[string]string{"Jean-Baptiste Moreau": "Directeur général", "María José Pérez de Castro": "Responsable RH", "M. van Dijk": "Comptable", "Jing Ma": "Ingénieure", "Duc Do": "Technicien", "C. J. Lo Russo": "Juriste"}},
+		{"a place, days and two names in a row are not names written family name first",
+			`<div class="member"><h3>Karl Brenner</h3><p>Treasurer</p><p><b>From:</b> Madison, Virginia</p><p>Mercredi, Samedi</p></div><div class="member"><h3>Ute Lindner</h3><p>Secretary</p><p>From: Lyon, France</p></div>`,
+			map[string]string{"Karl Brenner": "Treasurer", "Ute Lindner": "Secretary"}},
+		{"a members' list with initials, degrees and names written family name first",
+			`<h2>Advisory board</h2><p>Members: J. R. McAllister, Anna Roth, PhD, Nuria R. Ibáñez and B. Fitzgerald</p><h2>Scientific council</h2><p>Members: Kowalska, Anna; Nowak, Jan; Öztürk, Mehmet</p>`,
+			map[string]string{"J. R. McAllister": "Members", "Anna Roth": "Members", "Nuria R. Ibáñez": "Members", "B. Fitzgerald": "Members", "Anna Kowalska": "Members", "Jan Nowak": "Members", "Mehmet Öztürk": "Members"}},
+		{"a photo caption's standing row is no list of members",
+			`<figure><img src="a.jpg"></figure><p>Staande: Jef Van Loenhout, Staf Goris, Corneel Theuns</p>`,
+			map[string]string{}},
+		{"names the model does not know, in capitals or family name first, in the slot of other names; towns with their country are not",
+			`<h2>Staff</h2><table><tr><th>Name</th><th>Position</th><th>Office</th></tr><tr><td>Karl Brenner</td><td>Director</td><td>Graz, Österreich</td></tr><tr><td>Ute Lindner</td><td>Accountant</td><td>Tbilisi, Georgia</td></tr><tr><td>TSIKLAURI, Lashadze</td><td>Engineer</td><td>Kutaisi, Imereti</td></tr><tr><td>QUILLAHUAMAN TICONA</td><td>Technician</td><td>Cusco, Peru</td></tr></table>`,
+			map[string]string{"Karl Brenner": "Director", "Ute Lindner": "Accountant", "Lashadze Tsiklauri": "Engineer", "Quillahuaman Ticona": "Technician"}},
+		{"stacked abbreviated titles before the name, a role with abbreviations, a tribunal's heading is no person",
+			`<h4>Consejo de Administración</h4><table><tr><td>PRESIDENTE</td><td>Lic. Aud. Wilmer Quispe Condori</td></tr><tr><td>OFICIAL DE SEG. DE LA INFORMACIÓN</td><td>M.Sc. Lic. Rosa Apaza Ticona</td></tr><tr><td>FUNC. RESP. DE CUMPLIMIENTO</td><td>Cr. Gral. Hugo Mamani Choque</td></tr></table>
+<h4>Tribunal de Honor</h4><table><tr><td>PRESIDENTE</td><td>Prof. Elena Huanca Flores</td></tr></table>`,
+			map[string]string{"Wilmer Quispe Condori": "PRESIDENTE", "Rosa Apaza Ticona": "OFICIAL DE SEG. DE LA INFORMACIÓN", "Hugo Mamani Choque": "FUNC. RESP. DE CUMPLIMIENTO", "Elena Huanca Flores": "PRESIDENTE"}},
+		{"a role before a dash and a rare name in a heading; a card's other fields are not its title; a firm under the role is no person",
+			`<h2>Board of Directors</h2><h3>President - Steve Marlow</h3><h3>Vice President - Tayvon Surakki</h3><h2>Board Members</h2><h3>Kirk Tollefsen</h3><p><span class="bold">Profession:</span> President of Tollefsen Consulting <span class="bold">Representing:</span> Business <span class="bold">From:</span> Valley Head, Alabama</p><h3>Rina Jonsdottir</h3><p><span class="bold">Profession:</span> Housing Specialist<br><span class="bold">From:</span> Big Sandy</p>
+<div class="card"><h3>Nadia Ferris</h3><h4>Secretary</h4><h4>Oxford Insights</h4></div>`,
+			map[string]string{"Steve Marlow": "President", "Tayvon Surakki": "Vice President", "Kirk Tollefsen": "Board Member", "Rina Jonsdottir": "Board Member", "Nadia Ferris": "Secretary"}},
+		{"a family name that is also a job word, in an element with a name class",
+			`<dl class="board"><div class="director"><dt class="director-name"><h6>Kurt Key</h6></dt><dd class="director-title">VP Social</dd></div><div class="director"><dt class="director-name"><h6>Anna Roth</h6></dt><dd class="director-title">President</dd></div></dl><p class="team-name">Paul Head</p>`,
+			map[string]string{"Kurt Key": "VP Social", "Anna Roth": "President"}},
+		{"an employer after a title that ends in a preposition is no person",
+			`<div class="card"><h4>Lucía Navarro</h4><h6>Presidenta</h6><ul><li>CEO en <a href="https://x.example/">Tienda Mía</a></li><li>Partner at <a href="https://y.example/">Rosa Vidal</a></li></ul></div>`,
+			map[string]string{"Lucía Navarro": "Presidenta"}},
+		{"a name split over two headings, over a break in capitals, and before a particle-led line",
+			`<div class="avocat"><h4 class="firstname">Anne-Claire</h4><h4 class="surname"> FAVREAU</h4><h5>Avocate associée</h5></div><div class="avocat"><h4 class="firstname">Thibault</h4><h4 class="surname"> MORIN</h4><h5>Juriste</h5></div>
+<div class="blok"><p>GISÈLE <br> MARCHETTI</p><em>Trésorière</em></div><div class="card"><h5>Paulo Roberto <br>dos Santos</h5><p>Conselheiro Fiscal</p></div>`,
+			map[string]string{"Anne-Claire Favreau": "Avocate associée", "Thibault Morin": "Juriste", "Gisèle Marchetti": "Trésorière", "Paulo Roberto dos Santos": "Conselheiro Fiscal"}},
+		{"a role with its term, the name, then a membership number, in one card; ordinals written out",
+			`<div class="junta__card"><span class="junta__role">Presidente · 2 años</span><strong class="junta__name">Rafael Ortega Vidal</strong><span class="junta__member">Socio #1299</span></div>
+<h2>Bestuur</h2><p>1ste Deken feestelijkheden: Lieven Van Damme (l@acme.example)</p><p>2<sup>de</sup> Deken ledenbestand: Griet De Smet</p>`,
+			map[string]string{"Rafael Ortega Vidal": "Presidente", "Lieven Van Damme": "1ste Deken feestelijkheden", "Griet De Smet": "2de Deken ledenbestand"}},
+		{"people only in attributes of a web component or a card's data attributes; an ARIA role and a form field are none",
+			`<h2>Vorstand</h2><contact-info avatarsrc="/a.svg" name="Anton Gruber" role="1. Vorsitzender"></contact-info><contact-info name="Vera Lindqvist" role="Schatzmeisterin"></contact-info>
+<a href="#" data-name="Olga Petrenko" data-position="Head of Research"><img src="o.jpg"></a><div role="tab" data-name="Nina Brandt">x</div><input name="Hans Meier" title="Managing Director">`,
+			map[string]string{"Anton Gruber": "1. Vorsitzender", "Vera Lindqvist": "Schatzmeisterin", "Olga Petrenko": "Head of Research"}},
+		{"units, places, credits, plural labels and buttons are no people; professions before a name in an imprint are its title",
+			`<h2>Kontakte</h2><h5>Pfarrerin</h5><p>Greta Solberg</p><h5>Kindertagesstätte Lindenhof</h5><p>Leitung: Karin Vogt</p><h5>Familienzentrum Nordstadt</h5>
+<div class="staff"><h3>Owen Tredwell</h3><p>Secretary</p><p>New Hampshire, United States</p></div><div class="staff"><h3>Maud Pellerin</h3><p>Treasurer</p><p>North Carolina</p></div>
+<div class="card"><h3>Volontari Dedicati</h3><p>Il nostro team di volontari</p></div><div class="card"><h3>San Maurizio Canavese</h3><p>Sede operativa</p></div><div class="card"><h3>Le Nostre Collaborazioni</h3><p>Rete di supporto</p></div>
+<p>Bildnachweis: C. Brenner, Jonas Reuter</p><p class="credit">Foto: Ute Lindner</p><h3>Únete a Nuestro Equipo</h3><a class="btn">Ver Oportunidades</a>
+<h2>Impressum</h2><p>vertreten durch die Gesellschafter:</p><p>Wirtschaftsprüfer, Steuerberater Henrik Falk, Dipl.-Betriebswirt (FH)</p><p>Rechtsanwalt Dieter Brandl</p><p>Bundesrepublik Deutschland</p>
+<ul><li>Co-Fundadora de Bartola</li><li>Tourism Guide</li></ul>`,
+			map[string]string{"Greta Solberg": "Pfarrerin", "Karin Vogt": "Leitung", "Owen Tredwell": "Secretary", "Maud Pellerin": "Treasurer", "Henrik Falk": "Wirtschaftsprüfer, Steuerberater", "Dieter Brandl": "Rechtsanwalt"}},
+		{"two given names before one family name are two people with the card's title; a firm of two given names is none",
+			`<ul class="staff"><li><h4>Ruth and Colin Ashby</h4><p><em>Farm and Maintenance Supervisors</em></p></li><li><h4>Nadia Ferris</h4><p><em>Field Biologist</em></p></li><li><h4>Tom &amp; Jerry Productions</h4><p><em>Film partner</em></p></li></ul>`,
+			map[string]string{"Ruth Ashby": "Farm and Maintenance Supervisors", "Colin Ashby": "Farm and Maintenance Supervisors", "Nadia Ferris": "Field Biologist"}},
+		{"a name in brackets under its role, a name closing a list with a full stop, a bold name then its role after a comma",
+			`<div><p><strong>Präsidentin:</strong><br />Daniela Brunner</p><p><strong>Aktuarin:</strong><br />(Ilse Hubmann)</p></div>
+<ul><li><strong>Trésorier :</strong> <em>Paul Girard</em>.</li><li><strong>Volontaires pour l'aide aux commissions :</strong> Hugo Lambert.</li></ul>
+<p><strong>Mireille ROUSSET</strong>, directrice pédagogique du secondaire.<br/>Elle enseigne les lettres.</p>`,
+			map[string]string{"Daniela Brunner": "Präsidentin", "Ilse Hubmann": "Aktuarin", "Paul Girard": "Trésorier", "Hugo Lambert": "Volontaires pour l'aide aux commissions", "Mireille Rousset": "directrice pédagogique du secondaire"}},
+		{"a role's list of names with nested asides in brackets; a name and a position in data attributes whose position is no title",
+			`<h2>Impressum</h2><p>Vertretungsberechtigte Geschäftsführer*innen: Mei-Lin Kwan (Solicitor (Ireland), Attorney at Law (USA)), Jörg Eisler (StB), Dr. Florian Gehrke (RA)</p>
+<ul><li><a href="/" data-title="Erik Aavik" data-position="CEO / Co-Founder, Fishline Inc."><span class="og-name">Erik Aavik</span><span class="og-title">CEO / Co-Founder, Fishline Inc.</span></a></li></ul>`,
+			map[string]string{"Mei-Lin Kwan": "Vertretungsberechtigte Geschäftsführer*innen", "Jörg Eisler": "Vertretungsberechtigte Geschäftsführer*innen", "Florian Gehrke": "Vertretungsberechtigte Geschäftsführer*innen", "Erik Aavik": ""}},
+		{"a name the model does not know written family name first before a job's role; a district before an office is none",
+			`<h2>Directorio</h2><ul><li>Quispe, Wilmaru (Presidente)</li><li>Choquehuanca, Yaritza – Tesorera</li><li>Berlin, Kreuzberg (Sales Office)</li></ul>`,
+			map[string]string{"Wilmaru Quispe": "Presidente", "Yaritza Choquehuanca": "Tesorera"}},
 		{"table: names in one row, titles in the next",
 			`<h1>Team</h1><table><tr><td>Lena Vogel</td><td>Piet de Graaf</td></tr><tr><td>Geschäftsführerin</td><td>Head of Engineering</td></tr></table>`,
 			map[string]string{"Lena Vogel": "Geschäftsführerin", "Piet de Graaf": "Head of Engineering"}},

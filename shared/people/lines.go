@@ -111,6 +111,15 @@ func layOut(doc *html.Node) *layout {
 			flush()
 			return
 		}
+		if n.DataAtom == atom.Sup {
+			// "1<sup>ste</sup> Deken", "2<sup>nd</sup>": the ordinal's ending joins its number
+			for _, b := range []*strings.Builder{&cur, &part} {
+				if t := b.String(); len(t) >= 2 && t[len(t)-1] == ' ' && t[len(t)-2] >= '0' && t[len(t)-2] <= '9' {
+					b.Reset()
+					b.WriteString(t[:len(t)-1])
+				}
+			}
+		}
 		// A link or span with a person class is a card, not a run of text.
 		inline := inlineTags[n.DataAtom] && !personish(n)
 		marked := inline && (n.DataAtom != atom.Span && n.DataAtom != atom.Font && n.DataAtom != atom.Abbr || attr(n, "class") != "")
@@ -284,6 +293,7 @@ func lines(doc *html.Node) []Person {
 		}
 	}
 	var out []found
+	classed, partner := map[int]bool{}, map[int]string{}
 	for i, ln := range l.lines {
 		if ln.heading == 1 && h1 < 2 || ln.skip || inMenu(ln.block) {
 			continue
@@ -299,6 +309,13 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 			continue
 		}
+		if in, ok := bracketed(clean(ln.text)); ok {
+			// "<strong>Aktuarin:</strong><br>(Conni Hubel)": a name in brackets on its own line
+			if n, ok := nameOf(in); ok && nameEvidence(n) {
+				isName[i], names[i] = true, n
+				continue
+			}
+		}
 		if m := interimHolder.FindStringSubmatch(clean(ln.text)); m != nil {
 			// "vacant (interim: Name)": the post's holder for now, with the row's role
 			if n, ok := nameOf(m[1]); ok && knownName(n) {
@@ -306,8 +323,19 @@ func lines(doc *html.Node) []Person {
 				continue
 			}
 		}
+		if a, b, ok := sharedFamily(clean(ln.text)); ok {
+			// "Bessie and Max Simon": two people who share the family name and the card
+			isName[i], names[i], partner[i] = true, a, b
+			continue
+		}
 		if n, ok := l.ledBy(i); ok {
 			isName[i], names[i] = true, n
+			continue
+		}
+		if n, ok := classedName(ln); ok {
+			// "<dt class="director-name">Kurt Key</dt>": a name class says name, where a
+			// family name is also a job word ("Key", "Head", "Senior")
+			isName[i], names[i], classed[i] = true, n, true
 			continue
 		}
 		if n, ok := nameOf(ln.text); ok && !menuLine(ln) && !roleClass.MatchString(attr(ln.block, "class")) {
@@ -377,14 +405,24 @@ func lines(doc *html.Node) []Person {
 			// BRUCKMOSER"), in the slot where three or more other names of the page sit;
 			// its given name may end like a noun ("Marité SAUTIER").
 			isName[i], names[i], slotted[i], nounGiven[i] = true, t, true, !IsName(t)
+		} else if t, ok := slotName(w); !isName[i] && !ln.skip && ln.heading != 1 && ok && slot[l.rosterKey(i)] >= 2 && !inMenu(ln.block) && !l.nameInRow(i, isName) {
+			// A name the model does not know written in capitals ("GIORGI BERIDZE") or
+			// family name first ("Beridze, Giorgi"), in the slot where two or more other
+			// names of the page sit, with no name beside it (not the town in the next cell).
+			isName[i], names[i], slotted[i] = true, t, true
 		}
 	}
 	l.joinSplitNames(isName, names)
 	for i := range l.lines {
 		if names[i] != "" {
 			if f := l.personAt(i, isName, names); !single[i] && !nounGiven[i] || f.p.Title != "" && looksLikeTitle(f.p.Title) {
-				f.p.firstOnly, f.p.slotted, f.strong = single[i], nounGiven[i], f.strong || slotted[i]
+				f.p.firstOnly, f.p.slotted, f.p.classed, f.strong = single[i], nounGiven[i], classed[i], f.strong || slotted[i]
 				out = append(out, f)
+				if partner[i] != "" {
+					g := f
+					g.p.Name, g.p.Email, g.p.Phones, g.p.rawPhones, g.p.LinkedInURL = partner[i], "", nil, nil, ""
+					out = append(out, g)
+				}
 			}
 		}
 	}
@@ -469,15 +507,41 @@ func nameList(text string) []Person {
 	return out
 }
 
-// joinSplitNames joins a name written over two lines ("Anna<br>Müller"): a single
-// capitalised word followed, in the same block, by a line that completes a name.
+// joinSplitNames joins a name written over two lines: a single word followed, in the
+// same block, by a line that completes a name ("Anna<br>Müller", "HÉLÈNE<br>PETRY"),
+// or in the next heading of the same rank ("<h4 class=firstname>Anne-Charlotte</h4>
+// <h4 class=surname>PASSELAC</h4>"); and a name followed by a line that opens with a
+// particle ("Marcus Antonio<br>de Oliveira"), which is its family name, not a title.
 func (l *layout) joinSplitNames(isName []bool, names []string) {
 	for i := 0; i+1 < len(l.lines); i++ {
 		a, b := l.lines[i], l.lines[i+1]
-		if isName[i] || isName[i+1] || a.block != b.block || len(strings.Fields(a.text)) != 1 || !capitalised(a.text) {
+		if isName[i+1] || a.text == "" {
 			continue
 		}
-		if n, ok := nameOf(a.text + " " + b.text); ok {
+		sameBlock := a.block == b.block
+		pair := a.heading > 0 && a.heading == b.heading && b.block == nextElement(a.block) && (a.block.Parent == b.block.Parent)
+		if !sameBlock && !pair {
+			continue
+		}
+		aw, bw := strings.Fields(a.text), strings.Fields(b.text)
+		if len(bw) == 0 || len(bw) > 3 {
+			continue
+		}
+		if isName[i] {
+			// "Marcus Antonio<br>de Oliveira": the particle-led line is the family name
+			if sameBlock && particles[bw[0]] && len(bw) >= 2 {
+				if n, ok := nameOf(a.text + " " + b.text); ok {
+					isName[i], names[i] = false, ""
+					isName[i+1], names[i+1] = true, n
+					l.lines[i].text = ""
+				}
+			}
+			continue
+		}
+		if len(aw) != 1 || !capitalised(a.text) && !(strings.ToUpper(a.text) == a.text && len([]rune(a.text)) >= 3) {
+			continue
+		}
+		if n, ok := nameOf(a.text + " " + b.text); ok && (sameBlock || givenWord(strings.ToLower(a.text))) {
 			isName[i+1], names[i+1] = true, n
 			l.lines[i].text = "" // consumed
 		}
@@ -835,7 +899,18 @@ func (l *layout) titleAt(k int) (string, bool) {
 	if l.slot[k] {
 		return clean(l.lines[k].text), true
 	}
-	if t, ok := titleLine(l.lines[k].text); ok {
+	text := l.lines[k].text
+	if ps := l.lines[k].parts; len(ps) >= 2 && isNoise(ps[len(ps)-1]) {
+		// "<span>Head of Marketing</span><a>LinkedIn</a>": the link's label is not the title's
+		end := len(ps)
+		for end > 1 && isNoise(ps[end-1]) {
+			end--
+		}
+		if t := strings.Join(ps[:end], " "); len(strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })) > 0 {
+			text = t
+		}
+	}
+	if t, ok := titleLine(text); ok {
 		return t, true
 	}
 	if t := clean(l.lines[k].text); roleClass.MatchString(attr(l.lines[k].block, "class")) && t != "" && len(t) <= 110 && !isNoise(t) {
@@ -1195,6 +1270,25 @@ func (l *layout) nameBeside(i int, isName []bool) bool {
 	return false
 }
 
+// nameInRow reports whether line i sits in a table row with a name in another cell
+// (the town beside the name, not a person).
+func (l *layout) nameInRow(i int, isName []bool) bool {
+	n := l.lines[i].block
+	for d := 0; n != nil && d < 3 && n.DataAtom != atom.Tr; d++ {
+		n = n.Parent
+	}
+	if n == nil || n.DataAtom != atom.Tr {
+		return false
+	}
+	sp := l.span[n]
+	for k := sp[0]; k < sp[1]; k++ {
+		if k != i && isName[k] {
+			return true
+		}
+	}
+	return false
+}
+
 // followingRole is the role a sentence names before the list it opens ("the following
 // directors", "die folgenden Kassenprüfer", "les membres suivants" has none).
 var followingRole = regexp.MustCompile(`(?i:following|folgenden|folgende|volgende|siguientes|seguenti)\s+(\pL[\pL-]{3,})`)
@@ -1257,7 +1351,7 @@ func (l *layout) rosters(fs []found) map[string]bool {
 	for _, f := range fs {
 		k := l.rosterKey(f.line)
 		all[k]++
-		if knownName(f.p.Name) {
+		if knownName(f.p.Name) || initialled(f.p.Name) {
 			known[k]++
 		}
 	}
@@ -1346,16 +1440,22 @@ func (l *layout) personClass(i int) bool {
 func titleLine(s string) (string, bool) {
 	s = stripDegrees(clean(fieldLabel.ReplaceAllString(strings.TrimSuffix(strings.TrimSpace(s), ":"), "")))
 	s = strings.TrimSpace(contactAside.ReplaceAllString(s, "")) // "Vorsitzender (jan@…, PGP-Key)": Vorsitzender
+	if loc := nameSepSplit.FindStringIndex(s); loc != nil && stripDegrees(clean(s[:loc[0]])) == "" {
+		s = clean(s[loc[1]:]) // "Dr.-Ing. - Geschäftsführer": the degree before the title goes
+	}
 	if s == "" || len(s) > 110 || isNoise(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") {
 		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
 	}
 	words := strings.Fields(s)
 	caps := strings.ToUpper(s) == s // "OFICIAL DE SEG. DE LA INFORMACIÓN": abbreviations, not sentences
-	if len(words) > 12 || sentenceBreak(words) && len(words) > 4 && !caps || strings.HasSuffix(s, ".") && len(words) > 4 && !caps {
+	if len(words) > 12 || sentenceBreak(s) && len(words) > 4 && !caps || strings.HasSuffix(s, ".") && len(words) > 4 && !caps {
 		return "", false
 	}
 	if verbLed(s) {
 		return "", false // the rest of a sentence ("is a retired", "ist seit 2010"), not a title
+	}
+	if m := otherField.FindStringSubmatch(s); m != nil || strings.Count(s, ": ") >= 2 {
+		return "", false // "Profession: …", "From: Madison", "Term: 2013 – 2015": a field of the card, not the role
 	}
 	if r, _ := utf8.DecodeRuneInString(s); unicode.IsLower(r) && strings.HasSuffix(s, ".") && len([]rune(words[len(words)-1])) > 5 {
 		return "", false // the end of a sentence broken over lines ("de l'entreprise."), not a title
@@ -1381,17 +1481,6 @@ func titleLine(s string) (string, bool) {
 		}
 	}
 	return s, true
-}
-
-// sentenceBreak reports whether a word other than the last ends with a full stop that
-// ends a sentence: not an honorific or an initial ("Assistant to Dr. Jane Roe").
-func sentenceBreak(words []string) bool {
-	for _, w := range words[:len(words)-1] {
-		if strings.HasSuffix(w, ".") && !honorificWords[honorificKey(w)] && len([]rune(strings.TrimSuffix(w, "."))) > 1 {
-			return true
-		}
-	}
-	return false
 }
 
 // contactAside is a part in brackets, closed or cut off, that holds a way to reach the
@@ -1430,18 +1519,58 @@ func addressLike(words []string) bool {
 	return false
 }
 
+// ordinalWord is a written ordinal: Dutch, English, French, Spanish, Italian,
+// Portuguese.
+var ordinalWord = regexp.MustCompile(`^[1-9](?:ste|de|e|ème|eme|er|re|ère|st|nd|rd|th|º|ª|°|o|a)$`)
+
 // ordinal reports whether the number words[k] ranks a role ("2. Vorsitzender",
 // "Beisitzer 3") rather than giving an address or a year: one digit, before the role
 // with a dot or after it, next to a word that names a job.
 func ordinal(words []string, k int) bool {
 	w := words[k]
-	if len(words) < 2 || len(w) > 2 {
+	if len(words) < 2 || len(w) > 2 && !(k == 0 && ordinalWord.MatchString(w)) {
 		return false
 	}
 	if k == 0 {
+		// "1ste Deken", "2nd Vice Chair", "1er Vice-Président": a written ordinal ranks
+		// whatever role follows it
+		if ordinalWord.MatchString(w) && capitalised(words[1]) {
+			return true
+		}
 		return len(w) == 2 && w[1] == '.' && titleWord(strings.Join(words[1:], " "))
 	}
 	return k == len(words)-1 && len(w) == 1 && titleWord(strings.Join(words[:k], " "))
+}
+
+// employerLead ends a title that goes on with the employer's name ("CEO en <a>Tienda
+// Mía</a>", "Partner at <a>Acme</a>"): what follows is a firm, not a person.
+var employerLead = regexp.MustCompile(`(?i)\s(?:at|of|for|en|de|del|da|do|di|du|chez|bei|bij|van|von|für|pour|para|per|presso|with|mit)$`)
+
+// otherField opens a line that gives a field of a person's card other than the role
+// held ("Profession: Architect", "From: Leeds", "Representing: Business"), or a
+// credit ("Bildnachweis: C. Krüger", "Photo : Léa Roux"): the name after it is the
+// photographer's, not a member's.
+var otherField = regexp.MustCompile(`(?i)^(?:bildnachweis|bildnachweise|bildquelle|bildquellen|fotos?|photos?|fotografie|photography|crédits? photos?|crédits?|credits?|quelle|source|fuente|fonte|copyright|profession|beruf|métier|profesión|profissão|professione|beroep|occupation|representing|from|origin|herkunft|wohnort|location|standort|lieu|ville|ciudad|città|term|amtszeit|mandat|mandato|since|seit|depuis|desde|dal|hobbies?|interests?|education|ausbildung|formation|formación)\s*:\s*`)
+
+// sentenceBreak reports whether s holds a full stop between sentences, not the dot of
+// an abbreviation ("Oficial de Seg. de la Información", "Func. Resp. de Cumplimiento"),
+// an honorific or an initial ("Assistant to Dr. Jane Roe").
+func sentenceBreak(s string) bool {
+	words := strings.Fields(s)
+	for _, w := range words[:max(0, len(words)-1)] {
+		if strings.HasSuffix(w, ".") && !abbreviation(w) && !honorificWords[honorificKey(w)] && len([]rune(strings.TrimSuffix(w, "."))) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// abbreviation is a word cut short with a dot ("Seg.", "RESP.", "Dept.", "Dr."):
+// capitalised, at most four letters.
+func abbreviation(w string) bool {
+	core := strings.TrimSuffix(w, ".")
+	r, _ := utf8.DecodeRuneInString(core)
+	return core != w && len([]rune(core)) <= 4 && unicode.IsUpper(r)
 }
 
 // fieldLabel opens a title given as a form field ("Funktion: Präsident", "Position:
@@ -1489,13 +1618,17 @@ func shaped(s string) (p Person, ok, alone bool) {
 	if m := roleColonName.FindStringSubmatch(s); m != nil {
 		rest := strings.TrimSpace(parenthetical.ReplaceAllString(m[2], ""))
 		if n, ok := nameOf(rest); ok {
-			if t, ok := titleLine(m[1]); ok {
+			if t, ok := titleLine(m[1]); ok && (!strings.Contains(rest, ",") || looksLikeTitle(t)) && !otherField.MatchString(clean(m[1])+": ") { // not "From: Madison, Tennessee"
 				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
 			}
 		}
 		return Person{}, false, false
 	}
 	if m := nameParen.FindStringSubmatch(s); m != nil {
+		if n, ok := invertedWithRole(m[1], m[2]); ok {
+			t, _ := titleLine(m[2])
+			return Person{Via: ViaBlock, Name: n, Title: t}, true, false
+		}
 		if n, ok := nameOf(m[1]); ok {
 			t, _ := titleLine(m[2])
 			if isDateLike(m[2]) || strings.Contains(m[2], ".") && !strings.Contains(m[2], " ") {
@@ -1505,6 +1638,19 @@ func shaped(s string) (p Person, ok, alone bool) {
 				t = "" // an aside, not a role: "(kooklessen)", "(per Acme srl)"
 			}
 			return Person{Via: ViaBlock, Name: n, Title: t}, true, t == ""
+		}
+	}
+	// "Rechtsanwalt Rüdiger Schubert", "Wirtschaftsprüfer, Steuerberater Jens Hollenbeck,
+	// Dipl.-Betriebswirt (FH)": professions before a name the model knows.
+	if w := strings.Fields(s); len(w) >= 3 && len(w) <= 10 {
+		k := 0
+		for k < len(w)-2 && (professions[strings.ToLower(strings.TrimRight(w[k], ","))] || k > 0 && (w[k] == "und" || w[k] == "&" || w[k] == "/")) {
+			k++
+		}
+		if k > 0 && !jobWords[strings.ToLower(w[k])] {
+			if n, ok := nameOf(strings.Join(w[k:], " ")); ok && knownName(n) && len(strings.Fields(n)) <= 3 {
+				return Person{Via: ViaBlock, Name: n, Title: clean(strings.Join(w[:k], " "))}, true, false
+			}
 		}
 	}
 	// "CEO Jane Doe": an executive's acronym before a name the model knows.
@@ -1517,6 +1663,17 @@ func shaped(s string) (p Person, ok, alone bool) {
 		if m := re.FindStringSubmatch(s); m != nil {
 			n, ok := nameOf(strings.TrimSpace(parenthetical.ReplaceAllString(m[1], ""))) // "Name (links) – Title"
 			if !ok && re == nameSepTitle {
+				if n, ok := invertedWithRole(m[1], m[2]); ok {
+					t, _ := titleLine(m[2])
+					return Person{Via: ViaBlock, Name: n, Title: t}, true, false
+				}
+			}
+			if ok && re == nameSepTitle && strings.Contains(m[1], ",") {
+				// "Vogt, Petra - Pressereferentin - petra@acme.example": family name first,
+				// and the title is the first part after it.
+				m[2] = barSep.Split(nameSepSplit.Split(m[2], 2)[0], 2)[0]
+			}
+			if !ok && re == nameSepTitle {
 				// "Becker, Georg - Büroleiter - georg@acme.example": family name first, and
 				// the title is the first part after it.
 				if n, ok = inverted(m[1]); ok {
@@ -1524,13 +1681,17 @@ func shaped(s string) (p Person, ok, alone bool) {
 				}
 			}
 			if !ok {
-				// "Title – Name", when the name model knows the name
-				if n, ok := nameOf(m[2]); ok && re == nameSepTitle && knownName(n) {
-					if t, ok := titleLine(m[1]); ok && looksLikeTitle(t) {
+				// "Title – Name", when the name model knows the name or the title names a
+				// job ("Vice President - Tayjus Surampudi")
+				if n, ok := nameOf(m[2]); ok && re == nameSepTitle {
+					if t, ok := titleLine(m[1]); ok && looksLikeTitle(t) && (nameEvidence(n) || titleWord(t)) {
 						return Person{Via: ViaBlock, Name: n, Title: t}, true, false
 					}
 				}
 				continue
+			}
+			if re == nameComma && givenAfterComma(m[2]) {
+				continue // "Carvalho Brandão, Conceição": a name written family name first, not a title
 			}
 			if t, ok := titleLine(m[2]); ok {
 				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
@@ -1543,12 +1704,21 @@ func shaped(s string) (p Person, ok, alone bool) {
 	return Person{}, false, false
 }
 
+// professions are the regulated professions written before a name in an imprint
+// ("Rechtsanwalt Jana Roth", "Steuerberater Olaf Berg", "Maître Anne Roux").
+var professions = map[string]bool{"rechtsanwalt": true, "rechtsanwältin": true, "anwalt": true, "anwältin": true, "steuerberater": true,
+	"steuerberaterin": true, "wirtschaftsprüfer": true, "wirtschaftsprüferin": true, "notar": true, "notarin": true, "avocat": true,
+	"avocate": true, "abogado": true, "abogada": true, "avvocato": true, "advocaat": true, "notaris": true, "notario": true,
+	"notaria": true, "notaio": true, "ra": true, "stb": true, "wp": true}
+
 // nameSepSplit splits the parts of a "Name – Title – contact" line.
 var nameSepSplit = regexp.MustCompile(`\s+(?:[–—|·]|-{1,2})\s+`)
 
 // inverted reads a name written family name first ("Becker, Georg", "Sander-Beuermann,
-// Wolfgang, Dr.-Ing."): one family name and given names the name model knows, then
-// degrees.
+// Wolfgang, Dr.-Ing.", "Pérez de Castro, María José", "MOREAU, Jean-Baptiste", "Smith,
+// J. R."): a family name of up to three words besides particles, then given names
+// the name model knows or initials, then degrees. Two names in a row ("Laura Vidal,
+// Carmen Ortiz"), a place ("Lyon, France") and days ("Mercredi, Samedi") are not one.
 func inverted(s string) (string, bool) {
 	parts := strings.Split(s, ",")
 	for len(parts) > 2 && stripHonorifics(strings.TrimSpace(parts[len(parts)-1])) == "" {
@@ -1557,12 +1727,200 @@ func inverted(s string) (string, bool) {
 	if len(parts) != 2 {
 		return "", false
 	}
-	family, given := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])
-	if len(strings.Fields(family)) != 1 || len(strings.Fields(given)) > 2 || !knownName(given) {
+	family, given := strings.Fields(parts[0]), strings.Fields(parts[1])
+	if len(family) == 0 || len(given) == 0 || len(given) > 3 || len(family) > 5 {
 		return "", false
 	}
-	return nameOf(given + " " + family)
+	core := 0
+	for _, w := range family {
+		if !particles[strings.ToLower(w)] {
+			core++
+		}
+	}
+	initials := 0
+	for k, w := range given {
+		lw := strings.ToLower(w)
+		switch {
+		case isInitial(w):
+			initials++
+		case k == 0 && (notGiven[lw] || placeWords[lw]), !knownHyphened(lw), titleWord(w):
+			return "", false
+		}
+	}
+	if initials > 0 && initials < len(given) && isInitial(given[0]) || core > 3 || streetOpeners[strings.ToLower(family[0])] {
+		return "", false // "Zur Keuchinger Flur, Mettlach"
+	}
+	if core >= 2 && len(given) >= 2 {
+		// "Pérez de Castro, María José", but two names in a row: "Marie Zimmer, Viviane
+		// Schramm", "Patricia Metzendorff, Patrick Otto"; the given names must all be
+		// given names, and the family name must not open with one.
+		if givenWord(strings.ToLower(family[0])) {
+			return "", false
+		}
+		for _, w := range given {
+			if !givenWord(strings.ToLower(w)) {
+				return "", false
+			}
+		}
+	}
+	return nameOf(strings.Join(given, " ") + " " + strings.Join(family, " "))
 }
+
+// givenAfterComma reports whether the text after a name's comma is one or two given
+// names ("Conceição", "Ana Rita"), not a title.
+func givenAfterComma(s string) bool {
+	words := strings.Fields(s)
+	if len(words) == 0 || len(words) > 2 || looksLikeTitle(s) {
+		return false
+	}
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		if !capitalised(w) || titleWord(w) || !givenWord(lw) && !knownWord(nameLexicon(), lw, true) {
+			return false
+		}
+	}
+	return true
+}
+
+// sharedSep joins two given names before one family name ("Bessie and Max Simon",
+// "Anna und Jan Roth", "Léa et Paul Martin").
+var sharedSep = regexp.MustCompile(`^(\p{Lu}[\pL'-]+)\s+(?:and|und|et|y|e|en|&)\s+(\p{Lu}[\pL'-]+)\s+(\p{Lu}.*)$`)
+
+// sharedFamily reads "Given and Given Family" as two people: both given names the
+// model knows as given names, and the family name one a name model knows.
+func sharedFamily(s string) (string, string, bool) {
+	m := sharedSep.FindStringSubmatch(s)
+	if m == nil || !givenWord(strings.ToLower(m[1])) || !givenWord(strings.ToLower(m[2])) || len(strings.Fields(m[3])) > 2 {
+		return "", "", false
+	}
+	a, ok1 := nameOf(m[1] + " " + m[3])
+	b, ok2 := nameOf(m[2] + " " + m[3])
+	fam := strings.Fields(strings.ToLower(m[3]))
+	if !ok1 || !ok2 || !knownWord(nameLexicon(), fam[len(fam)-1], true) && !inHumanLexicon(fam[len(fam)-1]) {
+		return "", "", false // "Tom & Jerry Productions" is no family
+	}
+	return a, b, true
+}
+
+// nameClassRe is the class of an element that holds a person's name ("member-name",
+// "director-name", "nom"), not a team's, a firm's or a product's.
+var nameClassRe = regexp.MustCompile(`(?i)(^|[-_\s])(name|full-?name|nom|nombre|nome|naam)($|[-_\s])`)
+var notPersonClass = regexp.MustCompile(`(?i)(team|company|firm|group|product|brand|site|org|page|section|file|user)[-_]?name`)
+
+// jobSurnames are job words that are also family names ("Kurt Key", "Laura Head").
+var jobSurnames = map[string]bool{"key": true, "head": true, "senior": true, "lead": true, "chief": true, "general": true}
+
+// classedName reads a line in an element with a name class whose last word is a job
+// word that is also a family name, after a given name ("Kurt Key").
+func classedName(ln line) (string, bool) {
+	words := strings.Fields(ln.text)
+	if len(words) != 2 || !givenWord(strings.ToLower(words[0])) || !jobSurnames[strings.ToLower(words[1])] || !capitalised(words[0]) || !capitalised(words[1]) {
+		return "", false
+	}
+	for n, d := ln.block, 0; n != nil && d < 2; n, d = n.Parent, d+1 {
+		if c := attr(n, "class"); nameClassRe.MatchString(c) && !notPersonClass.MatchString(c) {
+			return ln.text, true
+		}
+	}
+	return "", false
+}
+
+// invertedWithRole reads "Mamani, Wilberto" before a role that names a job ("(Presidente)",
+// "– Tesorero") as a name written family name first, its given name one the model does
+// not know: the role says person, where "Berlin, Kreuzberg (Sales Office)" names none.
+func invertedWithRole(name, role string) (string, bool) {
+	if !strings.Contains(name, ",") {
+		return "", false
+	}
+	t, ok := titleLine(role)
+	if !ok || !titleWord(t) || !looksLikeTitle(t) {
+		return "", false
+	}
+	return slotName(strings.TrimSpace(name))
+}
+
+// slotName reads a line as a name by its shape alone, for the slot of other names: a
+// name in capitals ("GIORGI BERIDZE") or written family name first with a given name
+// the model does not know ("Beridze, Giorgi"); not a place ("Tbilisi, Georgia",
+// "Berlin, DE"), a title or a heading.
+func slotName(s string) (string, bool) {
+	if t := titleCase(s); t != s {
+		if n, ok := slotName(t); ok {
+			return n, true
+		}
+		if IsName(t) && !looksLikeTitle(t) && !titleWord(t) {
+			return t, true
+		}
+		return "", false
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 {
+		return "", false
+	}
+	family, given := strings.Fields(parts[0]), strings.Fields(parts[1])
+	if len(family) == 0 || len(family) > 4 || len(given) == 0 || len(given) > 2 || streetOpeners[strings.ToLower(family[0])] {
+		return "", false
+	}
+	for _, w := range given {
+		lw := strings.ToLower(w)
+		if len([]rune(w)) < 3 || !capitalised(w) || notGiven[lw] || placeWords[lw] || isNotNameWord(lw) || titleWord(w) {
+			return "", false
+		}
+	}
+	n := clean(strings.Join(given, " ") + " " + capsFamilyName(strings.Join(family, " ")))
+	if t := capsFamilyName(strings.Join(given, " ") + " " + strings.Join(family, " ")); t != n {
+		n = t
+	}
+	if !IsName(n) || looksLikeTitle(n) {
+		return "", false
+	}
+	return n, true
+}
+
+// placeWords are countries and regions written after a town ("Tbilisi, Georgia",
+// "Graz, Österreich"), in the languages the product reads.
+var placeWords = map[string]bool{"germany": true, "deutschland": true, "allemagne": true, "alemania": true, "germania": true, "duitsland": true,
+	"spain": true, "españa": true, "spanien": true, "espagne": true, "spagna": true, "italy": true, "italia": true, "italien": true, "italie": true,
+	"belgium": true, "belgique": true, "belgië": true, "belgien": true, "austria": true, "österreich": true, "autriche": true,
+	"switzerland": true, "schweiz": true, "suisse": true, "svizzera": true, "netherlands": true, "nederland": true, "niederlande": true,
+	"portugal": true, "poland": true, "polska": true, "polen": true, "ireland": true, "england": true, "scotland": true, "wales": true,
+	"canada": true, "australia": true, "brazil": true, "brasil": true, "argentina": true, "chile": true, "peru": true, "perú": true,
+	"mexico": true, "méxico": true, "colombia": true, "bolivia": true, "ecuador": true, "uruguay": true, "paraguay": true, "venezuela": true,
+	"luxembourg": true, "luxemburg": true, "denmark": true, "danmark": true, "sweden": true, "sverige": true, "norway": true, "norge": true,
+	"finland": true, "suomi": true, "greece": true, "turkey": true, "türkiye": true, "romania": true, "românia": true, "hungary": true,
+	"magyarország": true, "czechia": true, "slovakia": true, "croatia": true, "hrvatska": true, "serbia": true, "slovenia": true,
+	"bulgaria": true, "ukraine": true, "morocco": true, "maroc": true, "tunisia": true, "tunisie": true, "algeria": true, "algérie": true,
+	"egypt": true, "nigeria": true, "ghana": true, "senegal": true, "sénégal": true, "japan": true, "korea": true, "vietnam": true,
+	"usa": true, "america": true, "united": true, "states": true, "kingdom": true, "republic": true, "emirates": true, "indiana": true, "louisiana": true, "maryland": true, "tennessee": true, "dakota": true, "nevada": true,
+	"arizona": true, "alabama": true, "kansas": true, "kentucky": true, "missouri": true, "oregon": true, "texas": true, "vermont": true,
+	"wyoming": true, "idaho": true, "iowa": true, "maine": true, "utah": true, "ohio": true, "washington": true, "delaware": true,
+	"colorado": true, "alaska": true, "hawaii": true, "california": true, "michigan": true, "minnesota": true, "mississippi": true,
+	"nebraska": true, "oklahoma": true, "wisconsin": true, "connecticut": true, "massachusetts": true, "illinois": true,
+	"pennsylvania": true, "arkansas": true, "york": true, "jersey": true, "hampshire": true, "mexique": true, "bavaria": true, "bayern": true,
+	"hessen": true, "sachsen": true, "tirol": true, "catalunya": true, "cataluña": true, "andalucía": true, "galicia": true, "toscana": true,
+	"lombardia": true, "bretagne": true, "normandie": true, "provence": true, "alsace": true, "savoie": true, "vlaanderen": true, "wallonie": true}
+
+// knownHyphened reports whether each part of a given name ("klaus-dieter") is a given
+// name the name model knows (not any name: "Batumi, Adjara" is a place).
+func knownHyphened(w string) bool {
+	for _, p := range strings.Split(w, "-") {
+		if !givenWord(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// notGiven are words after a comma that a name model may know but that make the line a
+// place or a date: countries also spelt as given names ("Lyon, France"), days
+// ("Mercredi, Samedi").
+var notGiven = map[string]bool{"france": true, "jordan": true, "india": true, "china": true, "israel": true, "kenya": true, "chad": true,
+	"georgia": true, "virginia": true, "carolina": true, "florida": true, "montana": true,
+	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
+	"lundi": true, "mardi": true, "mercredi": true, "jeudi": true, "vendredi": true, "samedi": true, "dimanche": true,
+	"montag": true, "dienstag": true, "mittwoch": true, "donnerstag": true, "freitag": true, "samstag": true, "sonntag": true,
+	"lunes": true, "martes": true, "miércoles": true, "jueves": true, "viernes": true, "sábado": true, "domingo": true,
+	"lunedì": true, "martedì": true, "mercoledì": true, "giovedì": true, "venerdì": true, "sabato": true, "domenica": true}
 
 var dateLike = regexp.MustCompile(`[0-9]{4}|[0-9]{1,2}\.[0-9]{1,2}\.`)
 
@@ -1587,8 +1945,22 @@ func fromParts(parts []string) []found {
 				}
 			}
 		}
-		if n, ok := nameOf(parts[len(parts)-1]); ok && len(parts) == 2 {
-			if t, ok := titleLine(parts[0]); ok {
+		if len(parts) >= 3 {
+			// "<span class=role>Presidente · 2 años</span><strong>Name</strong><span>Socio
+			// #1299</span>": a role, the one name, then details of the card
+			n, ok := nameOf(parts[1])
+			for _, p := range parts[2:] {
+				if _, other := nameOf(p); other {
+					ok = false
+				}
+			}
+			if t, tok := termTitle(parts[0]); ok && tok && looksLikeTitle(t) {
+				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
+			}
+			return nil
+		}
+		if n, ok := nameOf(listEnd(parts[len(parts)-1])); ok && len(parts) == 2 {
+			if t, ok := termTitle(parts[0]); ok && (!strings.Contains(parts[1], ",") || looksLikeTitle(t)) && !otherField.MatchString(clean(parts[0])+": ") && !employerLead.MatchString(t) { // not "<b>From:</b> Madison, Tennessee"
 				return []found{{p: Person{Via: ViaBlock, Name: n, Title: t}, strong: true}}
 			}
 		}
@@ -1614,6 +1986,10 @@ func fromParts(parts []string) []found {
 			}
 			continue
 		}
+		if strings.HasPrefix(strings.TrimSpace(s), ",") {
+			// "<strong>Mireille Roger</strong>, directrice pédagogique du secondaire."
+			s = strings.TrimSuffix(strings.TrimSpace(s), ".")
+		}
 		if t, ok := titleLine(s); ok {
 			cur.p.Title, cur.alone = t, false
 			continue
@@ -1636,6 +2012,20 @@ func fromParts(parts []string) []found {
 		}
 	}
 	return kept
+}
+
+// termSep sets a role apart from its term ("Presidente · 2 años", "Kassenwart – bis 2026").
+var termSep = regexp.MustCompile(`\s+[·•|–-]\s+(.*)$`)
+
+// termTitle reads a run as a title, without a term after it that holds a number.
+func termTitle(s string) (string, bool) {
+	if t, ok := titleLine(s); ok {
+		return t, true
+	}
+	if m := termSep.FindStringSubmatchIndex(s); m != nil && strings.ContainsAny(s[m[2]:m[3]], "0123456789") {
+		return titleLine(s[:m[0]])
+	}
+	return "", false
 }
 
 // bioPatterns find the title a card's bio states in its first sentences: "Chris is the
@@ -1676,6 +2066,33 @@ var (
 	listSep   = regexp.MustCompile(`\s*,\s*|\s+(?:and|und|et|y|e|en|og|och|i)\s+|\s*&\s*`)
 )
 
+// clauses splits running text at semicolons and full stops, but not at the dot of an
+// initial or an honorific ("Nuria R. Ibáñez", "Dr. Anna Roth").
+func clauses(text string) []string {
+	var out []string
+	start := 0
+	for _, m := range clauseSep.FindAllStringIndex(text, -1) {
+		if text[m[0]] == '.' {
+			w, before := text[start:m[0]], ""
+			if i := strings.LastIndexAny(w, " \t"); i >= 0 {
+				w, before = w[i+1:], strings.TrimSpace(w[:i])
+			}
+			if isInitial(w) || honorificWords[strings.ToLower(w)] {
+				continue
+			}
+			// an abbreviated title that opens a list's member ("Members: Arq. Ana Roth,
+			// Cr. Gral. Hugo Vidal"), not a town ending a sentence ("in Bonn. Anna")
+			if (titleAbbrev.MatchString(w+".") || isDegreeChain(w+".")) && (before == "" || strings.HasSuffix(before, ",") || strings.HasSuffix(before, ":") ||
+				titleAbbrev.MatchString(before[strings.LastIndexAny(before, " \t")+1:])) {
+				continue
+			}
+		}
+		out = append(out, text[start:m[0]])
+		start = m[1]
+	}
+	return append(out, text[start:])
+}
+
 // prose reads people named in running text, clause by clause: "Lucio Ariaudo,
 // Presidente; Corrado Cosa, Vice Presidente" and "Consiglieri: Emanuele Bernardi, Maura
 // Fasoli e Giulia Pellegrino". A line yields people only when two or more clauses or
@@ -1683,30 +2100,20 @@ var (
 // merely mentions someone yields no one.
 func prose(text string) []Person {
 	var out []Person
-	for _, clause := range clauseSep.Split(text, -1) {
+	// "Label: Family, Given; Family, Given": names written family name first, set
+	// apart by semicolons.
+	if label, rest, ok := strings.Cut(strings.TrimSuffix(strings.TrimSpace(text), "."), ":"); ok && strings.Contains(rest, ";") && strings.Contains(rest, ",") {
+		if ps := labelled(label, strings.Split(rest, ";")); len(ps) >= 2 {
+			return ps
+		}
+	}
+	for _, clause := range clauses(text) {
 		clause = strings.TrimSpace(strings.TrimSuffix(clause, "."))
 		// "Label: Name, Name and Name"
 		if label, rest, ok := strings.Cut(clause, ":"); ok {
-			t, tok := titleLine(label)
-			if i := strings.LastIndexAny(label, ".,;"); i >= 0 {
-				t, tok = titleLine(label[i+1:])
-			}
-			if tok {
-				var ps []Person
-				known := true
-				for _, n := range listSep.Split(strings.TrimSpace(rest), -1) {
-					name, ok := nameOf(n)
-					if !ok {
-						ps = nil
-						break
-					}
-					known = known && knownName(name)
-					ps = append(ps, Person{Via: ViaBlock, Name: name, Title: t})
-				}
-				if len(ps) > 0 && (known || looksLikeTitle(t)) {
-					out = append(out, ps...)
-					continue
-				}
+			if ps := labelled(label, listSep.Split(strings.TrimSpace(withoutAsides(rest)), -1)); len(ps) > 0 {
+				out = append(out, ps...)
+				continue
 			}
 			clause = strings.TrimSpace(rest)
 		}
@@ -1723,6 +2130,75 @@ func prose(text string) []Person {
 		return nil
 	}
 	return out
+}
+
+// withoutAsides drops the asides in brackets of a list of names, nested ones too
+// ("Kia Tung (Solicitor (Ireland), Attorney), Jörg Eifler (StB)"), so that commas in
+// them do not split it.
+func withoutAsides(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	if depth != 0 {
+		return s
+	}
+	return b.String()
+}
+
+// listEnd takes the full stop off a name that closes a list ("Trésorier : Paul Girard.").
+func listEnd(s string) string {
+	if t := strings.TrimSpace(s); strings.HasSuffix(t, ".") && !strings.HasSuffix(t, "..") {
+		if w := strings.Fields(t); len(w) >= 2 && len([]rune(w[len(w)-1])) > 3 {
+			return strings.TrimSuffix(t, ".")
+		}
+	}
+	return s
+}
+
+// labelled reads the names of a "Label: Name, Name and Name" list, each with the
+// label as its title; nothing unless every part is a name (a degree after a name,
+// "Anna Roth, PhD", belongs to it) and the names are known or the label a job title.
+func labelled(label string, parts []string) []Person {
+	t, tok := titleLine(label)
+	if i := strings.LastIndexAny(label, ".,;"); i >= 0 {
+		t, tok = titleLine(label[i+1:])
+	}
+	if !tok || otherField.MatchString(t+": ") {
+		return nil // "Bildnachweis: A, B": credits
+	}
+	var ps []Person
+	known, evidence := 0, 0
+	for _, n := range parts {
+		if len(ps) > 0 && stripDegrees(clean(n)) == "" {
+			continue // "Anna Roth, PhD"
+		}
+		name, ok := nameOf(listEnd(n))
+		if !ok {
+			return nil
+		}
+		if knownName(name) {
+			known++
+		}
+		if nameEvidence(name) {
+			evidence++
+		}
+		ps = append(ps, Person{Via: ViaBlock, Name: name, Title: t})
+	}
+	// A members' label ("Members:", "Mitglieder:") says the list is of people: most of
+	// its names known, in the wider name model too, is enough.
+	if len(ps) > 0 && (known == len(ps) || looksLikeTitle(t) || memberSingular[strings.ToLower(t)] != "" && 2*evidence >= len(ps)) {
+		return ps
+	}
+	return nil
 }
 
 // singular is one member's title from a heading over several ("Advisors" is

@@ -52,6 +52,7 @@ type Person struct {
 	rawPhones []string
 	firstOnly bool // known by the given name alone, read where full names sit on the page
 	slotted   bool // a given name ending like a noun, its family name in capitals, read where other names sit
+	classed   bool // a family name that is also a job word ("Kurt Key"), read in an element with a name class
 }
 
 // Readers, as Person.Via names them.
@@ -86,6 +87,7 @@ func Extract(pageHTML, pageURL string, o Options) []Person {
 	found = append(found, jsonLD(doc)...)
 	found = append(found, microdata(doc)...)
 	found = append(found, hcards(doc)...)
+	found = append(found, attributePeople(doc)...)
 	found = append(found, lines(doc)...)
 	return finish(found, pageURL, o)
 }
@@ -96,7 +98,7 @@ func finish(found []Person, pageURL string, o Options) []Person {
 	byName := map[string]int{}
 	for _, p := range found {
 		name, ok := nameOf(p.Name)
-		if p.firstOnly && givenAlone(p.Name) || p.slotted && isNameNounGiven(p.Name, true) {
+		if p.firstOnly && givenAlone(p.Name) || p.slotted && isNameNounGiven(p.Name, true) || p.classed {
 			name, ok = p.Name, true
 		}
 		if !ok {
@@ -170,8 +172,11 @@ var particles = map[string]bool{
 	"van": true, "von": true, "der": true, "den": true, "de": true, "del": true, "della": true, "di": true, "da": true,
 	"dos": true, "das": true, "do": true, "du": true, "la": true, "le": true, "ten": true, "ter": true, "zu": true, "y": true, "e": true,
 	"zum": true, "zur": true, "des": true, "het": true, "'t": true, "bin": true, "ibn": true, "al": true, "el": true, "af": true, "av": true,
-	"dalla": true, "dal": true, "degli": true, "dei": true, "lo": true, "i": true,
+	"dalla": true, "dal": true, "degli": true, "dei": true, "lo": true, "i": true, "los": true, "las": true,
 }
+
+// generational suffixes end a name ("Robert Smith Jr.", "John Doe III") and are kept.
+var generational = map[string]bool{"jr.": true, "jr": true, "sr.": true, "sr": true, "ii": true, "iii": true, "iv": true}
 
 // notNameWords are words that make a capitalised phrase a heading, a team or a
 // mailbox rather than a person ("Our Team", "Sales Department", "Press Office").
@@ -206,7 +211,9 @@ var notNameList = []string{
 	"ons", "onze", "over", "directie", "diensten", "vacatures",
 	// groups, committees and bodies, vacancies, places and products are not people
 	"committee", "comité", "comite", "comitato", "comissão", "comisión", "commission", "kommission", "ausschuss", "council",
-	"conselho", "consiglio", "consejo", "conseil", "gruppe", "grupo", "gruppo", "groupe", "mesa", "nacional", "national",
+	"conselho", "consiglio", "consejo", "conseil", "gruppe", "grupo", "gruppo", "groupe", "tribunal", "tribunale", "tribunaal", "schiedsgericht",
+	"insights", "analytics", "capital", "network", "networks", "consultancy", "associates", "collective", "cooperative", "cooperativa",
+	"coopérative", "genossenschaft", "coöperatie", "mesa", "nacional", "national",
 	"ejecutiva", "executiva", "esecutivo", "vacant", "vacante", "vacancy", "vacature", "position", "poste", "offen",
 	"unbesetzt", "junta", "assembleia", "asamblea", "assemblea", "assemblée", "bestuur", "beirat", "directorio",
 	"diretoria", "direttivo", "fiscal", "suplente", "supplenti", "association", "verein", "stiftung", "foundation",
@@ -229,9 +236,23 @@ var notNameList = []string{
 	"resources", "relations", "affairs", "site", "visit", "book", "trust", "corporation", "utilities", "energy", "advanced",
 	"systems", "holdings", "industries", "ventures", "diplom", "diploma", "zertifikat", "certificate", "certificat", "ausbildung", "state", "county", "province", "provincia", "région", "region", "district", "bezirk", "landkreis", "mitglied", "ehrenmitglied",
 	"suite", "cloud", "platform", "app", "apps", "edition", "api", "sdk", "plugin", "engine", "saas", "enterprise",
+	// institutions and units: schools, day-care, parishes, federations
+	"kindertagesstätte", "tagesstätte", "kita", "kindergarten", "familienzentrum", "zentrum", "schule", "gymnasium",
+	"gemeinde", "geschäftsstelle", "pfarramt", "pfarrei", "küsterei", "kirche", "bund", "verband", "church", "school", "école", "escuela",
+	"scuola", "escola", "school", "center", "nostre", "nostri", "nostra", "oportunidades", "opportunités", "opportunities", "opportunità",
+	"statuts", "statuten", "estatutos", "statuto", "link", "links", "interview", "interviews", "publikation", "publikationen",
+	"publication", "publications", "profil", "profile", "cargos", "directivos", "directivas", "volontari", "professionisti",
 }
 
 func isNotNameWord(w string) bool { return notNameWords()[w] }
+
+// IsPersonName reports whether s is a personal name the name model knows ("Christa
+// Rempfler", "Dr. Rolf W. Rempfler"): a link with such a text leads to that person's
+// page.
+func IsPersonName(s string) bool {
+	n, ok := nameOf(s)
+	return ok && knownName(n)
+}
 
 // IsName reports whether s reads as a personal name: two to five words, the first
 // and the last capitalised, the others capitalised or name particles, letters (and
@@ -242,20 +263,27 @@ func IsName(s string) bool { return isNameNounGiven(s, false) }
 // for a name read in the slot of the page's other names, its family name in capitals.
 func isNameNounGiven(s string, nounGiven bool) bool {
 	words := strings.Fields(s)
+	if len(words) >= 3 && generational[strings.ToLower(words[len(words)-1])] && (words[len(words)-1][0] == 'J' || words[len(words)-1][0] == 'S' || words[len(words)-1][0] == 'I') {
+		words = words[:len(words)-1] // "Robert Smith Jr.": the suffix is the name's
+		s = strings.Join(words, " ")
+	}
 	if len(words) < 2 || len(words) > 8 || len(s) > 80 {
 		return false
 	}
-	core := 0 // words other than particles: at most five
-	for _, w := range words {
-		if !particles[strings.ToLower(w)] {
+	core := 0 // words other than particles: at most five ("Duc Do", "Minh Anh Le": a last word is no particle)
+	for i, w := range words {
+		if !particles[strings.ToLower(w)] || i == len(words)-1 && capitalised(w) {
 			core++
 		}
 	}
 	if core > 5 || core < 2 {
 		return false
 	}
-	if streetOpeners[strings.ToLower(words[0])] {
-		return false // "Zur Keuchinger Flur", "Am Mühlbach": an address
+	if streetOpeners[strings.ToLower(words[0])] || placeOpeners[strings.ToLower(words[0])] {
+		return false // "Zur Keuchinger Flur", "Am Mühlbach": an address; "San Maurizio", "New Hampshire": a place
+	}
+	if len(words) == 2 && compassWords[strings.ToLower(words[0])] {
+		return false // "North Carolina", "West Sussex"
 	}
 	compass := 0
 	for i, w := range words {
@@ -275,6 +303,11 @@ func isNameNounGiven(s string, nounGiven bool) bool {
 	}
 	return compass < len(words) // "North West", "Süd Ost": a region
 }
+
+// placeOpeners begin the names of places and states, never a personal name.
+var placeOpeners = map[string]bool{"new": true, "san": true, "santa": true, "santo": true, "sankt": true, "saint": true, "sainte": true,
+	"são": true, "united": true, "bundesrepublik": true, "republik": true, "republic": true, "república": true, "république": true,
+	"repubblica": true, "königreich": true, "royaume": true, "reino": true, "kingdom": true, "bad": true}
 
 // streetOpeners begin German street names and never a personal name.
 var streetOpeners = map[string]bool{"zur": true, "zum": true, "am": true, "im": true, "auf": true, "beim": true, "unter": true, "hinter": true}
@@ -463,7 +496,8 @@ var jobWords = map[string]bool{
 	"vice-presidente": true, "vice-président": true, "trésorier": true, "trésorière": true, "secrétaire": true,
 	"tesoureiro": true, "tesoureira": true, "tesorero": true, "tesorera": true, "tesoriere": true, "secretário": true,
 	"secretária": true, "secretario": true, "secretaria": true, "segretario": true, "segretaria": true,
-	"kassenwart": true, "kassenwartin": true, "schatzmeister": true, "schriftführer": true, "beisitzer": true,
+	"kassenwart": true, "kassenwartin": true, "schatzmeister": true, "schatzmeisterin": true, "schriftführer": true, "schriftführerin": true,
+	"kassier": true, "kassierin": true, "kassierer": true, "kassiererin": true, "aktuar": true, "aktuarin": true, "beisitzer": true,
 	"beisitzerin": true, "vorsitzender": true, "vorsitzende": true, "stellvertreter": true, "stellvertretende": true,
 	"penningmeester": true, "secretaris": true, "voorzitter": true, "bestuurslid": true, "kasserer": true, "styreleder": true,
 	"leder": true, "daglig": true, "consigliere": true, "consigliera": true, "vocal": true, "socio": true, "socia": true, "coach": true, "trainer": true,
@@ -473,11 +507,19 @@ var jobWords = map[string]bool{
 	"freiwillige": true, "freiwilliger": true, "bénévole": true, "voluntario": true, "voluntaria": true, "vrijwilliger": true, "präsident": true, "präsidentin": true,
 	"vizepräsident": true, "vizepräsidentin": true, "sekretär": true, "sekretärin": true, "lid": true, "ondervoorzitter": true,
 	"vicevoorzitter": true, "schatbewaarder": true, "hoofd": true,
+	// professions written before a name ("Rechtsanwalt Jana Roth", "Steuerberater Olaf Berg")
+	"rechtsanwalt": true, "rechtsanwältin": true, "anwalt": true, "anwältin": true, "steuerberater": true, "steuerberaterin": true,
+	"wirtschaftsprüfer": true, "wirtschaftsprüferin": true, "notar": true, "notarin": true, "avocat": true, "avocate": true,
+	"abogado": true, "abogada": true, "avvocato": true, "advocaat": true, "notaris": true, "notario": true, "notaria": true,
+	"notaio": true, "guide": true,
 }
 
 func jobWord(w string) bool {
 	if jobWords[w] {
 		return true
+	}
+	if a, b, ok := strings.Cut(w, "-"); ok && len(a) > 1 && len(b) > 3 && (jobWords[a] || jobWords[b]) {
+		return true // "co-fundadora", "vice-presidente"
 	}
 	// German club offices: Platzwart, Jugendwartin, Gerätewart (not Stewart).
 	if len([]rune(w)) >= 8 && (strings.HasSuffix(w, "wart") || strings.HasSuffix(w, "wartin")) {

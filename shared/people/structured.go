@@ -2,6 +2,7 @@ package people
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -348,4 +349,59 @@ func Text(pageHTML string) string {
 		body = doc
 	}
 	return textOf(body)
+}
+
+// Attributes that carry a person's name and role on one element: a web component whose
+// text is drawn by script (`<contact-info name="Anna Roth" role="Kassenwartin">`) or a
+// card whose data-* attributes hold what an overlay shows (`<a data-name="Anna Roth"
+// data-position="CFO">`).
+var (
+	nameAttrs = []string{"name", "data-name", "fullname", "full-name", "data-fullname", "data-full-name", "person", "data-person", "data-title"}
+	roleAttrs = []string{"role", "data-role", "position", "data-position", "jobtitle", "job-title", "data-jobtitle", "data-job-title",
+		"function", "data-function", "funktion", "data-funktion", "title", "data-subtitle"}
+)
+
+// ordinalLead ranks a role ("1. Vorsitzender", "2nd Vice Chair").
+var ordinalLead = regexp.MustCompile(`^(?:[1-9]\.|[1-9](?:ste|de|e|ème|er|re|st|nd|rd|th|º|ª))\s+`)
+
+// attributePeople reads the people named in an element's attributes: a name attribute
+// that reads as a personal name and, on the same element, a role attribute that reads as
+// a job title (an ARIA role such as "tab" does not), or a data-position of any text (the
+// person then without a title). Form fields and meta tags hold no people.
+func attributePeople(doc *html.Node) []Person {
+	var out []Person
+	walk(doc, func(n *html.Node) bool {
+		if n.Type != html.ElementNode || skippedTags[n.DataAtom] && n.DataAtom != atom.Img || n.DataAtom == atom.Input || n.DataAtom == atom.Meta {
+			return n.Type != html.ElementNode || !skippedTags[n.DataAtom]
+		}
+		for _, nk := range nameAttrs {
+			v, ok := attrOK(n, nk)
+			if !ok {
+				continue
+			}
+			name, ok := nameOf(v)
+			if !ok {
+				continue
+			}
+			for _, rk := range roleAttrs {
+				if rk == nk {
+					continue
+				}
+				if r, ok := attrOK(n, rk); ok && r != "" {
+					if t, ok := titleLine(r); ok && (looksLikeTitle(t) || looksLikeTitle(ordinalLead.ReplaceAllString(t, ""))) {
+						out = append(out, Person{Via: ViaBlock, Name: name, Title: t})
+						return true
+					}
+					if rk != "role" && rk != "title" && rk != "function" {
+						// a data-position the title reader does not take ("CEO / Co-Founder,
+						// Fishline Inc."): the pair still says person
+						out = append(out, Person{Via: ViaBlock, Name: name})
+						return true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
 }
