@@ -981,18 +981,27 @@ func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
 	return singular(headingRole(t))
 }
 
+// tableCell is the table cell (td or th, in a row) that holds n, or nil when n is not
+// inside one (or is a table or row itself).
+func tableCell(n *html.Node) *html.Node {
+	for n != nil && n.DataAtom != atom.Td && n.DataAtom != atom.Th {
+		if n.DataAtom == atom.Table || n.DataAtom == atom.Tr {
+			return nil
+		}
+		n = n.Parent
+	}
+	if n == nil || n.Parent == nil || n.Parent.DataAtom != atom.Tr {
+		return nil
+	}
+	return n
+}
+
 // rowBelow reads a table whose rows pair up: names in one row, their titles in the
 // same columns of the next; or the titles in the row above, a title cell spanning
 // the columns of the names it heads ("<td colspan=2>Secrétaires</td>" over two names).
 func (l *layout) rowBelow(i int, isName []bool) string {
-	cell := l.lines[i].block
-	for cell != nil && cell.DataAtom != atom.Td && cell.DataAtom != atom.Th {
-		if cell.DataAtom == atom.Table || cell.DataAtom == atom.Tr {
-			return ""
-		}
-		cell = cell.Parent
-	}
-	if cell == nil || cell.Parent == nil || cell.Parent.DataAtom != atom.Tr {
+	cell := tableCell(l.lines[i].block)
+	if cell == nil {
 		return ""
 	}
 	col := 0
@@ -1016,14 +1025,8 @@ func (l *layout) rowBelow(i int, isName []bool) string {
 // cell in that column is filled, when every row in between names a person in the
 // same column as this name.
 func (l *layout) roleCarried(i int, isName []bool) string {
-	cell := l.lines[i].block
-	for cell != nil && cell.DataAtom != atom.Td && cell.DataAtom != atom.Th {
-		if cell.DataAtom == atom.Table || cell.DataAtom == atom.Tr {
-			return ""
-		}
-		cell = cell.Parent
-	}
-	if cell == nil || cell.Parent == nil || cell.Parent.DataAtom != atom.Tr {
+	cell := tableCell(l.lines[i].block)
+	if cell == nil {
 		return ""
 	}
 	tr := cell.Parent
