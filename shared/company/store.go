@@ -248,13 +248,24 @@ func (s *KVStore) AddCertificates(ctx context.Context, domain string, certs []Ce
 	sort.Ints(years)
 	added := map[string]bool{}
 	for _, y := range years {
+		// tried holds what an earlier attempt found new: a write it made before losing a
+		// race, or one the client retried after it had landed (DynamoDB answers the retry's
+		// condition with a conflict), reads as present on the next attempt, and is this
+		// call's addition all the same.
+		tried := map[string]bool{}
 		for attempt := 0; ; attempt++ {
 			n, err := s.addYear(ctx, domain, y, byYear[y])
 			if err == nil {
 				for k := range n {
 					added[k] = true
 				}
+				for k := range tried {
+					added[k] = true
+				}
 				break
+			}
+			for k := range n {
+				tried[k] = true
 			}
 			if !errors.Is(err, apperr.ErrConflict) || attempt >= 8 {
 				return added, fmt.Errorf("add certificates of %d to %s: %w", y, domain, err)
@@ -264,6 +275,8 @@ func (s *KVStore) AddCertificates(ctx context.Context, domain string, certs []Ce
 	return added, nil
 }
 
+// addYear merges certs into the year's chunks and returns the ones it found new, also
+// with an error from a write (some chunks may be written).
 func (s *KVStore) addYear(ctx context.Context, domain string, year int, certs []Certificate) (map[string]bool, error) {
 	chunks, err := s.readChunks(ctx, domain, chunkPrefix(year), false)
 	if err != nil {
@@ -302,7 +315,7 @@ func (s *KVStore) addYear(ctx context.Context, domain string, year int, certs []
 			cond = kv.Cond{IfVersion: chunks[i].ver}
 		}
 		if _, err := s.kv.Put(ctx, key, data, cond); err != nil {
-			return nil, err
+			return added, err // what this attempt meant to add: some of it may be written
 		}
 	}
 	return added, nil
