@@ -4,19 +4,6 @@
 // from a family name where namelex.txt, which holds both, cannot ("Pérez de Castro,
 // María José" is one name written family name first; "Marie Zimmer, Viviane Schramm"
 // two names). Run by go generate in shared/people.
-import { allLocales } from '@faker-js/faker';
+import { fakerWords } from './faker.mjs';
 
-const words = new Set();
-const add = (v) => {
-  if (!v) return;
-  if (Array.isArray(v)) return v.forEach(add);
-  if (typeof v === 'object') return Object.values(v).forEach(add);
-  if (typeof v !== 'string') return;
-  for (const w of v.toLocaleLowerCase().split(/[\s-]+/)) {
-    if ([...w].length >= 2 && /^\p{L}[\p{L}'’.]*$/u.test(w)) words.add(w.normalize('NFC'));
-  }
-};
-for (const loc of Object.values(allLocales)) {
-  if (loc.person) add(loc.person.first_name);
-}
-process.stdout.write([...words].sort().join('\n') + '\n');
+process.stdout.write(fakerWords(['first_name']).join('\n') + '\n');
