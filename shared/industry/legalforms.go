@@ -41,7 +41,7 @@ var legalForms = sync.OnceValue(func() []legalForm {
 		{"stiftung|utilité publique", `(?i)\b(rechtsfähige|gemeinnützige) stiftung\b|\bstiftung (des )?bürgerlichen rechts\b|\bfondation reconnue d'utilité publique\b`, "NON_PROFIT/FOUNDATIONS"},
 		// Public-law bodies.
 		{"öffentlichen rechts", `(?i)\b(körperschaft|anstalt) des öffentlichen rechts\b`, "GOVERNMENT/AGENCIES"},
-		{"établissement public|collectivité", `(?i)(^|[^\pL])établissement public (à caractère administratif|administratif|local|national)\b|\bcollectivité territoriale\b`, "GOVERNMENT/AGENCIES"},
+		{"établissement public", `(?i)(^|[^\pL])établissement public (à caractère administratif|administratif|local|national)\b`, "GOVERNMENT/AGENCIES"},
 		{"pubblico|autónomo|autonomo|público|publico|bestuursorgaan", `(?i)\bente pubblico\b|\bente di diritto pubblico\b|\borganismo aut(ó|o)nomo\b|\bentidad de derecho p(ú|u)blico\b|\bpessoa coletiva de direito p(ú|u)blico\b|\bzelfstandig bestuursorgaan\b`, "GOVERNMENT/AGENCIES"},
 		{"official website", `(?i)\b(an )?official website of the (state|city|county|government|municipality|town)\b`, "GOVERNMENT"},
 	}

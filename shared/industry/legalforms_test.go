@@ -29,6 +29,8 @@ func TestStatedForms(t *testing.T) {
 		{"Bernd Müller e. K., Inhaber", nil},
 		{"Zwei Produkte: E-Bikes und e-Scooter, Version V.2", nil},
 		{"Muster B.V., KvK 12345678, BTW NL123", nil},
+		// A public body named as a client is no form of the page's own.
+		{"De la collectivité territoriale à l'entreprise privée, chaque mission compte", nil},
 	} {
 		if got := statedForms(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("statedForms(%q) = %v, want %v", c.text, got, c.want)
