@@ -161,3 +161,25 @@ func TestAccountingFirmIsNoSaaS(t *testing.T) {
 		}
 	}
 }
+
+// Marketing words every firm uses ("solutions", "technology", "programs", "systems",
+// "we develop") name no industry: pages of firms that are no software or IT company
+// and say them are still read by what they do.
+func TestMarketingWordsAreNoSoftware(t *testing.T) {
+	tech := map[string]bool{"SOFTWARE": true, "SAAS": true, "IT_SERVICES": true}
+	for _, p := range []Page{
+		{Domain: "weber-gruppe.de", Title: "Weber – Lösungen und Technologie", Lang: "de",
+			Text: "Wir entwickeln Lösungen mit modernster Technologie und eigenen Programmen für unsere Kunden. Metallbau und Schlosserei seit 1978."},
+		{Domain: "rossi-associati.it", Title: "Rossi & Associati | Soluzioni e tecnologia", Lang: "it",
+			Text: "Soluzioni innovative, tecnologia e programmi su misura per ogni cliente. Commercialista a Bergamo."},
+		{Domain: "jansen-bv.nl", Title: "Jansen | Oplossingen en technologie", Lang: "nl",
+			Text: "Oplossingen op maat met de nieuwste technologie en slimme systemen voor elke klant. Wij installeren warmtepompen."},
+		{Domain: "garcia-sl.es", Title: "García | Soluciones y tecnología", Lang: "es",
+			Text: "Soluciones integrales, tecnología y sistemas a medida para cada cliente. Transporte de mercancías por carretera."},
+	} {
+		got := New().ClassifyPage(p)
+		if top := topOf(got.Groups); tech[top] {
+			t.Errorf("%s: top group %s (%v), want the firm's own trade", p.Domain, top, got.Groups)
+		}
+	}
+}
