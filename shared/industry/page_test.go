@@ -183,3 +183,26 @@ func TestMarketingWordsAreNoSoftware(t *testing.T) {
 		}
 	}
 }
+
+// Words of another meaning that share a stem with a lexicon word do not count for it:
+// French "données" (data) is no "don" (donation), a German "Büro" (office) is no
+// office-furniture maker.
+func TestStemCollisions(t *testing.T) {
+	for _, c := range []struct {
+		p     Page
+		wrong string
+	}{
+		{Page{Domain: "datako.fr", Title: "Vos données opérationnelles, enfin pilotables", Lang: "fr",
+			Text: "Nous transformons vos données en tableaux de bord. Vos données restent les vôtres : données hébergées en France."}, "NON_PROFIT"},
+		{Page{Domain: "gobio.de", Title: "Büro für limnologische Gutachten", Lang: "de",
+			Text: "Unser Büro erstellt Gutachten zu Gewässern, Fischen und Amphibien. Das Büro ist Mo-Fr erreichbar."}, "MANUFACTURING"},
+	} {
+		if top := topOf(New().ClassifyPage(c.p).Groups); top == c.wrong {
+			t.Errorf("%s: top group %s", c.p.Domain, top)
+		}
+	}
+	a := newAnalyzer("fr", nil)
+	if a.stemWord("données") == a.stemWord("dons") {
+		t.Errorf("données and dons share the stem %q", a.stemWord("dons"))
+	}
+}

@@ -138,11 +138,22 @@ func (a *analyzer) stemWord(w string) string {
 	if s, ok := a.cache.get(w); ok {
 		return s
 	}
-	a.env.SetCurrent(w)
-	a.stem(a.env)
-	s := fold(a.env.Current())
+	s, ok := stemExceptions[a.lang][w]
+	if !ok {
+		a.env.SetCurrent(w)
+		a.stem(a.env)
+		s = fold(a.env.Current())
+	}
 	a.cache.put(w, s)
 	return s
+}
+
+// stemExceptions are words whose Snowball stem is that of a word of another
+// meaning which the lexicon or the labelled rows use, by language: French "données"
+// (data, in every site's privacy notice) stems to "don" (a donation). Each gets a
+// stem of its own. Written by the team.
+var stemExceptions = map[string]map[string]string{
+	"fr": {"donnée": "donnee", "données": "donnee"},
 }
 
 // stemCache remembers the stems of one language's words across calls (stemming is
