@@ -252,6 +252,11 @@ func (m *model) features(a *analyzer, toks []token, known map[string]int32) map[
 	return out
 }
 
+// derivationalSuffixes are word endings that make abstract nouns, not compounds, and
+// that are also a lexicon word's stem: Dutch "-schap" (vakmanschap, gemeenschap,
+// lidmaatschap: the English "-ship") is no "schaap" (sheep). Written by the team.
+var derivationalSuffixes = map[string]bool{"schap": true}
+
 // compoundParts returns the longest lexicon word a compound stem starts with and
 // the longest it ends with (Zahnzusatzversicherung ends with versicher), each at
 // least four letters and leaving at least three.
@@ -264,7 +269,7 @@ func (m *model) compoundParts(stem string) []string {
 		}
 	}
 	for i := 3; i <= len(stem)-4; i++ {
-		if m.compose[stem[i:]] {
+		if m.compose[stem[i:]] && !derivationalSuffixes[stem[i:]] {
 			parts = append(parts, stem[i:])
 			break
 		}

@@ -206,3 +206,23 @@ func TestStemCollisions(t *testing.T) {
 		t.Errorf("données and dons share the stem %q", a.stemWord("dons"))
 	}
 }
+
+// A Dutch abstract noun in "-schap" (vakmanschap, gemeenschap) is no compound of
+// "schaap" (sheep): it gives no part, while a real compound still splits.
+func TestDerivationalSuffixIsNoCompound(t *testing.T) {
+	r, err := New().load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newAnalyzer("nl", r.stops)
+	for _, w := range []string{"vakmanschap", "gemeenschap", "lidmaatschap"} {
+		for _, part := range r.model.compoundParts(a.stemWord(w)) {
+			if part == a.stemWord("schapen") {
+				t.Errorf("%s splits into %v", w, r.model.compoundParts(a.stemWord(w)))
+			}
+		}
+	}
+	if parts := r.model.compoundParts(a.stemWord("schapenhouderij")); len(parts) == 0 || parts[0] != a.stemWord("schapen") {
+		t.Errorf("schapenhouderij (sheep farm) splits into %v, want %q first", parts, a.stemWord("schapen"))
+	}
+}
