@@ -235,7 +235,7 @@ func (m *model) features(a *analyzer, toks []token, known map[string]int32) map[
 		if !broken && prev != "" {
 			out[prev+" "+t.stem]++
 		}
-		if compounding[a.lang] && len(t.stem) >= 8 && len(m.compose) > 0 && !m.compose[t.stem] {
+		if compounding[a.lang] && len(t.stem) >= 8 && len(m.compose) > 0 && !m.compose[t.stem] && !exceptionStem(a.lang, t.stem) {
 			for _, part := range m.compoundParts(t.stem) {
 				out[part]++
 			}

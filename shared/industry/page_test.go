@@ -205,6 +205,22 @@ func TestStemCollisions(t *testing.T) {
 	if a.stemWord("données") == a.stemWord("dons") {
 		t.Errorf("données and dons share the stem %q", a.stemWord("dons"))
 	}
+	// Dutch "wij zorgen voor" (we see to it) and "zorgvuldig" (careful) are no "zorg"
+	// (care): neither gives the feature.
+	r, err := New().load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nl := newAnalyzer("nl", r.stops)
+	care := nl.stemWord("zorg")
+	for f := range r.model.features(nl, nl.tokens("Wij zorgen voor een zorgvuldige planning en zorgeloze verhuizing."), nil) {
+		if f == care {
+			t.Errorf("zorgen/zorgvuldig gave the feature %q", care)
+		}
+	}
+	if fs := r.model.features(nl, nl.tokens("zorgverlener"), nil); fs[care] == 0 {
+		t.Errorf("zorgverlener (care provider) no longer gives %q: %v", care, fs)
+	}
 }
 
 // A Dutch abstract noun in "-schap" (vakmanschap, gemeenschap) is no compound of

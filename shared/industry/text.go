@@ -150,10 +150,25 @@ func (a *analyzer) stemWord(w string) string {
 
 // stemExceptions are words whose Snowball stem is that of a word of another
 // meaning which the lexicon or the labelled rows use, by language: French "données"
-// (data, in every site's privacy notice) stems to "don" (a donation). Each gets a
-// stem of its own. Written by the team.
+// (data, in every site's privacy notice) stems to "don" (a donation), Dutch "zorgen"
+// (to see to it: "wij zorgen voor", on most Dutch firms' pages) to "zorg" (care), and
+// "zorgvuldig" (careful) splits into "zorg" as a compound would. Each gets a stem of
+// its own, which is never split as a compound (exceptionStem). Written by the team.
 var stemExceptions = map[string]map[string]string{
 	"fr": {"donnée": "donnee", "données": "donnee"},
+	"nl": {"zorgen": "zorgen", "zorgt": "zorgen", "zorgde": "zorgen", "zorgden": "zorgen",
+		"zorgvuldig": "zorgvuldig", "zorgvuldige": "zorgvuldig", "zorgvuldigheid": "zorgvuldig",
+		"zorgeloos": "zorgeloos", "zorgeloze": "zorgeloos"},
+}
+
+// exceptionStem reports whether stem is one that stemExceptions gives in lang.
+func exceptionStem(lang, stem string) bool {
+	for _, s := range stemExceptions[lang] {
+		if s == stem {
+			return true
+		}
+	}
+	return false
 }
 
 // stemCache remembers the stems of one language's words across calls (stemming is
