@@ -253,8 +253,9 @@ func (m *model) features(a *analyzer, toks []token, known map[string]int32) map[
 }
 
 // derivationalSuffixes are word endings that make abstract nouns, not compounds, and
-// that are also a lexicon word's stem: Dutch "-schap" (vakmanschap, gemeenschap,
-// lidmaatschap: the English "-ship") is no "schaap" (sheep). Written by the team.
+// that end lexicon words' stems: Dutch "-schap" (vakmanschap, gemeenschap,
+// lidmaatschap: the English "-ship") is no "schaap" (sheep), nor a Spanish "chapa"
+// (sheet metal). A word with such an ending gives no last part. Written by the team.
 var derivationalSuffixes = map[string]bool{"schap": true}
 
 // compoundParts returns the longest lexicon word a compound stem starts with and
@@ -268,8 +269,13 @@ func (m *model) compoundParts(stem string) []string {
 			break
 		}
 	}
+	for suffix := range derivationalSuffixes {
+		if strings.HasSuffix(stem, suffix) {
+			return parts // an abstract noun: no lexicon word ends it
+		}
+	}
 	for i := 3; i <= len(stem)-4; i++ {
-		if m.compose[stem[i:]] && !derivationalSuffixes[stem[i:]] {
+		if m.compose[stem[i:]] {
 			parts = append(parts, stem[i:])
 			break
 		}
