@@ -205,6 +205,12 @@ func TestStemCollisions(t *testing.T) {
 	if a.stemWord("données") == a.stemWord("dons") {
 		t.Errorf("données and dons share the stem %q", a.stemWord("dons"))
 	}
+	// The phone of a contact block is no telephony.
+	for lang, pair := range map[string][2]string{"fr": {"téléphone", "téléphonie"}, "es": {"teléfono", "telefonía"}, "pt": {"telefone", "telefonia"}} {
+		if an := newAnalyzer(lang, nil); an.stemWord(pair[0]) == an.stemWord(pair[1]) {
+			t.Errorf("%s: %s and %s share the stem %q", lang, pair[0], pair[1], an.stemWord(pair[1]))
+		}
+	}
 	// Dutch "wij zorgen voor" (we see to it) and "zorgvuldig" (careful) are no "zorg"
 	// (care): neither gives the feature.
 	r, err := New().load()

@@ -151,12 +151,16 @@ func (a *analyzer) stemWord(w string) string {
 // stemExceptions are words whose Snowball stem is that of a word of another
 // meaning which the lexicon or the labelled rows use, by language: French "données"
 // (data, in every site's privacy notice) stems to "don" (a donation), Dutch "zorgen"
-// (to see to it: "wij zorgen voor", on most Dutch firms' pages) to "zorg" (care), and
-// "zorgvuldig" (careful) splits into "zorg" as a compound would. Each gets a stem of
+// (to see to it: "wij zorgen voor", on most Dutch firms' pages) to "zorg" (care),
+// "zorgvuldig" (careful) splits into "zorg" as a compound would, and the phone of
+// every contact block ("teléfono", "téléphone") stems to telephony ("telefonía"). Each gets a stem of
 // its own, which is never split as a compound (exceptionStem). Written by the team.
 var stemExceptions = map[string]map[string]string{
-	"fr": {"donnée": "donnee", "données": "donnee"},
-	"nl": {"zorgen": "zorgen", "zorgt": "zorgen", "zorgde": "zorgen", "zorgden": "zorgen",
+	"fr": {"donnée": "donnee", "données": "donnee", "téléphone": "telephone", "téléphones": "telephone"},
+	"es": {"teléfono": "telefono", "teléfonos": "telefono"},
+	"pt": {"telefone": "telefone", "telefones": "telefone"},
+	"nl": {"telefoon": "telefoon",
+		"zorgen": "zorgen", "zorgt": "zorgen", "zorgde": "zorgen", "zorgden": "zorgen",
 		"zorgvuldig": "zorgvuldig", "zorgvuldige": "zorgvuldig", "zorgvuldigheid": "zorgvuldig",
 		"zorgeloos": "zorgeloos", "zorgeloze": "zorgeloos"},
 }
