@@ -23,6 +23,10 @@ func TestStatedForms(t *testing.T) {
 		{"Die Handwerkskammer ist eine Körperschaft des öffentlichen Rechts", []string{"GOVERNMENT/AGENCIES"}},
 		{"Un établissement public administratif de l'État", []string{"GOVERNMENT/AGENCIES"}},
 		{"An official website of the State of Ohio", []string{"GOVERNMENT"}},
+		{"Boisset (43) - Site officiel de la commune", []string{"GOVERNMENT/MUNICIPALITIES"}},
+		{"Sito istituzionale del Comune di Bergamo", []string{"GOVERNMENT/MUNICIPALITIES"}},
+		{"Offizielle Website der Gemeinde Musterdorf", []string{"GOVERNMENT/MUNICIPALITIES"}},
+		{"Portal oficial da Prefeitura de Campinas", []string{"GOVERNMENT/MUNICIPALITIES"}},
 		// Ordinary companies, and words that only look like a form.
 		{"Muster GmbH, HRB 12345, Amtsgericht Köln. Webdesign: Agentur XY GmbH", nil},
 		{"Testsieger bei Stiftung Warentest", nil},
@@ -35,6 +39,15 @@ func TestStatedForms(t *testing.T) {
 		if got := statedForms(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("statedForms(%q) = %v, want %v", c.text, got, c.want)
 		}
+	}
+	// A municipality's "official site" counts in the page's statements, not in the
+	// running text of the web agency that built it.
+	agency := "Nous avons réalisé le site officiel de la commune de Boisset."
+	if got := statedForms("Agence web Dupont", "", "", agency, ""); got != nil {
+		t.Errorf("in running text: %v, want none", got)
+	}
+	if got := statedForms("Boisset - Site officiel de la commune", "", "", "", ""); !slices.Equal(got, []string{"GOVERNMENT/MUNICIPALITIES"}) {
+		t.Errorf("in the title: %v", got)
 	}
 }
 
