@@ -46,6 +46,7 @@ var legalForms = sync.OnceValue(func() []legalForm {
 		{"anbi|algemeen nut", `\bANBI\b|(?i)\balgemeen nut beogende instelling\b`, "NON_PROFIT/CHARITIES"},
 		{"ggmbh|gug|gag|gemeinnützige", `\bgGmbH\b|\bgUG\b|\bgAG\b|(?i)\bgemeinnützige (gmbh|ug|ag|genossenschaft)\b`, "NON_PROFIT/CHARITIES"},
 		{"stiftung|utilité publique", `(?i)\b(rechtsfähige|gemeinnützige) stiftung\b|\bstiftung (des )?bürgerlichen rechts\b|\bfondation reconnue d'utilité publique\b`, "NON_PROFIT/FOUNDATIONS"},
+		{"utilité publique", `(?i)\breconnue? d['’]utilité publique\b`, "NON_PROFIT/ASSOCIATIONS"},
 		// Public-law bodies.
 		{"öffentlichen rechts", `(?i)\b(körperschaft|anstalt) des öffentlichen rechts\b`, "GOVERNMENT/AGENCIES"},
 		{"établissement public", `(?i)(^|[^\pL])établissement public (à caractère administratif|administratif|local|national)\b`, "GOVERNMENT/AGENCIES"},

@@ -16,6 +16,7 @@ func TestStatedForms(t *testing.T) {
 		{"© 2025 Förderverein der Grundschule Musterdorf e.V., Vereinsregister VR 1234", []string{"NON_PROFIT/ASSOCIATIONS"}},
 		{"Träger: Lebenshilfe Musterstadt gGmbH", []string{"NON_PROFIT/CHARITIES"}},
 		{"Association loi 1901 reconnue d'intérêt général", []string{"NON_PROFIT/ASSOCIATIONS"}},
+		{"Organisme de sécurité civile, fondée en 1899, reconnue d’utilité publique", []string{"NON_PROFIT/ASSOCIATIONS"}},
 		{"Associazione di promozione sociale – ONLUS", []string{"NON_PROFIT/ASSOCIATIONS"}},
 		{"Somos una asociación sin ánimo de lucro", []string{"NON_PROFIT/ASSOCIATIONS"}},
 		{"Registered charity number 1234567", []string{"NON_PROFIT/CHARITIES"}},
