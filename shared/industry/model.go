@@ -256,7 +256,7 @@ func (m *model) features(a *analyzer, toks []token, known map[string]int32) map[
 // that end lexicon words' stems: Dutch "-schap" (vakmanschap, gemeenschap,
 // lidmaatschap: the English "-ship") is no "schaap" (sheep), nor a Spanish "chapa"
 // (sheet metal). A word with such an ending gives no last part. Written by the team.
-var derivationalSuffixes = map[string]bool{"schap": true}
+var derivationalSuffixes = []string{"schap"}
 
 // compoundParts returns the longest lexicon word a compound stem starts with and
 // the longest it ends with (Zahnzusatzversicherung ends with versicher), each at
@@ -269,7 +269,7 @@ func (m *model) compoundParts(stem string) []string {
 			break
 		}
 	}
-	for suffix := range derivationalSuffixes {
+	for _, suffix := range derivationalSuffixes {
 		if strings.HasSuffix(stem, suffix) {
 			return parts // an abstract noun: no lexicon word ends it
 		}
