@@ -27,7 +27,11 @@ import (
 // <title> whole, reports the plain second-best industry, gives ties between business
 // models to the industry's usual customers, and knows more trades. Version 7's
 // industry model also learns from the EU's NACE activity titles in seven languages.
-const PipelineVersion = 7
+// Version 8's industry model no longer reads marketing words (solutions, technology,
+// systems) as software or IT, files alarm and CCTV installers as a building trade,
+// and keeps words of another meaning apart (French "données", Dutch "zorgen",
+// "-schap", German "Büro").
+const PipelineVersion = 8
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).

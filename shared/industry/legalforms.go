@@ -17,7 +17,14 @@ type legalForm struct {
 	hints []string // lower-case words one of which the text must contain for re to run
 	re    *regexp.Regexp
 	value string
+	// heads: the form counts only in the page's own statements (the first
+	// statementTexts texts statedForms gets: title, description, headings), where a
+	// site says what it is, not in running text, where a web agency names its clients'.
+	heads bool
 }
+
+// statementTexts is how many of statedForms's texts are the page's statements.
+const statementTexts = 3
 
 // legalForms are written by the team from the legal forms and statuses of the seven
 // languages' countries: only forms that a for-profit company never bears. Forms
@@ -39,21 +46,27 @@ var legalForms = sync.OnceValue(func() []legalForm {
 		{"anbi|algemeen nut", `\bANBI\b|(?i)\balgemeen nut beogende instelling\b`, "NON_PROFIT/CHARITIES"},
 		{"ggmbh|gug|gag|gemeinnützige", `\bgGmbH\b|\bgUG\b|\bgAG\b|(?i)\bgemeinnützige (gmbh|ug|ag|genossenschaft)\b`, "NON_PROFIT/CHARITIES"},
 		{"stiftung|utilité publique", `(?i)\b(rechtsfähige|gemeinnützige) stiftung\b|\bstiftung (des )?bürgerlichen rechts\b|\bfondation reconnue d'utilité publique\b`, "NON_PROFIT/FOUNDATIONS"},
+		{"utilité publique", `(?i)\breconnue? d['’]utilité publique\b`, "NON_PROFIT/ASSOCIATIONS"},
 		// Public-law bodies.
 		{"öffentlichen rechts", `(?i)\b(körperschaft|anstalt) des öffentlichen rechts\b`, "GOVERNMENT/AGENCIES"},
-		{"établissement public|collectivité", `(?i)(^|[^\pL])établissement public (à caractère administratif|administratif|local|national)\b|\bcollectivité territoriale\b`, "GOVERNMENT/AGENCIES"},
+		{"établissement public", `(?i)(^|[^\pL])établissement public (à caractère administratif|administratif|local|national)\b`, "GOVERNMENT/AGENCIES"},
 		{"pubblico|autónomo|autonomo|público|publico|bestuursorgaan", `(?i)\bente pubblico\b|\bente di diritto pubblico\b|\borganismo aut(ó|o)nomo\b|\bentidad de derecho p(ú|u)blico\b|\bpessoa coletiva de direito p(ú|u)blico\b|\bzelfstandig bestuursorgaan\b`, "GOVERNMENT/AGENCIES"},
 		{"official website", `(?i)\b(an )?official website of the (state|city|county|government|municipality|town)\b`, "GOVERNMENT"},
+		// The same statement of a municipality's own site in the other languages, in
+		// the page's title, description or headings only (heads).
+		{"+officiel|oficial|ufficiale|istituzionale|offizielle|officiële", `(?i)\b(site|portail) officiel de la (commune|ville|mairie)\b|\b(sitio|portal) (web )?oficial del (ayuntamiento|municipio)\b|\bsito (web )?(ufficiale|istituzionale) del comune\b|\boffizielle (website|internetseite|homepage) der (gemeinde|stadt)\b|\bofficiële website van de gemeente\b|\b(site|portal) oficial da (câmara municipal|prefeitura)\b`, "GOVERNMENT/MUNICIPALITIES"},
 	}
 	out := make([]legalForm, len(forms))
 	for i, f := range forms {
-		out[i] = legalForm{hints: strings.Split(f.hints, "|"), re: regexp.MustCompile(f.pattern), value: f.value}
+		hints, heads := strings.CutPrefix(f.hints, "+")
+		out[i] = legalForm{hints: strings.Split(hints, "|"), re: regexp.MustCompile(f.pattern), value: f.value, heads: heads}
 	}
 	return out
 })
 
-// statedForms are the values of the legal forms texts state, each once. A form's
-// expression runs only on texts holding one of its hints (most pages hold none).
+// statedForms are the values of the legal forms texts state, each once: the page's
+// title, description and headings first, then its running text and legal notice. A
+// form's expression runs only on texts holding one of its hints (most pages hold none).
 func statedForms(texts ...string) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -66,6 +79,9 @@ func statedForms(texts ...string) []string {
 			continue
 		}
 		for i, t := range texts {
+			if f.heads && i >= statementTexts {
+				break
+			}
 			if hinted(lower[i], f.hints) && f.re.MatchString(t) {
 				seen[f.value] = true
 				out = append(out, f.value)

@@ -16,6 +16,7 @@ func TestStatedForms(t *testing.T) {
 		{"© 2025 Förderverein der Grundschule Musterdorf e.V., Vereinsregister VR 1234", []string{"NON_PROFIT/ASSOCIATIONS"}},
 		{"Träger: Lebenshilfe Musterstadt gGmbH", []string{"NON_PROFIT/CHARITIES"}},
 		{"Association loi 1901 reconnue d'intérêt général", []string{"NON_PROFIT/ASSOCIATIONS"}},
+		{"Organisme de sécurité civile, fondée en 1899, reconnue d’utilité publique", []string{"NON_PROFIT/ASSOCIATIONS"}},
 		{"Associazione di promozione sociale – ONLUS", []string{"NON_PROFIT/ASSOCIATIONS"}},
 		{"Somos una asociación sin ánimo de lucro", []string{"NON_PROFIT/ASSOCIATIONS"}},
 		{"Registered charity number 1234567", []string{"NON_PROFIT/CHARITIES"}},
@@ -23,16 +24,31 @@ func TestStatedForms(t *testing.T) {
 		{"Die Handwerkskammer ist eine Körperschaft des öffentlichen Rechts", []string{"GOVERNMENT/AGENCIES"}},
 		{"Un établissement public administratif de l'État", []string{"GOVERNMENT/AGENCIES"}},
 		{"An official website of the State of Ohio", []string{"GOVERNMENT"}},
+		{"Boisset (43) - Site officiel de la commune", []string{"GOVERNMENT/MUNICIPALITIES"}},
+		{"Sito istituzionale del Comune di Bergamo", []string{"GOVERNMENT/MUNICIPALITIES"}},
+		{"Offizielle Website der Gemeinde Musterdorf", []string{"GOVERNMENT/MUNICIPALITIES"}},
+		{"Portal oficial da Prefeitura de Campinas", []string{"GOVERNMENT/MUNICIPALITIES"}},
 		// Ordinary companies, and words that only look like a form.
 		{"Muster GmbH, HRB 12345, Amtsgericht Köln. Webdesign: Agentur XY GmbH", nil},
 		{"Testsieger bei Stiftung Warentest", nil},
 		{"Bernd Müller e. K., Inhaber", nil},
 		{"Zwei Produkte: E-Bikes und e-Scooter, Version V.2", nil},
 		{"Muster B.V., KvK 12345678, BTW NL123", nil},
+		// A public body named as a client is no form of the page's own.
+		{"De la collectivité territoriale à l'entreprise privée, chaque mission compte", nil},
 	} {
 		if got := statedForms(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("statedForms(%q) = %v, want %v", c.text, got, c.want)
 		}
+	}
+	// A municipality's "official site" counts in the page's statements, not in the
+	// running text of the web agency that built it.
+	agency := "Nous avons réalisé le site officiel de la commune de Boisset."
+	if got := statedForms("Agence web Dupont", "", "", agency, ""); got != nil {
+		t.Errorf("in running text: %v, want none", got)
+	}
+	if got := statedForms("Boisset - Site officiel de la commune", "", "", "", ""); !slices.Equal(got, []string{"GOVERNMENT/MUNICIPALITIES"}) {
+		t.Errorf("in the title: %v", got)
 	}
 }
 

@@ -235,7 +235,7 @@ func (m *model) features(a *analyzer, toks []token, known map[string]int32) map[
 		if !broken && prev != "" {
 			out[prev+" "+t.stem]++
 		}
-		if compounding[a.lang] && len(t.stem) >= 8 && len(m.compose) > 0 && !m.compose[t.stem] {
+		if compounding[a.lang] && len(t.stem) >= 8 && len(m.compose) > 0 && !m.compose[t.stem] && !exceptionStem(a.lang, t.stem) {
 			for _, part := range m.compoundParts(t.stem) {
 				out[part]++
 			}
@@ -252,6 +252,12 @@ func (m *model) features(a *analyzer, toks []token, known map[string]int32) map[
 	return out
 }
 
+// derivationalSuffixes are word endings that make abstract nouns, not compounds, and
+// that end lexicon words' stems: Dutch "-schap" (vakmanschap, gemeenschap,
+// lidmaatschap: the English "-ship") is no "schaap" (sheep), nor a Spanish "chapa"
+// (sheet metal). A word with such an ending gives no last part. Written by the team.
+var derivationalSuffixes = []string{"schap"}
+
 // compoundParts returns the longest lexicon word a compound stem starts with and
 // the longest it ends with (Zahnzusatzversicherung ends with versicher), each at
 // least four letters and leaving at least three.
@@ -261,6 +267,11 @@ func (m *model) compoundParts(stem string) []string {
 		if m.compose[stem[:i]] {
 			parts = append(parts, stem[:i])
 			break
+		}
+	}
+	for _, suffix := range derivationalSuffixes {
+		if strings.HasSuffix(stem, suffix) {
+			return parts // an abstract noun: no lexicon word ends it
 		}
 	}
 	for i := 3; i <= len(stem)-4; i++ {

@@ -41,7 +41,7 @@ type pageWeights struct {
 	temp      float64 // final scale of the log-odds (calibration)
 }
 
-var defaultPageWeights = pageWeights{title: 1.5, statement: 1.5, body: 1, pair: 1.5, typeBoost: 1.5, formBoost: 3, temp: 1.75}
+var defaultPageWeights = pageWeights{title: 1.5, statement: 1.5, body: 1, pair: 1.5, typeBoost: 1.5, formBoost: 3, temp: 2.5}
 
 // ClassifyPage classifies a page from its statements and its text.
 func (c *Classifier) ClassifyPage(p Page) Result {

@@ -161,3 +161,96 @@ func TestAccountingFirmIsNoSaaS(t *testing.T) {
 		}
 	}
 }
+
+// Marketing words every firm uses ("solutions", "technology", "programs", "systems",
+// "we develop") name no industry: pages of firms that are no software or IT company
+// and say them are still read by what they do.
+func TestMarketingWordsAreNoSoftware(t *testing.T) {
+	tech := map[string]bool{"SOFTWARE": true, "SAAS": true, "IT_SERVICES": true}
+	for _, p := range []Page{
+		{Domain: "weber-gruppe.de", Title: "Weber – Lösungen und Technologie", Lang: "de",
+			Text: "Wir entwickeln Lösungen mit modernster Technologie und eigenen Programmen für unsere Kunden. Metallbau und Schlosserei seit 1978."},
+		{Domain: "rossi-associati.it", Title: "Rossi & Associati | Soluzioni e tecnologia", Lang: "it",
+			Text: "Soluzioni innovative, tecnologia e programmi su misura per ogni cliente. Commercialista a Bergamo."},
+		{Domain: "jansen-bv.nl", Title: "Jansen | Oplossingen en technologie", Lang: "nl",
+			Text: "Oplossingen op maat met de nieuwste technologie en slimme systemen voor elke klant. Wij installeren warmtepompen."},
+		{Domain: "garcia-sl.es", Title: "García | Soluciones y tecnología", Lang: "es",
+			Text: "Soluciones integrales, tecnología y sistemas a medida para cada cliente. Transporte de mercancías por carretera."},
+	} {
+		got := New().ClassifyPage(p)
+		if top := topOf(got.Groups); tech[top] {
+			t.Errorf("%s: top group %s (%v), want the firm's own trade", p.Domain, top, got.Groups)
+		}
+	}
+}
+
+// Words of another meaning that share a stem with a lexicon word do not count for it:
+// French "données" (data) is no "don" (donation), a German "Büro" (office) is no
+// office-furniture maker.
+func TestStemCollisions(t *testing.T) {
+	for _, c := range []struct {
+		p     Page
+		wrong string
+	}{
+		{Page{Domain: "datako.fr", Title: "Vos données opérationnelles, enfin pilotables", Lang: "fr",
+			Text: "Nous transformons vos données en tableaux de bord. Vos données restent les vôtres : données hébergées en France."}, "NON_PROFIT"},
+		{Page{Domain: "gobio.de", Title: "Büro für limnologische Gutachten", Lang: "de",
+			Text: "Unser Büro erstellt Gutachten zu Gewässern, Fischen und Amphibien. Das Büro ist Mo-Fr erreichbar."}, "MANUFACTURING"},
+	} {
+		if top := topOf(New().ClassifyPage(c.p).Groups); top == c.wrong {
+			t.Errorf("%s: top group %s", c.p.Domain, top)
+		}
+	}
+	a := newAnalyzer("fr", nil)
+	if a.stemWord("données") == a.stemWord("dons") {
+		t.Errorf("données and dons share the stem %q", a.stemWord("dons"))
+	}
+	// The phone of a contact block is no telephony.
+	for lang, pair := range map[string][2]string{"fr": {"téléphone", "téléphonie"}, "es": {"teléfono", "telefonía"}, "pt": {"telefone", "telefonia"}} {
+		if an := newAnalyzer(lang, nil); an.stemWord(pair[0]) == an.stemWord(pair[1]) {
+			t.Errorf("%s: %s and %s share the stem %q", lang, pair[0], pair[1], an.stemWord(pair[1]))
+		}
+	}
+	// Dutch "wij zorgen voor" (we see to it) and "zorgvuldig" (careful) are no "zorg"
+	// (care): neither gives the feature.
+	r, err := New().load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nl := newAnalyzer("nl", r.stops)
+	care := nl.stemWord("zorg")
+	for f := range r.model.features(nl, nl.tokens("Wij zorgen voor een zorgvuldige planning en zorgeloze verhuizing."), nil) {
+		if f == care {
+			t.Errorf("zorgen/zorgvuldig gave the feature %q", care)
+		}
+	}
+	// Function words whose stem is an industry word of another meaning give no
+	// feature: French "sera" (séries), Italian "facciamo" (facciate), "ti" (TI).
+	for lang, text := range map[string]string{"fr": "ce sera", "it": "ti facciamo", "es": "será", "pt": "será só"} {
+		an := newAnalyzer(lang, r.stops)
+		if fs := r.model.features(an, an.tokens(text), r.model.feat); len(fs) > 0 {
+			t.Errorf("%s %q gives features %v", lang, text, fs)
+		}
+	}
+	if fs := r.model.features(nl, nl.tokens("zorgverlener"), nil); fs[care] == 0 {
+		t.Errorf("zorgverlener (care provider) no longer gives %q: %v", care, fs)
+	}
+}
+
+// A Dutch abstract noun in "-schap" (vakmanschap, gemeenschap) is no compound of
+// "schaap" (sheep): it gives no part, while a real compound still splits.
+func TestDerivationalSuffixIsNoCompound(t *testing.T) {
+	r, err := New().load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newAnalyzer("nl", r.stops)
+	for _, w := range []string{"vakmanschap", "gemeenschap", "lidmaatschap"} {
+		if parts := r.model.compoundParts(a.stemWord(w)); len(parts) > 0 {
+			t.Errorf("%s splits into %v", w, parts)
+		}
+	}
+	if parts := r.model.compoundParts(a.stemWord("schapenhouderij")); len(parts) == 0 || parts[0] != a.stemWord("schapen") {
+		t.Errorf("schapenhouderij (sheep farm) splits into %v, want %q first", parts, a.stemWord("schapen"))
+	}
+}

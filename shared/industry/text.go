@@ -138,11 +138,45 @@ func (a *analyzer) stemWord(w string) string {
 	if s, ok := a.cache.get(w); ok {
 		return s
 	}
-	a.env.SetCurrent(w)
-	a.stem(a.env)
-	s := fold(a.env.Current())
+	s, ok := stemExceptions()[a.lang][w]
+	if !ok {
+		a.env.SetCurrent(w)
+		a.stem(a.env)
+		s = fold(a.env.Current())
+	}
 	a.cache.put(w, s)
 	return s
+}
+
+// stemExceptions are words whose Snowball stem is that of a word of another
+// meaning which the lexicon or the labelled rows use, by language: French "données"
+// (data, in every site's privacy notice) stems to "don" (a donation), Dutch "zorgen"
+// (to see to it: "wij zorgen voor", on most Dutch firms' pages) to "zorg" (care),
+// "zorgvuldig" (careful) splits into "zorg" as a compound would, and the phone of
+// every contact block ("teléfono", "téléphone") stems to telephony ("telefonía").
+// Each gets a stem of its own, which is never split as a compound (exceptionStem).
+// Written by the team; built on first use (sync.OnceValue), so it costs nothing at
+// start-up.
+var stemExceptions = sync.OnceValue(func() map[string]map[string]string {
+	return map[string]map[string]string{
+		"fr": {"donnée": "donnee", "données": "donnee", "téléphone": "telephone", "téléphones": "telephone"},
+		"es": {"teléfono": "telefono", "teléfonos": "telefono"},
+		"pt": {"telefone": "telefone", "telefones": "telefone"},
+		"nl": {"telefoon": "telefoon",
+			"zorgen": "zorgen", "zorgt": "zorgen", "zorgde": "zorgen", "zorgden": "zorgen",
+			"zorgvuldig": "zorgvuldig", "zorgvuldige": "zorgvuldig", "zorgvuldigheid": "zorgvuldig",
+			"zorgeloos": "zorgeloos", "zorgeloze": "zorgeloos"},
+	}
+})
+
+// exceptionStem reports whether stem is one that stemExceptions gives in lang.
+func exceptionStem(lang, stem string) bool {
+	for _, s := range stemExceptions()[lang] {
+		if s == stem {
+			return true
+		}
+	}
+	return false
 }
 
 // stemCache remembers the stems of one language's words across calls (stemming is
