@@ -27,7 +27,10 @@ import (
 // <title> whole, reports the plain second-best industry, gives ties between business
 // models to the industry's usual customers, and knows more trades. Version 7's
 // industry model also learns from the EU's NACE activity titles in seven languages.
-const PipelineVersion = 7
+// Version 8 scores business models as the probability that the company serves each
+// kind of customer: its industries' usual customers as a prior, strong and weak cues
+// as evidence.
+const PipelineVersion = 8
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).
