@@ -24,7 +24,7 @@ type clearance struct {
 	// modelIn: a business model the line names, scored at least this, may hold;
 	// modelOut: the best business model the line does not name must score at least
 	// this (the classifier scores each label the probability that the company
-	// serves those customers: 0.75 is a clear industry's typical customers without
+	// serves those customers: about 0.75 is a clear industry's typical customers without
 	// any cue on the page, which only a cue raises to 0.8 and above).
 	modelIn, modelOut float64
 	// modelOutB2B is the lower bar modelOut drops to when a line about consumers

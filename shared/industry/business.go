@@ -28,7 +28,7 @@ import (
 // enough to decide a split prior but not to overturn a clear one. A cue counts
 // 1 + ln n for n occurrences (at most cueCap), more in the page's statements (title,
 // description), and a word inside a longer cue is no cue of its own. A page that
-// names no customers gets its prior: 0.75 for a clear industry's typical customers.
+// names no customers gets its prior: about 0.75 for a clear industry's typical customers.
 // Labels under minModel are left out. The constants were chosen, and the scores'
 // calibration measured, on the development homepages (ACCURACY.md).
 // Public bodies (GOVERNMENT on top with a score of at least govMinTop) serve
@@ -59,7 +59,7 @@ var defaultBM = bmParams{cueOdds: 3.5, weakCue: 0.4, statement: 1.5, clear: 0.75
 const (
 	cueCap    = 3     // occurrences of one cue that count
 	minModel  = 0.15  // least confidence reported
-	maxModel  = 0.995 // most confidence reported
+	maxModel  = 0.995 // the scale of the confidences: a posterior from cues is never certain
 	govMinTop = 0.4   // GOVERNMENT score from which a text is a public body's
 )
 
@@ -110,6 +110,7 @@ var typicalSubModel = map[string]string{
 	"MEDICAL_DEVICES/HEARING_VISION": "B2C", "TELECOMMUNICATIONS/NETWORK_INFRASTRUCTURE": "B2B",
 	"TELECOMMUNICATIONS/VOIP_UNIFIED_COMMS": "B2B", "TELECOMMUNICATIONS/SATELLITE": "B2B", "SOFTWARE/MOBILE_APPS": "B2C",
 	"AGRICULTURE/AGTECH": "B2B", "MEDIA_ENTERTAINMENT/EVENTS": "B2C", "STAFFING_RECRUITING/JOB_BOARDS": "B2C",
+	"LEGAL_SERVICES/INTELLECTUAL_PROPERTY": "B2B", "LEGAL_SERVICES/LEGAL_TECH": "B2B", // patent attorneys, legal software
 }
 
 // minorPrior is the prior share of the labels that are rarely any industry's typical
@@ -383,9 +384,9 @@ func (s *cueSet) businessModel(parts []cueText, inds []scoredIndustry, types []s
 	out := map[string]float64{}
 	for l, v := range prior {
 		// the odds that the company serves l: its prior odds times its cues'
-		// likelihood ratios (a posterior from cues never claims certainty)
+		// likelihood ratios
 		z := math.Log(v/(1-v)) + s.p.cueOdds*h[l]
-		if conf := min(1/(1+math.Exp(-z)), maxModel); conf >= minModel {
+		if conf := maxModel / (1 + math.Exp(-z)); conf >= minModel {
 			out[l] = conf
 		}
 	}
