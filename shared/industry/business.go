@@ -86,12 +86,8 @@ var typicalModel = map[string]string{
 // estate agents, farms (to wholesalers or at the farm gate), removers and couriers,
 // garages, waste collectors, cleaners and caterers, energy suppliers and carriers.
 // Their typical model is a weaker prior, which a weak cue decides.
-var splitIndustries = map[string]bool{
-	"CONSTRUCTION": true, "LEGAL_SERVICES": true, "FINANCIAL_SERVICES": true, "INSURANCE": true,
-	"REAL_ESTATE": true, "AGRICULTURE": true, "LOGISTICS": true, "AUTOMOTIVE": true,
-	"ENVIRONMENTAL_SERVICES": true, "PERSONAL_SERVICES": true, "ENERGY": true, "TELECOMMUNICATIONS": true,
-	"FOOD_BEVERAGE": true, "MEDIA_ENTERTAINMENT": true,
-}
+const splitIndustries = "CONSTRUCTION LEGAL_SERVICES FINANCIAL_SERVICES INSURANCE REAL_ESTATE AGRICULTURE " +
+	"LOGISTICS AUTOMOTIVE ENVIRONMENTAL_SERVICES PERSONAL_SERVICES ENERGY TELECOMMUNICATIONS FOOD_BEVERAGE MEDIA_ENTERTAINMENT"
 
 // typicalSubModel overrides typicalModel where a sub-industry's customers differ
 // from its industry's: wealth managers serve households, payment firms merchants.
@@ -118,26 +114,29 @@ var typicalSubModel = map[string]string{
 
 // minorPrior is the prior share of the labels that are rarely any industry's typical
 // one; the rest goes to the typical model and the other of B2B and B2C.
-var minorPrior = map[string]float64{"B2G": 0.05, "D2C": 0.03, "C2C": 0.02, "C2B": 0.02}
+func minorPrior(label string) (float64, bool) {
+	switch label {
+	case "B2G":
+		return 0.05, true
+	case "D2C":
+		return 0.03, true
+	case "C2C", "C2B":
+		return 0.02, true
+	}
+	return 0, false
+}
 
 // consumerTypes are the schema.org types (lowercased) a page declares that say it
 // receives the public: shops, restaurants, practices, salons, hotels, garages
 // (LocalBusiness subtypes whose customers walk in) and opening hours. Each counts as a
 // weak B2C cue; WholesaleStore as a weak B2B one.
-var consumerTypes = map[string]bool{
-	"openinghoursspecification": true, "store": true, "restaurant": true, "foodestablishment": true,
-	"bakery": true, "barorpub": true, "cafeorcoffeeshop": true, "brewery": true, "winery": true,
-	"icecreamshop": true, "fastfoodrestaurant": true, "lodgingbusiness": true, "hotel": true,
-	"bedandbreakfast": true, "hostel": true, "campground": true, "dentist": true, "physician": true,
-	"pharmacy": true, "optician": true, "medicalclinic": true, "healthandbeautybusiness": true,
-	"beautysalon": true, "hairsalon": true, "dayspa": true, "nailsalon": true, "tattooparlor": true,
-	"autorepair": true, "autodealer": true, "motorcycledealer": true, "motorcyclerepair": true,
-	"autowash": true, "childcare": true, "sportsactivitylocation": true, "healthclub": true,
-	"exercisegym": true, "entertainmentbusiness": true, "travelagency": true, "drycleaningorlaundry": true,
-	"clothingstore": true, "bookstore": true, "florist": true, "furniturestore": true, "grocerystore": true,
-	"hardwarestore": true, "jewelrystore": true, "petstore": true, "shoestore": true, "toystore": true,
-	"menu": true, "reserveaction": true, "foodestablishmentreservation": true, "lodgingreservation": true,
-}
+const consumerTypes = "openinghoursspecification store restaurant foodestablishment bakery barorpub " +
+	"cafeorcoffeeshop brewery winery icecreamshop fastfoodrestaurant lodgingbusiness hotel bedandbreakfast " +
+	"hostel campground dentist physician pharmacy optician medicalclinic healthandbeautybusiness beautysalon " +
+	"hairsalon dayspa nailsalon tattooparlor autorepair autodealer motorcycledealer motorcyclerepair autowash " +
+	"childcare sportsactivitylocation healthclub exercisegym entertainmentbusiness travelagency " +
+	"drycleaningorlaundry clothingstore bookstore florist furniturestore grocerystore hardwarestore " +
+	"jewelrystore petstore shoestore toystore menu reserveaction foodestablishmentreservation lodgingreservation"
 
 // cue is one phrase of a label, as folded words; weak cues count weakCue.
 type cue struct {
@@ -147,10 +146,21 @@ type cue struct {
 	weak  bool
 }
 
-// cueSet indexes the cues by their first word.
+// cueSet indexes the cues by their first word, with the sets the decision reads
+// (built on first use, as the rest of the model: nothing at start-up).
 type cueSet struct {
-	byFirst map[string][]cue
-	p       bmParams
+	byFirst  map[string][]cue
+	p        bmParams
+	split    map[string]bool // splitIndustries
+	consumer map[string]bool // consumerTypes
+}
+
+func wordSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		out[w] = true
+	}
+	return out
 }
 
 func loadCues(stops map[string]map[string]bool) (*cueSet, error) {
@@ -159,7 +169,7 @@ func loadCues(stops map[string]map[string]bool) (*cueSet, error) {
 	for _, l := range businessModels {
 		valid[l] = true
 	}
-	set := &cueSet{byFirst: map[string][]cue{}, p: defaultBM}
+	set := &cueSet{byFirst: map[string][]cue{}, p: defaultBM, split: wordSet(splitIndustries), consumer: wordSet(consumerTypes)}
 	seen := map[string]bool{}
 	label := ""
 	sc := bufio.NewScanner(strings.NewReader(businessModelsFile))
@@ -331,7 +341,7 @@ func (s *cueSet) industryMix(in scoredIndustry) map[string]float64 {
 	out := map[string]float64{}
 	rest := 1.0
 	for _, l := range businessModels {
-		if v, ok := minorPrior[l]; ok {
+		if v, ok := minorPrior(l); ok {
 			out[l] = v
 			rest -= v
 		}
@@ -346,12 +356,13 @@ func (s *cueSet) industryMix(in scoredIndustry) map[string]float64 {
 		// typical share, businesses most of the rest
 		share := s.p.clear
 		out[m] = share
-		out["B2B"] = rest + minorPrior[m] - share - 0.05
+		v, _ := minorPrior(m)
+		out["B2B"] = rest + v - share - 0.05
 		out["B2C"] = 0.05
 		return out
 	}
 	share := s.p.clear
-	if splitIndustries[in.value] {
+	if s.split[in.value] {
 		share = s.p.split
 	}
 	other := map[string]string{"B2B": "B2C", "B2C": "B2B"}[m]
@@ -369,7 +380,7 @@ func (s *cueSet) businessModel(parts []cueText, inds []scoredIndustry, types []s
 			t = t[i+1:]
 		}
 		switch {
-		case consumerTypes[t]:
+		case s.consumer[t]:
 			h["B2C"] += s.p.weakCue
 		case t == "wholesalestore":
 			h["B2B"] += s.p.weakCue
