@@ -31,7 +31,7 @@ import (
 // names no customers gets its prior: about 0.75 for a clear industry's typical customers.
 // Labels under minModel are left out. The constants were chosen, and the scores'
 // calibration measured, on the development homepages (ACCURACY.md).
-// Public bodies (GOVERNMENT on top, at any score: the best guess's customers) serve
+// Public bodies (GOVERNMENT on top with a score of at least govMinTop) serve
 // citizens and businesses: for them B2C cues count as G2C and B2B cues as G2B, and
 // their own G2C and G2B cues count; for everyone else those cues do not.
 
@@ -60,6 +60,9 @@ const (
 	cueCap   = 3     // occurrences of one cue that count
 	minModel = 0.15  // least confidence reported
 	maxModel = 0.995 // the scale of the confidences: a posterior from cues is never certain
+	// GOVERNMENT score from which a text is a public body's: public bodies are rare
+	// among the companies profiled, so a page read as one with less is a firm's
+	govMinTop = 0.4
 )
 
 // typicalModel is the business model most companies of an industry have: a page
@@ -329,8 +332,8 @@ func (s *cueSet) customerPrior(inds []scoredIndustry) map[string]float64 {
 // industryMix is the prior of one industry's companies' business models: its typical
 // model (its sub-industry's where that differs) gets p.clear (p.split for a split
 // industry), the minor labels minorPrior, and the other of B2B and B2C the rest. An
-// unknown industry gets B2B and B2C alike; GOVERNMENT in second place (a public
-// body only perhaps) none.
+// unknown industry gets B2B and B2C alike; GOVERNMENT (a public body only perhaps, on
+// top under govMinTop or second) none.
 func (s *cueSet) industryMix(in scoredIndustry) map[string]float64 {
 	m := typicalModel[in.value]
 	if sm := typicalSubModel[in.sub]; sm != "" && strings.HasPrefix(in.sub, in.value+"/") {
@@ -388,7 +391,7 @@ func (s *cueSet) businessModel(parts []cueText, inds []scoredIndustry, types []s
 		}
 	}
 	var prior map[string]float64
-	public := len(inds) > 0 && inds[0].value == "GOVERNMENT"
+	public := len(inds) > 0 && inds[0].value == "GOVERNMENT" && inds[0].score >= govMinTop
 	if public {
 		prior = map[string]float64{"G2C": 0.6, "G2B": 0.4}
 		h["G2C"] += h["B2C"]
