@@ -31,6 +31,9 @@ import (
 // systems) as software or IT, files alarm and CCTV installers as a building trade,
 // and keeps words of another meaning apart (French "données", Dutch "zorgen",
 // "-schap", German "Büro").
+// Version 8 also scores business models as the probability that the company serves each
+// kind of customer: its industries' usual customers as a prior, strong and weak cues
+// as evidence.
 const PipelineVersion = 8
 
 // Extractor reads a page: its title, meta description, main text and language (ISO

@@ -196,6 +196,8 @@ type homepageGrades struct {
 	subs, subOK                             int
 	conf                                    []float64 // reported top industry score
 	right                                   []bool    // top industry acceptable
+	modelConf                               []float64 // reported top business-model score
+	modelRight                              []bool    // top business model acceptable
 }
 
 // add grades one profile and describes what it got wrong ("" when nothing).
@@ -227,6 +229,8 @@ func (g *homepageGrades) add(row truthRow, p company.Profile) string {
 		}
 	}
 	m, _ := ranked(p.BusinessModel)
+	g.modelConf = append(g.modelConf, p.BusinessModel[m])
+	g.modelRight = append(g.modelRight, contains(row.models, m))
 	if contains(row.models, m) {
 		g.model++
 	} else {
@@ -275,6 +279,8 @@ func (g *homepageGrades) report(t *testing.T) {
 	}
 	ece, mean := calibration(g.conf, g.right)
 	t.Logf("industry confidence: ECE %.3f (10 bins), mean top score %.3f, top-1 %.3f", ece, mean, g.rate("industry top 1"))
+	ece, mean = calibration(g.modelConf, g.modelRight)
+	t.Logf("business-model confidence: ECE %.3f (10 bins), mean top score %.3f, right %.3f", ece, mean, g.rate("business model"))
 }
 
 // calibration is the expected calibration error of confidences against outcomes over

@@ -23,8 +23,9 @@ type clearance struct {
 	maxStrength float64
 	// modelIn: a business model the line names, scored at least this, may hold;
 	// modelOut: the best business model the line does not name must score at least
-	// this (the classifier scores 1-exp(-hits/2): 0.39 is one hit, which the top
-	// industry's typical customers add without any cue on the page; 0.63 is two).
+	// this (the classifier scores each label the probability that the company
+	// serves those customers: about 0.75 is a clear industry's typical customers without
+	// any cue on the page, which only a cue raises to 0.8 and above).
 	modelIn, modelOut float64
 	// modelOutB2B is the lower bar modelOut drops to when a line about consumers
 	// is ruled out by B2B and the company's top industry, scored at least

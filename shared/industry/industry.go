@@ -134,11 +134,11 @@ func (r *resources) classify(text, lang string) Result {
 			}
 		}
 	}
-	topIndustry, topScore := "", 0.0
+	topSub := ""
 	if len(top) > 0 {
-		topIndustry, topScore = taxonomy[top[0]].Value, s.prob[top[0]]
+		topSub = bestSub(out.Sub, taxonomy[top[0]].Value)
 	}
-	out.BusinessModel = r.cues.businessModel(toks, topIndustry, bestSub(out.Sub, topIndustry), topScore)
+	out.BusinessModel = r.cues.businessModel([]cueText{{toks, 1}}, scoredIndustries(top, s.prob, topSub, out.Sub), nil)
 	out.Keywords = keywords(toks, r.model, maxKeywords)
 	return out
 }

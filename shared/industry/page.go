@@ -120,14 +120,12 @@ func (r *resources) classifyPage(p Page, pw pageWeights) Result {
 			}
 		}
 	}
-	topIndustry, topScore := "", 0.0
-	if len(top) > 0 {
-		topIndustry, topScore = taxonomy[top[0]].Value, s.prob[top[0]]
-	}
 	// Keywords count the words of the page as a reader sees it (title, description,
-	// text); business-model cues are read everywhere.
+	// text); business-model cues are read everywhere, most in the title and description.
 	seen := append(append(append([]token(nil), ttoks...), stoks...), btoks...)
-	out.BusinessModel = r.cues.businessModel(append(append(seen, dtoks...), htoks...), topIndustry, likelySub, topScore)
+	st := r.cues.p.statement
+	out.BusinessModel = r.cues.businessModel([]cueText{{ttoks, st}, {stoks, st}, {htoks, 1}, {btoks, 1}, {dtoks, 1}},
+		scoredIndustries(top, s.prob, likelySub, out.Sub), p.Types)
 	out.Keywords = keywords(seen, r.model, maxKeywords)
 	return out
 }
@@ -211,6 +209,21 @@ func domainWords(dom string) string {
 }
 
 // bestSub is the highest-scored sub-industry of industry in subs ("" when none).
+// scoredIndustries are the reported industries (top, best first) with their scores,
+// the first with its most likely sub-industry topSub, the others with their best
+// reported one.
+func scoredIndustries(top []int, prob []float64, topSub string, subs map[string]float64) []scoredIndustry {
+	var out []scoredIndustry
+	for k, i := range top {
+		in := scoredIndustry{value: taxonomy[i].Value, sub: topSub, score: prob[i]}
+		if k > 0 {
+			in.sub = bestSub(subs, in.value)
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
 func bestSub(subs map[string]float64, industry string) string {
 	best := ""
 	for v, conf := range subs {

@@ -81,24 +81,46 @@ func TestClassifyPageEmpty(t *testing.T) {
 	}
 }
 
-// A single cue for another label ties with a page's typical model at most: a cue is as
-// often the page describing itself (an "industrial" interior, "official distributors")
-// as its customers, so the tie goes to the industry's usual customers.
-func TestBusinessModelTieGoesToTheTypicalModel(t *testing.T) {
+// A page's cue outweighs its industry's prior only as far as the cue is clear: a weak
+// cue (a word a page also uses about itself) decides a split industry's customers but
+// does not overturn a clear industry's; a strong one (a phrase naming the customers)
+// overturns both.
+func TestBusinessModelCueAgainstThePrior(t *testing.T) {
 	r, err := shared.load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	toks := newAnalyzer("en", r.stops).tokens("Our barber lounge has an industrial look.")
-	got := r.cues.businessModel(toks, "PERSONAL_SERVICES", "PERSONAL_SERVICES/HAIR_BEAUTY", 1)
-	if got["B2C"] <= got["B2B"] {
-		t.Errorf("business model %v: the typical B2C must win the tie with one B2B cue", got)
+	bm := func(text string, in scoredIndustry) map[string]float64 {
+		return r.cues.businessModel([]cueText{{newAnalyzer("en", r.stops).tokens(text), 1}}, []scoredIndustry{in}, nil)
 	}
-	// Two cues still outweigh it.
-	toks = newAnalyzer("en", r.stops).tokens("Cleaning for businesses and for companies of all sizes.")
-	got = r.cues.businessModel(toks, "PERSONAL_SERVICES", "PERSONAL_SERVICES/CLEANING", 1)
-	if got["B2B"] <= got["B2C"] {
-		t.Errorf("business model %v: two B2B cues must outweigh the typical B2C", got)
+	saas := scoredIndustry{"SAAS", "SAAS/PROJECT_MANAGEMENT", 1}
+	builder := scoredIndustry{"CONSTRUCTION", "CONSTRUCTION/TRADES", 1}
+	for _, c := range []struct {
+		text string
+		in   scoredIndustry
+		want string
+	}{
+		{"Project boards that families also love.", saas, "B2B"},                  // weak B2C cue, clear B2B prior
+		{"Project boards: add to cart and pay by card.", saas, "B2C"},             // strong B2C cue
+		{"Roofs and gutters repaired by our team.", builder, "B2C"},               // no cue: the prior
+		{"Roofs and gutters repaired for companies.", builder, "B2B"},             // weak B2B cue, split prior
+		{"Our team repairs roofs for homeowners and businesses.", builder, "B2C"}, // strong B2C beats weak B2B
+	} {
+		got := bm(c.text, c.in)
+		if top := topOf(got); top != c.want {
+			t.Errorf("%q (%s): business model %v, want %s on top", c.text, c.in.value, got, c.want)
+		}
+	}
+	// A word inside a longer cue is no second cue: "companies of every size" is one
+	// strong B2B cue, as many as "private customers" for B2C, so the split prior decides.
+	got := bm("We work with companies of every size and private customers.", builder)
+	if got["B2C"] <= got["B2B"] {
+		t.Errorf("business model %v: one cue each, the builder's typical B2C must lead", got)
+	}
+	// Each label's score is the probability that the company serves those customers:
+	// a page that names both gets both.
+	if got["B2B"] < 0.5 || got["B2C"] < 0.5 {
+		t.Errorf("business model %v: a page naming firms and households serves both", got)
 	}
 }
 
