@@ -670,10 +670,8 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		}
 	}
 	// A dt and its dd, a heading and its paragraph: the next sibling's line.
-	if title == "" && sp[1] < len(l.lines) && !isName[sp[1]] && l.lines[sp[1]].heading == 0 && l.sibling(it, l.lines[sp[1]].block) && !l.titlesLead(it, isName) {
-		if t, ok := titleLine(l.lines[sp[1]].text); ok && looksLikeTitle(t) && (sp[1]+1 >= len(l.lines) || isName[sp[1]+1] || l.lines[sp[1]+1].heading > 0 || !l.sibling(it, l.lines[sp[1]+1].block)) {
-			title = t
-		}
+	if title == "" && !l.titlesLead(it, isName) {
+		title = l.siblingTitle(it, isName)
 	}
 	if title == "" && l.titlesLead(it, isName) {
 		if prev := prevElement(it); prev != nil {
@@ -1124,7 +1122,7 @@ func colspan(c *html.Node) int {
 func (l *layout) multiLine(k int, t string, end int, isName []bool) string {
 	for j := k + 1; j < end && l.lines[j].block == l.lines[k].block && !isName[j]; j++ {
 		more, ok := titleLine(l.lines[j].text)
-		if !ok {
+		if !ok || !continuesTitle(l.lines[j-1].text, more) {
 			break
 		}
 		t += " " + more
