@@ -541,6 +541,9 @@ func (l *layout) joinSplitNames(isName []bool, names []string) {
 		if len(aw) != 1 || !capitalised(a.text) && !(strings.ToUpper(a.text) == a.text && len([]rune(a.text)) >= 3) {
 			continue
 		}
+		if looksLikeTitle(a.text) && !givenWord(strings.ToLower(a.text)) {
+			continue // "Presidenta<br>London": a title and a town, not a name
+		}
 		if n, ok := nameOf(a.text + " " + b.text); ok && (sameBlock || givenWord(strings.ToLower(a.text))) {
 			isName[i+1], names[i+1] = true, n
 			l.lines[i].text = "" // consumed
@@ -655,7 +658,7 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	// A name heading and the title in the next heading of the same or a lower rank
 	// ("<h5>Name</h5><h5>Président</h5><p>Firm<br>Street</p>", "<h4>Name</h4><h6>Vocal</h6>").
 	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading >= l.lines[i].heading && l.lines[k].heading <= 6 &&
-		l.lines[k].block == nextElement(it) {
+		l.lines[k].block == nextElement(it) && !l.labelsLead(i, k, isName) {
 		if t, ok := titleLine(l.lines[k].text); ok && (looksLikeTitle(t) || l.slotTitles[l.rosterKey(k)] >= 2) {
 			title = t
 		}
@@ -961,7 +964,7 @@ func (l *layout) isLabel(k, i int) bool {
 // the page), and is not part of the card of the name before.
 func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
 	k := sp[0] - 1
-	if k < 0 || isName[k] || l.lines[k].skip || l.lines[k].heading == 1 || !l.isLabel(k, i) {
+	if k < 0 || isName[k] || l.lines[k].skip || l.lines[k].heading == 1 || !l.isLabel(k, i) || l.headsSection(k, isName) {
 		return ""
 	}
 	for p := k - 1; p >= 0; p-- {
@@ -2049,6 +2052,19 @@ var bioPatterns = []*regexp.Regexp{
 // bioTitle is the title a bio states in its first two sentences, when it reads as a
 // job title (shared/title or the job words); "" otherwise.
 func bioTitle(bio string) string {
+	if t := bioRole(bio); t != "" {
+		// the patterns below may read the same role further ("consultant en
+		// architecture du SI"): the longer of two readings that agree wins
+		if u := bioPatternTitle(bio); strings.HasPrefix(u, t+" ") {
+			return u
+		}
+		return t
+	}
+	return bioPatternTitle(bio)
+}
+
+// bioPatternTitle is the title bioPatterns find in a bio's first two sentences.
+func bioPatternTitle(bio string) string {
 	sentences := strings.SplitAfterN(bio, ". ", 3)
 	text := strings.Join(sentences[:min(2, len(sentences))], "")
 	for _, re := range bioPatterns {

@@ -86,3 +86,206 @@ func (l *layout) siblingTitle(it *html.Node, isName []bool) string {
 	}
 	return ""
 }
+
+// bioLeads are the words after which a bio states a role: the copula ("Anna is the
+// ...", "ist", "est", "es", "è", "é", "is"), "as" in its languages ("works as ...",
+// "arbeitet als ...", "comme", "como", "come"), and the first person ("I am", "Ich
+// bin", "je suis", "soy", "sono", "ik ben", "sou").
+var bioLeads = map[string]bool{"is": true, "as": true, "am": true, "became": true, "ist": true, "als": true, "bin": true, "wurde": true,
+	"est": true, "comme": true, "suis": true, "es": true, "como": true, "soy": true, "è": true, "come": true, "sono": true,
+	"ben": true, "é": true, "sou": true}
+
+// bioFillers come between the lead and the role: articles, possessives, adverbs of
+// time ("ist seit 2014 Geschäftsführerin", "is currently the ...").
+var bioFillers = map[string]bool{"the": true, "our": true, "a": true, "an": true, "its": true, "their": true, "currently": true, "now": true, "also": true,
+	"der": true, "die": true, "das": true, "unser": true, "unsere": true, "ein": true, "eine": true, "derzeit": true, "zurzeit": true, "aktuell": true, "heute": true, "auch": true, "bereits": true, "ebenfalls": true,
+	"le": true, "la": true, "l'": true, "notre": true, "un": true, "une": true, "actuellement": true, "aussi": true, "également": true,
+	"el": true, "nuestro": true, "nuestra": true, "una": true, "actualmente": true, "también": true,
+	"il": true, "lo": true, "nostro": true, "nostra": true, "attualmente": true, "anche": true,
+	"de": true, "het": true, "onze": true, "een": true, "momenteel": true, "ook": true,
+	"o": true, "nosso": true, "nossa": true, "um": true, "uma": true}
+
+// bioSince open a time adverbial before the role ("seit 2014", "seit Februar 2015",
+// "since 2019"); it is passed over.
+var bioSince = map[string]bool{"seit": true, "since": true, "depuis": true, "desde": true, "dal": true, "sinds": true, "dès": true}
+
+// bioLinks join the words of a role ("Head of Operations", "Referentin für
+// Öffentlichkeitsarbeit", "chef de projet"); the role goes on past one only when the
+// next word is in lower case or names a function.
+var bioLinks = map[string]bool{"of": true, "for": true, "für": true, "de": true, "du": true, "des": true, "di": true, "della": true, "del": true,
+	"van": true, "voor": true, "do": true, "da": true, "to": true, "der": true, "en": true, "and": true, "und": true, "et": true, "y": true, "e": true, "&": true}
+
+// bioConj are the conjunctions among bioLinks.
+var bioConj = map[string]bool{"and": true, "und": true, "et": true, "y": true, "e": true, "en": true, "&": true}
+
+// bioFormer open a post held before, not the current role.
+var bioFormer = map[string]bool{"ex": true, "ex-": true, "former": true, "formerly": true, "ehemaliger": true, "ehemalige": true, "ancien": true,
+	"ancienne": true, "antiguo": true, "antigua": true, "antigo": true, "antiga": true, "voormalig": true, "voormalige": true, "previously": true}
+
+// bioStops end a role: an employer or a place ("at", "bei", "chez"), a time, a
+// relative clause.
+var bioStops = map[string]bool{"at": true, "bei": true, "beim": true, "bij": true, "chez": true, "presso": true, "with": true, "mit": true, "in": true, "im": true,
+	"à": true, "au": true, "aux": true, "dans": true, "na": true, "no": true, "nel": true, "nella": true, "who": true, "which": true, "that": true, "since": true,
+	"seit": true, "depuis": true, "desde": true, "dal": true, "sinds": true, "on": true, "the": true, "a": true, "an": true, "is": true, "was": true, "has": true,
+	"qui": true, "que": true, "die": true, "das": true, "within": true, "auprès": true, "al": true, "alla": true, "sul": true}
+
+// bioRole is the role a bio states after a lead word in its first two sentences
+// ("Michael ist Senior Trainer beim ...", "Knut arbeitet seit Februar 2015 als
+// studentische Aushilfe bei ...", "Jo is the Head of Operations of Acme"), when it
+// reads as a job title (the job-title model, the job words, or an agent noun in
+// capitals); "" otherwise. The role ends where the employer, a place, a time or the
+// sentence begins.
+func bioRole(bio string) string {
+	sentences := strings.SplitAfterN(bio, ". ", 3)
+	words := strings.Fields(strings.Join(sentences[:min(2, len(sentences))], ""))
+	for i := 0; i < len(words); i++ {
+		if !bioLeads[strings.ToLower(strings.Trim(words[i], ",;:"))] || strings.ContainsAny(words[i], ".;:") {
+			continue
+		}
+		j := i + 1
+		for j < len(words) {
+			w := strings.ToLower(words[j])
+			if bioSince[w] {
+				j++
+				for j < len(words) && j-i <= 5 && (strings.ContainsAny(words[j], "0123456789") || monthLike(words[j])) {
+					j++
+				}
+				continue
+			}
+			if bioFillers[w] || strings.HasPrefix(w, "l'") && len(w) > 2 && bioRoleWord(words[j][2:]) {
+				if strings.HasPrefix(w, "l'") {
+					words[j] = words[j][2:]
+					break
+				}
+				j++
+				continue
+			}
+			break
+		}
+		if t := bioPhrase(words[j:]); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// bioPhrase reads a role from the words that open it, and checks it reads as one.
+func bioPhrase(ws []string) string {
+	var out []string
+	for k := 0; k < len(ws) && len(out) < 7; k++ {
+		w := ws[k]
+		core := strings.TrimRight(w, ".,;:!?)")
+		lc := strings.ToLower(core)
+		if core == "" || strings.ContainsAny(core, "0123456789(\"“") {
+			break
+		}
+		if len(out) > 0 {
+			if bioLinks[lc] {
+				if k+1 >= len(ws) || core != w {
+					break
+				}
+				next := strings.TrimRight(ws[k+1], ".,;:!?)")
+				r, _ := utf8.DecodeRuneInString(next)
+				lower := unicode.IsLower(r) && !bioStops[strings.ToLower(next)] && !bioFillers[strings.ToLower(next)]
+				// "Research and Development": a conjunction after a function goes on with a capital
+				conj := bioConj[lc] && unicode.IsUpper(r) && bioRoleWord(out[len(out)-1])
+				if !lower && !conj && !bioRoleWord(next) {
+					break
+				}
+			} else if bioStops[lc] {
+				break
+			} else if r, _ := utf8.DecodeRuneInString(core); unicode.IsLower(r) && (len([]rune(core)) <= 3 || strings.HasSuffix(lc, "lich") || strings.HasSuffix(lc, "ig")) {
+				break // a short function word, or a German adjective after the role ("als Projektleiterin verantwortlich für")
+			}
+		}
+		out = append(out, core)
+		if core != w {
+			break // the clause ends with this word
+		}
+	}
+	for len(out) > 0 && bioLinks[strings.ToLower(out[len(out)-1])] {
+		out = out[:len(out)-1]
+	}
+	if len(out) == 0 || len(out) > 6 || bioFormer[strings.ToLower(out[0])] {
+		return "" // none, or a post held before ("ex Fiscal Adjunto", "former Director")
+	}
+	t := strings.Join(out, " ")
+	last := out[len(out)-1]
+	if r, _ := utf8.DecodeRuneInString(t); looksLikeTitle(t) || unicode.IsUpper(r) && agentNoun(last) {
+		return t
+	}
+	return ""
+}
+
+// bioRoleWord reports whether w names a function or a rank (the job words, or a
+// department or rank the job-title model knows).
+func bioRoleWord(w string) bool {
+	w = strings.TrimRight(w, ".,;:!?)")
+	if w == "" {
+		return false
+	}
+	if titleWord(w) {
+		return true
+	}
+	c := title.Classify(w)
+	return c.Department != title.Other || c.Seniority != title.MidLevel
+}
+
+// monthLike reports whether w is a month's name in the page languages (their first
+// three letters), as in "seit Februar 2015".
+func monthLike(w string) bool {
+	lw := []rune(strings.ToLower(w))
+	if len(lw) < 3 {
+		return false
+	}
+	switch string(lw[:3]) {
+	case "jan", "feb", "fév", "fev", "mar", "mär", "apr", "avr", "abr", "may", "mai", "mag", "mei", "jun", "jui", "giu", "jul", "lug", "aug", "aoû", "ago", "sep", "set", "oct", "okt", "ott", "nov", "dec", "déc", "dez", "dic":
+		return true
+	}
+	return false
+}
+
+// headsSection reports whether the heading on line k heads a section of two or more
+// names before the next heading: the section's heading, not the label of the card
+// right under it. Its role, if any, is given to the cards that state none (sectionOf).
+func (l *layout) headsSection(k int, isName []bool) bool {
+	if l.lines[k].heading == 0 {
+		return false
+	}
+	n := 0
+	for j := k + 1; j < len(l.lines) && n < 2; j++ {
+		if l.lines[j].heading > 0 && !isName[j] {
+			break
+		}
+		if isName[j] {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// labelsLead reports whether the line k right after the name on line i is the label
+// of the next card, not the name's own title: the page alternates labels and names
+// in lines of two shapes ("<h5>Treasurer</h5><h4>Name</h4><h5>Chair</h5><h4>Name
+// </h4>"), and the run opens with a label.
+func (l *layout) labelsLead(i, k int, isName []bool) bool {
+	if k != i+1 || i < 1 || isName[k] || k+1 >= len(l.lines) || !isName[k+1] {
+		return false
+	}
+	kn, kl := l.rosterKey(i), l.rosterKey(k)
+	if kn == kl || l.rosterKey(i-1) != kl || isName[i-1] {
+		return false
+	}
+	j := i - 1 // the earliest line of the alternating run
+	for j-1 >= 0 {
+		want, name := kl, false
+		if (i-(j-1))%2 == 0 {
+			want, name = kn, true
+		}
+		if l.rosterKey(j-1) != want || isName[j-1] != name {
+			break
+		}
+		j--
+	}
+	return !isName[j]
+}
