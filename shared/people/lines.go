@@ -299,6 +299,12 @@ func lines(doc *html.Node) []Person {
 			continue
 		}
 		if fs := fromParts(ln.parts); len(fs) > 0 {
+			if len(fs) == 1 && fs[0].p.Title == "" {
+				// "<strong>Name</strong>, PhD" or "Name (Acme Ltd)": one name with no
+				// title in its line; the card around it may give one
+				isName[i], names[i] = true, fs[0].p.Name
+				continue
+			}
 			for _, f := range fs {
 				if len(fs) == 1 {
 					l.contacts(&f.p, i, true)

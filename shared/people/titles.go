@@ -113,7 +113,7 @@ var bioSince = map[string]bool{"seit": true, "since": true, "depuis": true, "des
 // Öffentlichkeitsarbeit", "chef de projet"); the role goes on past one only when the
 // next word is in lower case or names a function.
 var bioLinks = map[string]bool{"of": true, "for": true, "für": true, "de": true, "du": true, "des": true, "di": true, "della": true, "del": true,
-	"van": true, "voor": true, "do": true, "da": true, "to": true, "der": true, "en": true, "and": true, "und": true, "et": true, "y": true, "e": true, "&": true}
+	"van": true, "voor": true, "do": true, "da": true, "dos": true, "dei": true, "degli": true, "delle": true, "dello": true, "to": true, "der": true, "en": true, "and": true, "und": true, "et": true, "y": true, "e": true, "&": true}
 
 // bioConj are the conjunctions among bioLinks.
 var bioConj = map[string]bool{"and": true, "und": true, "et": true, "y": true, "e": true, "en": true, "&": true}

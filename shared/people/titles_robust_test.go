@@ -20,6 +20,7 @@ import (
 // title the extraction should give.
 type titleCard struct {
 	above, below []string
+	after        string // raw HTML right after the name, in its element
 	want         string
 }
 
@@ -110,6 +111,38 @@ var titleKinds = []struct {
 		t := pickTitle(r)
 		return titleCard{above: []string{esc(t)}, want: t}
 	}},
+	{"then-address", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{below: []string{esc(t), "Hauptstraße 12", fmt.Sprintf("%d Berlin", 10115+r.IntN(900))}, want: t}
+	}},
+	{"label-colon", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{above: []string{esc(t) + ":"}, want: t}
+	}},
+	{"same-line-paren", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{after: " (" + esc(t) + ")", want: t}
+	}},
+	{"same-line-comma", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{after: ", " + esc(t), want: t}
+	}},
+	{"same-line-dash", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{after: " – " + esc(t), want: t}
+	}},
+	{"same-line-small", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{after: " <small>" + esc(t) + "</small>", want: t}
+	}},
+	{"post-nominal", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{after: esc(postNominals[r.IntN(len(postNominals))]), below: []string{esc(t)}, want: t}
+	}},
+	{"comma-then-bio", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{after: ", " + esc(t), below: []string{esc(bioLines[r.IntN(len(bioLines))])}, want: t}
+	}},
 	{"bio-only", func(r *rand.Rand, first string) titleCard {
 		s := bioStatements[r.IntN(len(bioStatements))]
 		pool := roleTitles[s.lang]
@@ -137,7 +170,7 @@ var titleLayouts = []struct {
 			for _, a := range cs[i].above {
 				fmt.Fprintf(&b, `<p class="label">%s</p>`, a)
 			}
-			fmt.Fprintf(&b, `<h3>%s</h3>`, n)
+			fmt.Fprintf(&b, `<h3>%s</h3>`, n+cs[i].after)
 			for _, x := range cs[i].below {
 				fmt.Fprintf(&b, `<p>%s</p>`, x)
 			}
@@ -153,7 +186,7 @@ var titleLayouts = []struct {
 			for _, a := range cs[i].above {
 				b.WriteString(a + `<br>`)
 			}
-			b.WriteString(n)
+			b.WriteString(n + cs[i].after)
 			for _, x := range cs[i].below {
 				b.WriteString(`<br>` + x)
 			}
@@ -169,7 +202,7 @@ var titleLayouts = []struct {
 			for _, a := range cs[i].above {
 				b.WriteString(`<em>` + a + `</em><br>`)
 			}
-			b.WriteString(`<strong>` + n + `</strong>`)
+			b.WriteString(`<strong>` + n + `</strong>` + cs[i].after)
 			for _, x := range cs[i].below {
 				b.WriteString(`<br>` + x)
 			}
@@ -184,7 +217,7 @@ var titleLayouts = []struct {
 			for _, a := range cs[i].above {
 				fmt.Fprintf(&b, `<h5>%s</h5>`, a)
 			}
-			fmt.Fprintf(&b, `<h4>%s</h4>`, n)
+			fmt.Fprintf(&b, `<h4>%s</h4>`, n+cs[i].after)
 			for _, x := range cs[i].below {
 				fmt.Fprintf(&b, `<p>%s</p>`, x)
 			}
@@ -199,7 +232,7 @@ var titleLayouts = []struct {
 			for _, a := range cs[i].above {
 				fmt.Fprintf(&b, `<span class="kicker">%s</span>`, a)
 			}
-			fmt.Fprintf(&b, `<h5><a href="/team/p%d">%s</a></h5>`, i, n)
+			fmt.Fprintf(&b, `<h5><a href="/team/p%d">%s</a>%s</h5>`, i, n, cs[i].after)
 			for _, x := range cs[i].below {
 				fmt.Fprintf(&b, `<div>%s</div>`, x)
 			}
@@ -215,7 +248,7 @@ var titleLayouts = []struct {
 			for _, a := range cs[i].above {
 				fmt.Fprintf(&b, `<small>%s</small><br>`, a)
 			}
-			fmt.Fprintf(&b, `<b>%s</b>`, n)
+			fmt.Fprintf(&b, `<b>%s</b>%s`, n, cs[i].after)
 			for _, x := range cs[i].below {
 				fmt.Fprintf(&b, `<br>%s`, x)
 			}
@@ -231,7 +264,7 @@ var titleLayouts = []struct {
 			for _, a := range cs[i].above {
 				b.WriteString(a + `<br>`)
 			}
-			b.WriteString(`<strong>` + n + `</strong>`)
+			b.WriteString(`<strong>` + n + `</strong>` + cs[i].after)
 			for _, x := range cs[i].below {
 				b.WriteString(`<br>` + x)
 			}
@@ -247,7 +280,7 @@ var titleLayouts = []struct {
 			for _, a := range cs[i].above {
 				b.WriteString(a + `<br>`)
 			}
-			b.WriteString(n)
+			b.WriteString(n + cs[i].after)
 			for _, x := range cs[i].below {
 				b.WriteString(`<br>` + x)
 			}
