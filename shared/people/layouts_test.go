@@ -15,6 +15,19 @@ func TestTeamPageLayouts(t *testing.T) {
 		html string
 		want map[string]string
 	}{
+		// Title choice (sixth session): bodies named in a list's opening sentence,
+		// all-gender plurals, a site named after the title, the role a bio states.
+		{"a sentence that says what body the list makes up gives the untitled members the body; a role in brackets is kept",
+			`<h1>Direttivo</h1><p>Il Consiglio Direttivo in carica è composto da:</p><ul><li>Ottavio Marchetti</li><li>Lucia Ferrandi</li><li>Bruno Salvi (presidente)</li></ul>`,
+			map[string]string{"Ottavio Marchetti": "Consiglio Direttivo", "Lucia Ferrandi": "Consiglio Direttivo", "Bruno Salvi": "presidente"}},
+		{"an all-gender plural heading or label gives the singular, its adjective agreeing",
+			`<h2>Stellvertretende Sprecher*innen</h2><ul><li>Heike Brandl</li><li>Tobias Renner</li></ul><p>Geschäftsführer*innen: Jana Kessler, Malte Ohlsen</p>`,
+			map[string]string{"Heike Brandl": "Stellvertretender Sprecher", "Tobias Renner": "Stellvertretender Sprecher", "Jana Kessler": "Geschäftsführer", "Malte Ohlsen": "Geschäftsführer"}},
+		{"a run naming a web site after the title is no part of it; a bio states the role where no line does",
+			`<div class="p"><h3>Petra Kühne<br><span>Rechtsanwältin / Mediatorin</span> <a href="https://erbrecht.example/pk">Partnerin von erbrechtinfo.ch</a></h3></div>
+<div class="p"><h3>Jonas Albrecht</h3><p>Jonas ist seit 2016 Leiter des Research and Development Teams bei der Nordlicht GmbH. Davor war er in Kiel.</p></div>
+<div class="p"><h3>Lea Sommer</h3><p>Lea arbeitet als Projektleiterin bei Nordlicht und ist verantwortlich für den Hackathon.</p></div>`,
+			map[string]string{"Petra Kühne": "Rechtsanwältin / Mediatorin", "Jonas Albrecht": "Leiter des Research and Development Teams", "Lea Sommer": "Projektleiterin"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>
@@ -163,7 +176,7 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"a role's list of names with nested asides in brackets; a name and a position in data attributes whose position is no title",
 			`<h2>Impressum</h2><p>Vertretungsberechtigte Geschäftsführer*innen: Mei-Lin Kwan (Solicitor (Ireland), Attorney at Law (USA)), Jörg Eisler (StB), Dr. Florian Gehrke (RA)</p>
 <ul><li><a href="/" data-title="Erik Aavik" data-position="CEO / Co-Founder, Fishline Inc."><span class="og-name">Erik Aavik</span><span class="og-title">CEO / Co-Founder, Fishline Inc.</span></a></li></ul>`,
-			map[string]string{"Mei-Lin Kwan": "Vertretungsberechtigte Geschäftsführer*innen", "Jörg Eisler": "Vertretungsberechtigte Geschäftsführer*innen", "Florian Gehrke": "Vertretungsberechtigte Geschäftsführer*innen", "Erik Aavik": ""}},
+			map[string]string{"Mei-Lin Kwan": "Vertretungsberechtigter Geschäftsführer", "Jörg Eisler": "Vertretungsberechtigter Geschäftsführer", "Florian Gehrke": "Vertretungsberechtigter Geschäftsführer", "Erik Aavik": ""}},
 		{"a name the model does not know written family name first before a job's role; a district before an office is none",
 			`<h2>Directorio</h2><ul><li>Quispe, Wilmaru (Presidente)</li><li>Choquehuanca, Yaritza – Tesorera</li><li>Berlin, Kreuzberg (Sales Office)</li></ul>`,
 			map[string]string{"Wilmaru Quispe": "Presidente", "Yaritza Choquehuanca": "Tesorera"}},

@@ -907,10 +907,10 @@ func (l *layout) titleAt(k int) (string, bool) {
 		return clean(l.lines[k].text), true
 	}
 	text := l.lines[k].text
-	if ps := l.lines[k].parts; len(ps) >= 2 && isNoise(ps[len(ps)-1]) {
+	if ps := l.lines[k].parts; len(ps) >= 2 && trailingRun(ps[len(ps)-1]) {
 		// "<span>Head of Marketing</span><a>LinkedIn</a>": the link's label is not the title's
 		end := len(ps)
-		for end > 1 && isNoise(ps[end-1]) {
+		for end > 1 && trailingRun(ps[end-1]) {
 			end--
 		}
 		if t := strings.Join(ps[:end], " "); len(strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })) > 0 {
@@ -1388,6 +1388,9 @@ func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people b
 			// Kassenprüfer gewählt:") ends the search: the labels above are others'.
 			if m := followingRole.FindStringSubmatch(ln.text); m != nil {
 				return singular(m[1]), true
+			}
+			if body := composedBody(ln.text); body != "" {
+				return body, true
 			}
 			return "", true
 		}
@@ -2198,6 +2201,9 @@ func labelled(label string, parts []string) []Person {
 	if !tok || otherField.MatchString(t+": ") {
 		return nil // "Bildnachweis: A, B": credits
 	}
+	if one, ok := genderSingularHead(t); ok {
+		t = one // "Geschäftsführer*innen: A, B": each is a Geschäftsführer
+	}
 	var ps []Person
 	known, evidence := 0, 0
 	for _, n := range parts {
@@ -2229,6 +2235,9 @@ func labelled(label string, parts []string) []Person {
 // Wijkmeester): each word that is the plural of a job word or of an agent noun goes
 // to the singular; other headings ("Vorstand", "Comissão Fiscal") are kept as they are.
 func singular(head string) string {
+	if one, ok := genderSingularHead(head); ok {
+		return one
+	}
 	words := strings.Fields(head)
 	for k, w := range words {
 		if k > 0 && linkWords[strings.ToLower(w)] {

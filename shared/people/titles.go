@@ -1,6 +1,7 @@
 package people
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -289,3 +290,91 @@ func (l *layout) labelsLead(i, k int, isName []bool) bool {
 	}
 	return !isName[j]
 }
+
+// genderPlurals end German plurals written for all genders ("Geschäftsführer*innen",
+// "Beisitzer:innen", "ReferentInnen"); the singular given is the stem, as pages
+// and readers name one holder ("Geschäftsführer").
+var genderPlurals = []string{"*innen", ":innen", "_innen", "/innen", "(innen)", "Innen"}
+
+// genderSingular is the stem of a German all-gender plural and true, or w and false.
+func genderSingular(w string) (string, bool) {
+	for _, g := range genderPlurals {
+		if stem, ok := strings.CutSuffix(w, g); ok && len([]rune(stem)) >= 3 {
+			if r, _ := utf8.DecodeLastRuneInString(stem); unicode.IsLower(r) {
+				return stem, true
+			}
+		}
+	}
+	return w, false
+}
+
+// genderSingularHead gives a heading whose last word is an all-gender plural in the
+// singular: the noun's stem, and an adjective before it in its masculine singular
+// ("Vertretungsberechtigte Geschäftsführer*innen": Vertretungsberechtigter
+// Geschäftsführer); ok is false when the heading holds no such plural.
+func genderSingularHead(head string) (string, bool) {
+	words := strings.Fields(head)
+	if len(words) == 0 {
+		return head, false
+	}
+	last, ok := genderSingular(words[len(words)-1])
+	if !ok {
+		return head, false
+	}
+	words[len(words)-1] = last
+	for k := len(words) - 2; k >= 0; k-- {
+		w := words[k]
+		if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) || !strings.HasSuffix(w, "e") {
+			break
+		}
+		words[k] = w + "r"
+	}
+	return strings.Join(words, " "), true
+}
+
+// composedOf is a sentence that opens a list by saying what body its people make up
+// ("Il Consiglio Direttivo in carica è composto da:", "The Board consists of:", "Der
+// Vorstand besteht aus:"): the body before the verb.
+var composedOf = regexp.MustCompile(`(?i)^(.+?)\s+(?:(?:è|e|est|está|esta|é|is|ist)\s+(?:attualmente\s+|actuellement\s+|actualmente\s+|currently\s+)?(?:composto|composta|composé|composée|compuesto|compuesta|composto|composta|formado|formada|formé|formée|made up|composed)\s+(?:da|de|por|of|par|from|aus)|consists\s+of|comprises|besteht\s+aus|setzt\s+sich\s+(?:wie\s+folgt\s+)?(?:zusammen\s+)?aus|se\s+compose\s+de|se\s+compone\s+de|bestaat\s+uit)(?:\s+(?:the\s+following|following|i\s+seguenti|les\s+suivants|folgenden\s+\pL+|los\s+siguientes))?\s*:$`)
+
+// bodyArticles open a body's name in a sentence.
+var bodyArticles = map[string]bool{"il": true, "la": true, "lo": true, "le": true, "l'": true, "the": true, "our": true, "der": true, "die": true, "das": true,
+	"unser": true, "unsere": true, "el": true, "o": true, "a": true, "het": true, "de": true, "notre": true, "nuestro": true, "nuestra": true}
+
+// composedBody is the body a list-opening sentence names (composedOf), when it reads
+// as a board or council (boardHeading); "" otherwise.
+func composedBody(s string) string {
+	m := composedOf.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return ""
+	}
+	words := strings.Fields(m[1])
+	for len(words) > 0 && bodyArticles[strings.ToLower(words[0])] {
+		words = words[1:]
+	}
+	for len(words) > 0 { // "in carica", "actual", "current": the body's name ends at its last capital
+		if r, _ := utf8.DecodeRuneInString(words[len(words)-1]); unicode.IsUpper(r) {
+			break
+		}
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 || len(words) > 5 {
+		return ""
+	}
+	if r, _ := utf8.DecodeRuneInString(words[0]); !unicode.IsUpper(r) {
+		return ""
+	}
+	body := strings.Join(words, " ")
+	if !boardHeading(body) {
+		return ""
+	}
+	return body
+}
+
+// webName is a web address or a site's domain in running text ("erbrechtsinfo.ch").
+var webName = regexp.MustCompile(`(?i)(?:^|\s)(?:https?://|www\.)?[\pL0-9-]+\.(?:com|org|net|io|ch|de|at|fr|es|it|nl|be|eu|uk|info|pt|no|se|dk)(?:/\S*)?(?:\s|$)`)
+
+// trailingRun reports whether the last run of a line after a title is no part of it:
+// a link's label (noise) or a run that names a web site ("Partnerin von
+// erbrechtsinfo.ch").
+func trailingRun(s string) bool { return isNoise(s) || webName.MatchString(s) }

@@ -392,3 +392,130 @@ func TestTitleRobustness(t *testing.T) {
 var titleFloors = map[string]float64{}
 
 const titleFloor = 0.97
+
+// roleLedLayouts write pages where the title comes first or sits apart from the name:
+// a title heading over the name, a definition list of roles, a table whose rows pair
+// names and titles, a role label in bold over the name, role and name columns.
+var roleLedLayouts = []struct {
+	key  string
+	page func(names, titles []string) string
+}{
+	{"heading-then-name", func(ns, ts []string) string {
+		var b strings.Builder
+		b.WriteString(`<h1>Vorstand</h1>`)
+		for i, n := range ns {
+			fmt.Fprintf(&b, `<h3>%s</h3><p>%s</p>`, ts[i], n)
+		}
+		return b.String()
+	}},
+	{"dl-role-first", func(ns, ts []string) string {
+		var b strings.Builder
+		b.WriteString(`<h2>Board</h2><dl>`)
+		for i, n := range ns {
+			fmt.Fprintf(&b, `<dt>%s</dt><dd>%s</dd>`, ts[i], n)
+		}
+		return b.String() + `</dl>`
+	}},
+	{"bold-label-br", func(ns, ts []string) string {
+		var b strings.Builder
+		b.WriteString(`<h2>Kontakt</h2>`)
+		for i, n := range ns {
+			fmt.Fprintf(&b, `<p><strong>%s:</strong><br>%s<br><a href="mailto:x%d@acme.example">x%d@acme.example</a></p>`, ts[i], n, i, i)
+		}
+		return b.String()
+	}},
+	{"table-rows", func(ns, ts []string) string {
+		var b strings.Builder
+		b.WriteString(`<h2>Team</h2><table><tr>`)
+		for _, n := range ns {
+			fmt.Fprintf(&b, `<td><strong>%s</strong></td>`, n)
+		}
+		b.WriteString(`</tr><tr>`)
+		for _, t := range ts {
+			fmt.Fprintf(&b, `<td>%s</td>`, t)
+		}
+		return b.String() + `</tr></table>`
+	}},
+	{"table-role-col", func(ns, ts []string) string {
+		var b strings.Builder
+		b.WriteString(`<h2>Board</h2><table>`)
+		for i, n := range ns {
+			fmt.Fprintf(&b, `<tr><td>%s</td><td>%s</td></tr>`, ts[i], n)
+		}
+		return b.String() + `</table>`
+	}},
+	{"grid-role-name", func(ns, ts []string) string {
+		var b strings.Builder
+		b.WriteString(`<h2>Ansprechpartner</h2>`)
+		for i, n := range ns {
+			fmt.Fprintf(&b, `<div class="row"><div class="col-4">%s</div><div class="col-8">%s</div></div>`, ts[i], n)
+		}
+		return b.String()
+	}},
+	{"title-colon-name-br", func(ns, ts []string) string {
+		var b strings.Builder
+		b.WriteString(`<h2>Vorstand</h2><p>`)
+		for i, n := range ns {
+			fmt.Fprintf(&b, `%s: %s<br>`, ts[i], n)
+		}
+		return b.String() + `</p>`
+	}},
+}
+
+// TestRoleLedTitles holds the exact title where the page gives the title before or
+// apart from the name, with names written plain, with an honorific or a post-nominal.
+func TestRoleLedTitles(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 8))
+	pages := 4
+	if testing.Short() {
+		pages = 2
+	}
+	byLayout := map[string]*tally{}
+	for _, lay := range roleLedLayouts {
+		tl := &tally{}
+		byLayout[lay.key] = tl
+		for n := 0; n < pages; n++ {
+			for _, form := range []string{"plain", "honorific", "post-nominal"} {
+				ns, ts, want := make([]string, 3), make([]string, 3), make([]string, 3)
+				seen := map[string]bool{}
+				for i := range ns {
+					var a aName
+					for {
+						a = genName(r, origins[r.IntN(6)], form)
+						if !seen[NameKey(a.want)] {
+							break
+						}
+					}
+					seen[NameKey(a.want)] = true
+					ns[i], want[i], ts[i] = esc(a.written), a.want, pickTitle(r)
+				}
+				got := map[string]Person{}
+				for _, p := range Extract(lay.page(ns, ts), "https://acme.example/team/", Options{}) {
+					got[matchKey(p.Name)] = p
+				}
+				for i := range ns {
+					tl.want++
+					p, ok := got[matchKey(want[i])]
+					if !ok {
+						t.Logf("missed %s/%s: %q", lay.key, form, ns[i])
+						continue
+					}
+					tl.got++
+					tl.titled++
+					if p.Title == ts[i] {
+						tl.titleOK++
+					} else {
+						t.Logf("wrong %s/%s: %q: %q, want %q", lay.key, form, want[i], p.Title, ts[i])
+					}
+				}
+			}
+		}
+	}
+	for _, lay := range roleLedLayouts {
+		tl := byLayout[lay.key]
+		t.Logf("%-20s %s", lay.key, tl)
+		if float64(tl.titleOK) < titleFloor*float64(tl.want) {
+			t.Errorf("%s: titles %d of %d people, below %.2f", lay.key, tl.titleOK, tl.want, titleFloor)
+		}
+	}
+}
