@@ -28,6 +28,10 @@ func TestTeamPageLayouts(t *testing.T) {
 <div class="p"><h3>Jonas Albrecht</h3><p>Jonas ist seit 2016 Leiter des Research and Development Teams bei der Nordlicht GmbH. Davor war er in Kiel.</p></div>
 <div class="p"><h3>Lea Sommer</h3><p>Lea arbeitet als Projektleiterin bei Nordlicht und ist verantwortlich für den Hackathon.</p></div>`,
 			map[string]string{"Petra Kühne": "Rechtsanwältin / Mediatorin", "Jonas Albrecht": "Leiter des Research and Development Teams", "Lea Sommer": "Projektleiterin"}},
+		{"under a board's heading a post the bio states is held elsewhere; a heading right over one card of a section with one card is its label",
+			`<h2>Consiglio Direttivo</h2><div class="m"><h5>Arturo Bellini</h5><p>Dal 2009 è amministratore delegato di Ferrotecnica spa di Imola e consigliere in Fidra srl.</p></div><div class="m"><h5>Silvia Conti</h5><p>Presidente</p></div>
+<div class="k"><h2>Direktorin des Zentrums</h2><div><strong>Prof. Dr. Hanne Vogel</strong><p>Raum: C 303<br>Fachgebiet: Praktische Informatik</p></div></div>`,
+			map[string]string{"Arturo Bellini": "Consiglio Direttivo", "Silvia Conti": "Presidente", "Hanne Vogel": "Direktorin des Zentrums"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

@@ -278,6 +278,7 @@ type found struct {
 	strong bool // the line's shape says it is a person ("Role: Name")
 	card   bool // read from the lines around a name (personAt), not from the line's shape
 	shared bool // one of two or more names on one line, or a name with an aside: its card gives the title
+	bio    bool // the title is the role the card's bio states
 }
 
 // lines reads the people of a page's layout.
@@ -451,6 +452,7 @@ func lines(doc *html.Node) []Person {
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].line < out[b].line })
 	l.outsideJobs(out)
+	l.biosUnderBoards(out)
 	return l.keep(out, isName)
 }
 
@@ -698,6 +700,7 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	if title == "" {
 		title = l.labelAbove(i, sp, isName)
 	}
+	bio := title == ""
 	for k := sp[0]; k < sp[1] && title == ""; k++ {
 		if k != i && len(strings.Fields(l.lines[k].text)) > 6 {
 			title = bioTitle(l.lines[k].text)
@@ -714,7 +717,7 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		l.contacts(&p, k, k == i)
 	}
 	p.Title = title
-	return found{p: p, line: i, alone: title == "", card: true}
+	return found{p: p, line: i, alone: title == "", card: true, bio: bio && title != ""}
 }
 
 // agentNoun reports whether w names what a person does by its ending ("Administrator",
@@ -970,7 +973,7 @@ func (l *layout) isLabel(k, i int) bool {
 // the page), and is not part of the card of the name before.
 func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
 	k := sp[0] - 1
-	if k < 0 || isName[k] || l.lines[k].skip || l.lines[k].heading == 1 || !l.isLabel(k, i) || l.headsSection(k, isName) {
+	if k < 0 || isName[k] || l.lines[k].skip || l.lines[k].heading == 1 || !l.isLabel(k, i) || l.headsSection(k, sp[1], isName) {
 		return ""
 	}
 	for p := k - 1; p >= 0; p-- {

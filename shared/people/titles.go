@@ -246,23 +246,23 @@ func monthLike(w string) bool {
 	return false
 }
 
-// headsSection reports whether the heading on line k heads a section of two or more
-// names before the next heading: the section's heading, not the label of the card
-// right under it. Its role, if any, is given to the cards that state none (sectionOf).
-func (l *layout) headsSection(k int, isName []bool) bool {
+// headsSection reports whether the heading on line k, right above a card that ends
+// before line end, heads a section with more names after that card before the next
+// heading: the section's heading, not the label of the card right under it. Its role,
+// if any, is given to the cards that state none (sectionOf).
+func (l *layout) headsSection(k, end int, isName []bool) bool {
 	if l.lines[k].heading == 0 {
 		return false
 	}
-	n := 0
-	for j := k + 1; j < len(l.lines) && n < 2; j++ {
+	for j := end; j < len(l.lines); j++ {
 		if l.lines[j].heading > 0 && !isName[j] {
-			break
+			return false
 		}
 		if isName[j] {
-			n++
+			return true
 		}
 	}
-	return n >= 2
+	return false
 }
 
 // labelsLead reports whether the line k right after the name on line i is the label
@@ -378,3 +378,19 @@ var webName = regexp.MustCompile(`(?i)(?:^|\s)(?:https?://|www\.)?[\pL0-9-]+\.(?
 // a link's label (noise) or a run that names a web site ("Partnerin von
 // erbrechtsinfo.ch").
 func trailingRun(s string) bool { return isNoise(s) || webName.MatchString(s) }
+
+// biosUnderBoards gives the people of a board's section whose title came from their
+// bio the section's role: under "Board of Trustees" or "Consiglio Direttivo", the
+// post a bio states ("è amministratore delegato di Impresa ... spa") is mostly held
+// elsewhere, and the heading says what the person is here. A heading that names a
+// role ("Les Fondateurs") yields to the bio, which may say more ("Co-fondateur").
+func (l *layout) biosUnderBoards(fs []found) {
+	for k, f := range fs {
+		if !f.bio {
+			continue
+		}
+		if head, _ := l.sectionOf(f.line, l.lines[f.line].heading, true); head != "" && boardWords.MatchString(head) {
+			fs[k].p.Title = singular(head)
+		}
+	}
+}
