@@ -32,6 +32,16 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h2>Consiglio Direttivo</h2><div class="m"><h5>Arturo Bellini</h5><p>Dal 2009 è amministratore delegato di Ferrotecnica spa di Imola e consigliere in Fidra srl.</p></div><div class="m"><h5>Silvia Conti</h5><p>Presidente</p></div>
 <div class="k"><h2>Direktorin des Zentrums</h2><div><strong>Prof. Dr. Hanne Vogel</strong><p>Raum: C 303<br>Fachgebiet: Praktische Informatik</p></div></div>`,
 			map[string]string{"Arturo Bellini": "Consiglio Direttivo", "Silvia Conti": "Presidente", "Hanne Vogel": "Direktorin des Zentrums"}},
+		{"a contact label line under the name is no title: the role heading above is; a table's position column is the title whatever its numbers, not the body column after the name",
+			`<h2>Nestleder</h2><p><strong>Sigrun Haugland</strong><br> E-post</p><h2>Kasserer</h2><p><strong>Tormod Vik</strong><br> Courriel</p>
+<table><tr><td>STANOWISKO</td><td>NAZWISKO</td><td></td></tr><tr><td>Prezes</td><td>Zbigniew Kowalczyk</td><td>Zarząd</td></tr><tr><td>Skarbnik</td><td>Halina Wróbel</td><td>Zarząd</td></tr></table>
+<table><tr><th></th><th>Position</th><th>Email</th></tr><tr><td><a href="/p/1">Megan Holt</a></td><td><div>Biology 101 &amp; 102 Course Coordinator</div></td><td></td></tr><tr><td><a href="/p/2">Ray Dunn</a></td><td><div>Lab Manager</div></td><td></td></tr></table>`,
+			map[string]string{"Sigrun Haugland": "Nestleder", "Tormod Vik": "Kasserer", "Zbigniew Kowalczyk": "Prezes", "Halina Wróbel": "Skarbnik", "Megan Holt": "Biology 101 & 102 Course Coordinator", "Ray Dunn": "Lab Manager"}},
+		{"a degree line beside the name is no title; a registration number set apart by a bar is cut; a degree chain after the name's comma is none",
+			`<div class="k"><p><strong>Projektleiter<br>B.Sc.-Wirt.-Inf.<br>Jannik Decker</strong></p></div><div class="k"><p><strong>Wissenschaftlicher Mitarbeiter<br>B.A. Betriebswirt<br>Ole Brand</strong></p></div>
+<h1>Equipe</h1><div class="s"><h2>Caroline Souza</h2><h5>OAB/SP nº 12345 | Sócia fundadora</h5></div><div class="s"><h2>Mariana Costa</h2><h5>OAB/SP nº 67890 | Sócia fundadora</h5></div>
+<h3>Komitet</h3><h4>Teresa Zielińska, B.Sc.Pharm.</h4><p>Treasurer</p>`,
+			map[string]string{"Jannik Decker": "Projektleiter", "Ole Brand": "Wissenschaftlicher Mitarbeiter", "Caroline Souza": "Sócia fundadora", "Mariana Costa": "Sócia fundadora", "Teresa Zielińska": "Treasurer"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

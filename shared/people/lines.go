@@ -608,6 +608,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		if l.lines[k].heading > 0 && l.lines[i].heading == 0 || isName[k] {
 			break // a heading after the name opens the next part; another name is another person
 		}
+		if qualificationLine(l.lines[k].text) {
+			continue // "B.Sc.-Wirt.-Inf.": a degree, not the role
+		}
 		if t, ok := l.titleAt(k); ok {
 			after, afterK = l.multiLine(k, t, sp[1], isName), k
 		} else if !isNoise(l.lines[k].text) {
@@ -617,6 +620,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	}
 	before, label := "", false
 	for k := i - 1; k >= sp[0] && before == "" && !isName[k]; k-- {
+		if qualificationLine(l.lines[k].text) {
+			continue
+		}
 		if t, ok := l.titleAt(k); ok {
 			if ownLine && k-1 >= sp[0] && isName[k-1] {
 				break // "Name / line / Name / line": the line above is the card before's
@@ -649,6 +655,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	title := after
 	if after == "" || label && titleWord(before) && !titleWord(after) || label && l.headsAddress(afterK, i) {
 		title = before // a label above the name wins over an addressee over a street ("Verwaltung des Friedhofs<br>Hauptstraße 9")
+	}
+	if t := l.rowRole(i, isName); t != "" {
+		title = t // the table's column of titles
 	}
 	// A title on the card's first line and the name on its last, a bio between them
 	// ("<li><p>Directeur artistique</p><p>Il veille ...<br>Léa Martin</p></li>").
@@ -1456,10 +1465,11 @@ func (l *layout) personClass(i int) bool {
 func titleLine(s string) (string, bool) {
 	s = stripDegrees(clean(fieldLabel.ReplaceAllString(strings.TrimSuffix(strings.TrimSpace(s), ":"), "")))
 	s = strings.TrimSpace(contactAside.ReplaceAllString(s, "")) // "Vorsitzender (jan@…, PGP-Key)": Vorsitzender
+	s = withoutRegistration(s)
 	if loc := nameSepSplit.FindStringIndex(s); loc != nil && stripDegrees(clean(s[:loc[0]])) == "" {
 		s = clean(s[loc[1]:]) // "Dr.-Ing. - Geschäftsführer": the degree before the title goes
 	}
-	if s == "" || len(s) > 110 || isNoise(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") {
+	if s == "" || len(s) > 110 || isNoise(s) || degreeToken(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") {
 		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
 	}
 	words := strings.Fields(s)
@@ -1593,7 +1603,7 @@ func abbreviation(w string) bool {
 // CFO"): the field's name is not part of the title.
 var fieldLabel = regexp.MustCompile(`(?i)^(?:funktion|function|fonction|position|role|rolle|titel|title|job title|poste|cargo|ruolo|functie|positie)\s*:\s+`)
 
-var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|web|website|tel\.?|phone|telefon|fax|vcard|contact|kontakt|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
+var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|e-?post|courriel|correo(?: electrónico)?|sähköposti|web|website|tel\.?|tlf\.?|phone|telefon|telefone|téléphone|teléfono|telefono|mobile?|handy|fax|vcard|contact|kontakt|profile?|jr\.?|sr\.?|ii|iii|iv|view profile|ver perfil|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
 
 // idLine is a membership number or an identifier shown under a name ("Socio #430",
 // "Mitglied Nr. 12", "N° 7"), and handleLine a handle given with its service's label
@@ -1712,7 +1722,7 @@ func shaped(s string) (p Person, ok, alone bool) {
 			if t, ok := titleLine(m[2]); ok {
 				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
 			}
-			if stripDegrees(m[2]) == "" || isNoise(m[2]) { // "Jane Doe, PhD", "Jane Doe - on leave"
+			if stripDegrees(m[2]) == "" || isNoise(m[2]) || degreeToken(m[2]) { // "Jane Doe, PhD", "Jane Doe - on leave", "Jane Doe, B.Sc.Pharm."
 				return Person{Via: ViaBlock, Name: n}, true, true
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"github.com/firmoapi/firmo/shared/title"
 )
@@ -63,7 +64,7 @@ func (l *layout) siblingTitle(it *html.Node, isName []bool) string {
 		}
 		noise := true
 		for j := sp[0]; j < sp[1] && noise; j++ {
-			noise = isNoise(l.lines[j].text)
+			noise = isNoise(l.lines[j].text) || qualificationLine(l.lines[j].text)
 		}
 		if noise {
 			continue // "<h4>Name</h4><p>Ph.D.</p><p>Title</p>"
@@ -393,4 +394,118 @@ func (l *layout) biosUnderBoards(fs []found) {
 			fs[k].p.Title = singular(head)
 		}
 	}
+}
+
+// roleHeader is a table header that names the column of titles.
+var roleHeader = regexp.MustCompile(`(?i)^(?:positions?|title|job title|titel|roles?|rolle|roll|funktion|function|fonction|poste|cargo|ruolo|functie|stilling|befattning|funkce|funkcja|stanowisko|tehtävä|designation|amt)$`)
+
+// rowRole is the title in the name's table row under a header that names the
+// column of titles ("Position", "Funktion", "Stanowisko"), whatever its words and
+// numbers ("Biology 101 & 102 Course Coordinator"); "" when the row has none. The
+// header is the table's first row, in th or td cells.
+func (l *layout) rowRole(i int, isName []bool) string {
+	cell := tableCell(l.lines[i].block)
+	if cell == nil {
+		return ""
+	}
+	tr := cell.Parent
+	table := tr.Parent
+	for table != nil && table.DataAtom != atom.Table {
+		table = table.Parent
+	}
+	if table == nil {
+		return ""
+	}
+	var head *html.Node
+	walk(table, func(n *html.Node) bool {
+		if head == nil && n.DataAtom == atom.Tr {
+			head = n
+		}
+		return head == nil
+	})
+	if head == nil || head == tr {
+		return ""
+	}
+	col := 0
+	for c := head.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if sp, ok := l.span[c]; ok && sp[1] == sp[0]+1 && roleHeader.MatchString(strings.TrimSuffix(clean(l.lines[sp[0]].text), ":")) {
+			rc := l.cellAt(tr, col)
+			if rc == nil || rc == cell {
+				return ""
+			}
+			sp2, ok := l.span[rc]
+			if !ok || sp2[1] <= sp2[0] || isName[sp2[0]] {
+				return ""
+			}
+			t := strings.TrimSpace(contactAside.ReplaceAllString(clean(l.lines[sp2[0]].text), ""))
+			if t == "" || len(t) > 110 || isNoise(t) {
+				return ""
+			}
+			return t
+		}
+		col += colspan(c)
+	}
+	return ""
+}
+
+// degreeToken reports whether w is an academic degree written as a chain of
+// abbreviations that opens with a degree ("B.Sc.Pharm.", "B.Sc.-Wirt.-Inf.",
+// "M.Sc.Eng.", "Dipl.-Kfm.", "B.A."), besides the degrees and chains listed
+// (isDegreeChain).
+func degreeToken(w string) bool {
+	w = strings.Trim(w, ",;")
+	if isDegreeChain(w) || degreeWords[honorificKey(w)] {
+		return true
+	}
+	lw := strings.ToLower(w)
+	if strings.HasPrefix(lw, "dipl.") || strings.HasPrefix(lw, "dipl-") {
+		return true
+	}
+	if !strings.HasSuffix(w, ".") {
+		return false
+	}
+	parts := strings.FieldsFunc(lw, func(r rune) bool { return r == '.' || r == '-' })
+	if len(parts) < 2 || !degreeWords[parts[0]+"."+parts[1]] && !degreeWords[parts[0]+parts[1]] {
+		return false
+	}
+	for _, p := range parts[2:] {
+		if len([]rune(p)) > 6 {
+			return false
+		}
+	}
+	return true
+}
+
+// qualificationLine reports whether a line beside a name states a degree, not the
+// role: it opens with a degree ("B.Sc.-Wirt.-Inf.", "B.A. in Management", "Dipl.
+// Inform. Med. (FH)", "M.Sc., MBA").
+func qualificationLine(s string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return w != "" && degreeToken(w)
+}
+
+// registration is a professional registration or licence number shown beside a
+// title ("OAB/BA nº 76052", "Reg.-Nr. 1234", "Licence : 334219G").
+var registration = regexp.MustCompile(`(?i)(?:\bn[º°o]\.?\s*\d|\bnr\.?\s*\d|#\s*\d|\breg(?:\.|istr\S*)|\boab\b|\blicen[cs]e\b|\bmatr[íi]cula\b|\bcolegiad[oa]\b)`)
+
+// withoutRegistration cuts the registration number from a title set apart by a bar
+// ("OAB/BA nº 76052 | Sócia do Arize Áspera Advocacia": Sócia do ...).
+func withoutRegistration(s string) string {
+	parts := barSep.Split(s, -1)
+	if len(parts) < 2 {
+		return s
+	}
+	var kept []string
+	for _, p := range parts {
+		if !(strings.ContainsAny(p, "0123456789") && registration.MatchString(p)) {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 0 || len(kept) == len(parts) {
+		return s
+	}
+	return strings.Join(kept, " | ")
 }
