@@ -42,6 +42,10 @@ func TestTeamPageLayouts(t *testing.T) {
 <h1>Equipe</h1><div class="s"><h2>Caroline Souza</h2><h5>OAB/SP nº 12345 | Sócia fundadora</h5></div><div class="s"><h2>Mariana Costa</h2><h5>OAB/SP nº 67890 | Sócia fundadora</h5></div>
 <h3>Komitet</h3><h4>Teresa Zielińska, B.Sc.Pharm.</h4><p>Treasurer</p>`,
 			map[string]string{"Jannik Decker": "Projektleiter", "Ole Brand": "Wissenschaftlicher Mitarbeiter", "Caroline Souza": "Sócia fundadora", "Mariana Costa": "Sócia fundadora", "Teresa Zielińska": "Treasurer"}},
+		{"a role class in camel case marks the title even where it reads as a name; a bio that opens with the role gives it; a team heading in another language is no role",
+			`<h1>Pomagamy zobaczyć więcej</h1><div class="expertItem"><h2 class="expertItemName">Pavel Novak</h2><h3 class="expertItemFunction">Lean Healthcare Master</h3></div><div class="expertItem"><h2 class="expertItemName">Jana Dvorak</h2><h3 class="expertItemFunction">Lean Healthcare Expert</h3></div>
+<h2>Zespół</h2><div class="c"><h3>Tomasz Lis</h3><p>Head of Product. Tomasz spent ten years building payment systems for European banks and retailers.</p></div><div class="c"><h3>Ewa Sowa</h3><p>Ewa spent ten years in logistics, and she now looks after our suppliers across the north.</p></div>`,
+			map[string]string{"Pavel Novak": "Lean Healthcare Master", "Jana Dvorak": "Lean Healthcare Expert", "Tomasz Lis": "Head of Product", "Ewa Sowa": ""}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

@@ -207,7 +207,7 @@ func headingLevel(n *html.Node) int {
 var skipSection = regexp.MustCompile(`(?i)\b(alumni|former|history|historique|histórico|historico|storico|historie|past|previous|emerit|in memoriam|ehemalige|früher|anciens?|anciennes?|antiguos?|antigos?|ex-|passati|ex membri|voormalige|oud-|tidligere|hiring|join us|join our|open positions|vacanc|vacatures|stellenangebote|offene stellen|jobs|careers|karriere|recrutement|nous rejoindre|trabaja con|lavora con|testimonial|what our (?:clients|customers) say|kundenstimmen|témoignages?|testimonios?|depoimentos?|recensioni|referenzen|reviews)`)
 
 // genericHeading is a heading that names the page or its list, not a role or a body.
-var genericHeading = regexp.MustCompile(`(?i)^(?:(?:the|our|meet|unser(?:e|es)?|das|notre|l'|nuestro|el|il nostro|het|ons) \S+[ -])?(the |our |meet |unser(e)? |notre |nuestro |nosso |a nossa |il nostro |il |lo |el |los |las |os |as |het |de |den |der |ons |vårt |l'|la |le |das |die )*(team|teams|équipe|equipe|equipo|equipa|people|staff|members|mitglieder|mitarbeiter(innen)?|personnel|persone|personas|pessoas|medewerkers|ansatte|medlemmer.*|membres|miembros|membri|membros|who we are|about us|über uns|qui sommes-nous|quiénes somos|chi siamo|over ons|om oss|contact|kontakt|contacto|contatti|leadership|management)$`)
+var genericHeading = regexp.MustCompile(`(?i)^(?:(?:the|our|meet|unser(?:e|es)?|das|notre|l'|nuestro|el|il nostro|het|ons) \S+[ -])?(the |our |meet |unser(e)? |notre |nuestro |nosso |a nossa |il nostro |il |lo |el |los |las |os |as |het |de |den |der |ons |vårt |l'|la |le |das |die )*(team|teams|équipe|equipe|equipo|equipa|people|staff|members|mitglieder|mitarbeiter(innen)?|personnel|persone|personas|pessoas|medewerkers|ansatte|medlemmer.*|membres|miembros|membri|membros|zespół|zespol|ekipa|kadra|tým|personál|medarbetare|medarbeidere|tiimi|henkilöstö|who we are|o nas|o nás|about us|über uns|qui sommes-nous|quiénes somos|chi siamo|over ons|om oss|contact|kontakt|contacto|contatti|leadership|management)$`)
 
 // headingRole is the title a heading or a label gives the people under it: the role
 // in brackets ("Erweiterter Vorstand (Beisitzer)" gives Beisitzer), else the heading
@@ -345,7 +345,7 @@ func lines(doc *html.Node) []Person {
 			isName[i], names[i], classed[i] = true, n, true
 			continue
 		}
-		if n, ok := nameOf(ln.text); ok && !menuLine(ln) && !roleClass.MatchString(attr(ln.block, "class")) {
+		if n, ok := nameOf(ln.text); ok && !menuLine(ln) && !roleClassed(ln.block) {
 			if knownName(n) || !looksLikeTitle(n) {
 				isName[i], names[i] = true, n
 			}
@@ -932,7 +932,7 @@ func (l *layout) titleAt(k int) (string, bool) {
 	if t, ok := titleLine(text); ok {
 		return t, true
 	}
-	if t := clean(l.lines[k].text); roleClass.MatchString(attr(l.lines[k].block, "class")) && t != "" && len(t) <= 110 && !isNoise(t) {
+	if t := clean(l.lines[k].text); roleClassed(l.lines[k].block) && t != "" && len(t) <= 110 && !isNoise(t) {
 		return t, true
 	}
 	return "", false
@@ -2082,7 +2082,10 @@ func bioTitle(bio string) string {
 		}
 		return t
 	}
-	return bioPatternTitle(bio)
+	if t := bioPatternTitle(bio); t != "" {
+		return t
+	}
+	return bioOpener(bio)
 }
 
 // bioPatternTitle is the title bioPatterns find in a bio's first two sentences.

@@ -509,3 +509,64 @@ func withoutRegistration(s string) string {
 	}
 	return strings.Join(kept, " | ")
 }
+
+// roleClassed reports whether an element's class says it holds a role
+// ("job-title", "position"), also when the class is written in camel case
+// ("eksperciItemFunction", "teamMemberRole").
+func roleClassed(n *html.Node) bool {
+	c := attr(n, "class")
+	if roleClass.MatchString(c) {
+		return true
+	}
+	var b strings.Builder
+	prev := ' '
+	for _, r := range c {
+		if unicode.IsUpper(r) && unicode.IsLower(prev) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String() != c && roleClass.MatchString(b.String())
+}
+
+// bioOpener is the role a bio opens with, as a sentence or a clause of its own
+// ("Kierownik projektów EEN. Ekspert w ...", "Head of Product, she joined in 2019
+// ..."): at most six words, no verb, reading as a job title; "" otherwise.
+func bioOpener(bio string) string {
+	bio = strings.TrimSpace(bio)
+	end := len(bio)
+	if i := strings.Index(bio, ". "); i >= 0 {
+		end = i
+	}
+	if i := strings.Index(bio, ", "); i >= 0 && i < end {
+		end = i
+	}
+	t := strings.TrimSuffix(strings.TrimSpace(bio[:end]), ".")
+	words := strings.Fields(t)
+	if len(words) == 0 || len(words) > 6 || end == len(bio) || strings.ContainsAny(t, "0123456789():;\"“") {
+		return ""
+	}
+	if r, _ := utf8.DecodeRuneInString(t); !unicode.IsUpper(r) {
+		return ""
+	}
+	for _, w := range words {
+		if leadVerbs[strings.ToLower(w)] || bioLeads[strings.ToLower(w)] {
+			return ""
+		}
+	}
+	if first := strings.ToLower(words[0]); givenWord(first) || bioPronouns[first] {
+		return "" // "Ewa spent ten years in logistics": a sentence about the person
+	}
+	if _, ok := nameOf(t); ok {
+		return "" // the name the bio opens with
+	}
+	if !looksLikeTitle(t) {
+		return ""
+	}
+	return t
+}
+
+// bioPronouns open a sentence about the person, not a role.
+var bioPronouns = map[string]bool{"he": true, "she": true, "they": true, "i": true, "we": true, "er": true, "sie": true, "ich": true, "il": true, "elle": true,
+	"je": true, "él": true, "ella": true, "yo": true, "lui": true, "lei": true, "io": true, "hij": true, "zij": true, "ik": true, "ele": true, "eu": true}
