@@ -46,6 +46,10 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h1>Pomagamy zobaczyć więcej</h1><div class="expertItem"><h2 class="expertItemName">Pavel Novak</h2><h3 class="expertItemFunction">Lean Healthcare Master</h3></div><div class="expertItem"><h2 class="expertItemName">Jana Dvorak</h2><h3 class="expertItemFunction">Lean Healthcare Expert</h3></div>
 <h2>Zespół</h2><div class="c"><h3>Tomasz Lis</h3><p>Head of Product. Tomasz spent ten years building payment systems for European banks and retailers.</p></div><div class="c"><h3>Ewa Sowa</h3><p>Ewa spent ten years in logistics, and she now looks after our suppliers across the north.</p></div>`,
 			map[string]string{"Pavel Novak": "Lean Healthcare Master", "Jana Dvorak": "Lean Healthcare Expert", "Tomasz Lis": "Head of Product", "Ewa Sowa": ""}},
+		{"a board card's lines after the role (an employer and the job there, a town with its state) are no part of the title",
+			`<h2>Board of Directors</h2><ul><li><p><strong>Dana Whitlock</strong><br>Treasurer<br>Harbor Lane Solutions, LLC, Consultant<br>Ashford, NJ<br>Joined Board: March 2014</p></li>
+<li><p><strong>Luis Ocampo</strong><br>Member At-Large<br>Redfern Analytics, Senior Marketing Manager<br>Austin, TX</p></li><li><p><strong>Priya Natarajan</strong><br>Head of Research<br>and Development</p></li></ul>`,
+			map[string]string{"Dana Whitlock": "Treasurer", "Luis Ocampo": "Member At-Large", "Priya Natarajan": "Head of Research and Development"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

@@ -33,6 +33,9 @@ func continuesTitle(prev, next string) bool {
 	if len(pw) > 0 && (titleJoin[strings.ToLower(pw[len(pw)-1])] || strings.HasSuffix(prev, ",")) {
 		return true
 	}
+	if townLine.MatchString(next) || (outsideJob(next) || employerJob(next)) && !outsideJob(prev) {
+		return false // "Sicklerville, NJ"; "Gidus Solutions, LLC, Consultant": where, and a job held elsewhere
+	}
 	r, _ := utf8.DecodeRuneInString(next)
 	if unicode.IsLower(r) || r == '&' || r == '(' {
 		return true
@@ -47,6 +50,10 @@ func continuesTitle(prev, next string) bool {
 	c := title.Classify(next)
 	return c.Department != title.Other || c.Seniority != title.MidLevel
 }
+
+// townLine is a town with its state or country code ("Sicklerville, NJ", "Medford,
+// MA", "Lyon, FR").
+var townLine = regexp.MustCompile(`^\p{Lu}[\pL .'-]+,\s*\p{Lu}{2}$`)
 
 // siblingTitle is the title in the element after a name's item (a dd after its dt, a
 // paragraph after a name heading): elements that hold only lines of no title (a
@@ -570,3 +577,24 @@ func bioOpener(bio string) string {
 // bioPronouns open a sentence about the person, not a role.
 var bioPronouns = map[string]bool{"he": true, "she": true, "they": true, "i": true, "we": true, "er": true, "sie": true, "ich": true, "il": true, "elle": true,
 	"je": true, "él": true, "ella": true, "yo": true, "lui": true, "lei": true, "io": true, "hij": true, "zij": true, "ik": true, "ele": true, "eu": true}
+
+// employerJob reports whether a line names an employer and then the job held there
+// ("Gidus Solutions, LLC, Consultant", "Bentley Systems, Senior Marketing Manager"):
+// after its last comma a job title, before it capitalised words with no job word.
+func employerJob(s string) bool {
+	i := strings.LastIndex(s, ", ")
+	if i <= 0 {
+		return false
+	}
+	head, tail := s[:i], s[i+2:]
+	if !titleWord(tail) && !looksLikeTitle(tail) || titleWord(head) {
+		return false
+	}
+	caps := 0
+	for _, w := range strings.Fields(head) {
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) || unicode.IsDigit(r) {
+			caps++
+		}
+	}
+	return caps >= 2
+}
