@@ -549,8 +549,8 @@ func (l *layout) joinSplitNames(isName []bool, names []string) {
 		if len(aw) != 1 || !capitalised(a.text) && !(strings.ToUpper(a.text) == a.text && len([]rune(a.text)) >= 3) {
 			continue
 		}
-		if looksLikeTitle(a.text) && !givenWord(strings.ToLower(a.text)) {
-			continue // "Presidenta<br>London": a title and a town, not a name
+		if looksLikeTitle(a.text) && !givenWord(strings.ToLower(a.text)) || looksLikeTitle(b.text) {
+			continue // "Presidenta<br>London", "London<br>Projectleider": a title and a town, not a name
 		}
 		if n, ok := nameOf(a.text + " " + b.text); ok && (sameBlock || givenWord(strings.ToLower(a.text))) {
 			isName[i+1], names[i+1] = true, n
@@ -612,6 +612,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 			continue // "B.Sc.-Wirt.-Inf.": a degree, not the role
 		}
 		if t, ok := l.titleAt(k); ok {
+			if k2, t2, ok := l.titleAfterDetail(k, t, sp[1], isName); ok {
+				k, t = k2, t2 // "Name / München / Geschäftsführer": the town, then the title
+			}
 			after, afterK = l.multiLine(k, t, sp[1], isName), k
 		} else if !isNoise(l.lines[k].text) {
 			ownLine = !isName[k]

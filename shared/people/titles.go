@@ -61,6 +61,7 @@ var townLine = regexp.MustCompile(`^\p{Lu}[\pL .'-]+,\s*\p{Lu}{2}$`)
 // joined. The element holds the title and nothing else; "" when it does not.
 func (l *layout) siblingTitle(it *html.Node, isName []bool) string {
 	e := nextElement(it)
+	detail := false // an element of one line that reads as no title was passed over
 	for hops := 0; e != nil && hops < 4; hops, e = hops+1, nextElement(e) {
 		sp, ok := l.span[e]
 		if !ok || sp[1] <= sp[0] {
@@ -77,6 +78,10 @@ func (l *layout) siblingTitle(it *html.Node, isName []bool) string {
 			continue // "<h4>Name</h4><p>Ph.D.</p><p>Title</p>"
 		}
 		t, ok := titleLine(l.lines[sp[0]].text)
+		if ok && !looksLikeTitle(t) && !detail && sp[1] == sp[0]+1 {
+			detail = true
+			continue // "<h4>Name</h4><p>München</p><p>Title</p>": a detail, then the title
+		}
 		if !ok || !looksLikeTitle(t) {
 			return ""
 		}
@@ -597,4 +602,54 @@ func employerJob(s string) bool {
 		}
 	}
 	return caps >= 2
+}
+
+// titleish reports whether a line reads as a job title by its words: the job-title
+// model or the job words know it, or it ends in an agent noun ("Kassierer").
+func titleish(t string) bool {
+	w := strings.Fields(t)
+	return len(w) > 0 && (looksLikeTitle(t) || titleWord(t) || agentNoun(w[len(w)-1]))
+}
+
+// titleAfterDetail is the title line after line k of a card, when line k holds a
+// detail that reads as no title (a town, "Acme Holding GmbH") and the next line of
+// the card, not a name, reads as one ("Name / München / Geschäftsführer"). A line in
+// the role slot of the page's cards is kept.
+func (l *layout) titleAfterDetail(k int, t string, end int, isName []bool) (int, string, bool) {
+	if l.slot[k] || titleish(t) || l.slotRoles(l.rosterKey(k), isName) {
+		return 0, "", false
+	}
+	for j := k + 1; j < end && j <= k+2 && !isName[j] && l.lines[j].heading == 0; j++ {
+		if isNoise(l.lines[j].text) {
+			continue
+		}
+		if t2, ok := l.titleAt(j); ok && roleWorded(t2) && !outsideJob(t2) && !employerJob(t2) {
+			return j, t2, true
+		}
+		break
+	}
+	return 0, "", false
+}
+
+// roleWorded reports whether a line names a role by its words, not only a field or
+// department: a job word, an agent noun, or a rank the job-title model reads
+// ("Projectleider", "Office Manager"; not "Service de consultation").
+func roleWorded(t string) bool {
+	w := strings.Fields(t)
+	if len(w) == 0 {
+		return false
+	}
+	return titleWord(t) || agentNoun(w[0]) || agentNoun(w[len(w)-1]) || title.Classify(t).Seniority != title.MidLevel
+}
+
+// slotRoles reports whether two or more lines of the element shape key, each right
+// after a name, read as roles: the page's title slot, whatever one card's line says.
+func (l *layout) slotRoles(key string, isName []bool) bool {
+	n := 0
+	for k := 1; k < len(l.lines) && n < 2; k++ {
+		if isName[k-1] && !isName[k] && l.rosterKey(k) == key && titleish(clean(l.lines[k].text)) {
+			n++
+		}
+	}
+	return n >= 2
 }

@@ -48,8 +48,11 @@ var (
 		"Antes trabajó en varias empresas del sector energético en Bilbao y Sevilla.",
 		"He has over twenty years of experience in logistics, finance and operations.",
 	}
-	sinceLines = []string{"Since 2019", "Seit 2018 im Team", "Depuis 2020", "Desde 2017", "Joined 2021"}
-	labels     = []string{"Position", "Funktion", "Fonction", "Cargo", "Role", "Ruolo"}
+	employerLines = []string{"Acme Holding GmbH", "Northwind Traders Ltd.", "Université de Lyon", "Fundación Horizonte", "Studio Verde S.r.l."}
+	quoteLines    = []string{"“I love solving hard problems.”", "\"Coffee first.\"", "«Toujours en mouvement»"}
+	detailLines   = []string{"Languages: English, German", "Sprachen: Deutsch, Englisch", "Room 204", "Raum C 3.05", "Mo–Fr 9–12 Uhr", "Office hours: Tue 2–4 pm", "Langues : français, anglais"}
+	sinceLines    = []string{"Since 2019", "Seit 2018 im Team", "Depuis 2020", "Desde 2017", "Joined 2021"}
+	labels        = []string{"Position", "Funktion", "Fonction", "Cargo", "Role", "Ruolo"}
 )
 
 // bioStatements state a title in a sentence, by language: the sentence with %s for
@@ -142,6 +145,26 @@ var titleKinds = []struct {
 	{"comma-then-bio", func(r *rand.Rand, _ string) titleCard {
 		t := pickTitle(r)
 		return titleCard{after: ", " + esc(t), below: []string{esc(bioLines[r.IntN(len(bioLines))])}, want: t}
+	}},
+	{"then-employer", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{below: []string{esc(t), esc(employerLines[r.IntN(len(employerLines))])}, want: t}
+	}},
+	{"then-quote", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{below: []string{esc(t), esc(quoteLines[r.IntN(len(quoteLines))])}, want: t}
+	}},
+	{"then-detail", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{below: []string{esc(t), esc(detailLines[r.IntN(len(detailLines))])}, want: t}
+	}},
+	{"town-first", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{below: []string{esc(townLines[r.IntN(len(townLines))]), esc(t)}, want: t}
+	}},
+	{"employer-first", func(r *rand.Rand, _ string) titleCard {
+		t := pickTitle(r)
+		return titleCard{below: []string{esc(employerLines[r.IntN(len(employerLines))]), esc(t)}, want: t}
 	}},
 	{"bio-only", func(r *rand.Rand, first string) titleCard {
 		s := bioStatements[r.IntN(len(bioStatements))]
