@@ -53,6 +53,10 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"a JSON-LD Person's job title under the property written in lower case",
 			`<script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Holzbau GmbH","founder":{"@type":"Person","name":"Henrik Albers","jobtitle":"Tischlermeister"}}</script><h1>Holzbau</h1>`,
 			map[string]string{"Henrik Albers": "Tischlermeister"}},
+		{"a term in brackets after a role label is cut; a small number in a role is kept, an experience line is no title",
+			`<h2>Styrelsen</h2><ul><li><strong>Ordförande (2 år):</strong> Karin Lindqvist</li><li><strong>Kassör (1 år):</strong> Oskar Berglund</li></ul>
+<div class="t"><h3>Megan Foley</h3><p>Head of Tier 2 Support</p><p>14 years in customer care</p></div><div class="t"><h3>Arjun Mehta</h3><p>Teacher (Grades 3–5)</p></div><div class="t"><h3>Lena Kraus</h3><p>Leiterin Kita 2</p></div>`,
+			map[string]string{"Karin Lindqvist": "Ordförande", "Oskar Berglund": "Kassör", "Megan Foley": "Head of Tier 2 Support", "Arjun Mehta": "Teacher (Grades 3–5)", "Lena Kraus": "Leiterin Kita 2"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

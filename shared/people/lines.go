@@ -1469,6 +1469,7 @@ func titleLine(s string) (string, bool) {
 	s = stripDegrees(clean(fieldLabel.ReplaceAllString(strings.TrimSuffix(strings.TrimSpace(s), ":"), "")))
 	s = strings.TrimSpace(contactAside.ReplaceAllString(s, "")) // "Vorsitzender (jan@…, PGP-Key)": Vorsitzender
 	s = withoutRegistration(s)
+	s = termAside.ReplaceAllString(s, "") // "Ordförande (2 år)": Ordförande
 	if loc := nameSepSplit.FindStringIndex(s); loc != nil && stripDegrees(clean(s[:loc[0]])) == "" {
 		s = clean(s[loc[1]:]) // "Dr.-Ing. - Geschäftsführer": the degree before the title goes
 	}
@@ -1505,7 +1506,7 @@ func titleLine(s string) (string, bool) {
 		return "", false // a firm ("Rinaldi Consultants"), not a title
 	}
 	for k, w := range words {
-		if strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789-–/.,+()") == "" && !ordinal(words, k) {
+		if strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789-–/.,+()") == "" && !ordinal(words, k) && !smallNumberInRole(words, w) {
 			return "", false // a number: a street number, a year, a phone
 		}
 	}

@@ -78,11 +78,11 @@ func (l *layout) siblingTitle(it *html.Node, isName []bool) string {
 			continue // "<h4>Name</h4><p>Ph.D.</p><p>Title</p>"
 		}
 		t, ok := titleLine(l.lines[sp[0]].text)
-		if ok && !looksLikeTitle(t) && !detail && sp[1] == sp[0]+1 {
+		if ok && !titleishLine(t) && !detail && sp[1] == sp[0]+1 {
 			detail = true
 			continue // "<h4>Name</h4><p>München</p><p>Title</p>": a detail, then the title
 		}
-		if !ok || !looksLikeTitle(t) {
+		if !ok || !titleishLine(t) {
 			return ""
 		}
 		end := sp[0] + 1
@@ -652,4 +652,47 @@ func (l *layout) slotRoles(key string, isName []bool) bool {
 		}
 	}
 	return n >= 2
+}
+
+// smallNumberInRole reports whether w, a number in a line of words, is a small one
+// (a grade, a tier, a year group: at most two digits, or a range of them) in a line
+// that names a role ("Head of Tier 2 Support", "Teacher (Grades 3–5)", "Leiterin
+// Kita 2"), not a street number, a year or a phone.
+func smallNumberInRole(words []string, w string) bool {
+	for _, part := range strings.FieldsFunc(strings.Trim(w, "-–/.,+()"), func(r rune) bool { return r == '-' || r == '–' || r == '/' }) {
+		if len(part) > 2 || strings.Trim(part, "0123456789") != "" {
+			return false
+		}
+	}
+	var rest []string
+	for _, x := range words {
+		if !strings.ContainsAny(x, "0123456789") {
+			rest = append(rest, x)
+		}
+	}
+	line := strings.Join(rest, " ")
+	return len(rest) > 0 && !strings.Contains(line, ":") && !tenureWord.MatchString(line) && roleWorded(line)
+}
+
+// tenureWord names a span of time: a number beside it is a term or experience ("2
+// años", "27 years in B2B software"), not part of a role.
+var tenureWord = regexp.MustCompile(`(?i)(?:^|\s)(?:years?|yrs?|jahre?n?|ans?|années?|años?|anni|anno|jaar|jaren|år|months?|monate?n?|mois|meses|mesi|maanden)(?:\s|$)`)
+
+// termAside is a term of office in brackets after a role ("Ordförande (2 år)",
+// "Beisitzer (bis 2026)", "Vocal (2 años)"): no part of the title.
+var termAside = regexp.MustCompile(`(?i)\s*[(\[]\s*(?:bis\s+|until\s+|jusqu'en\s+|hasta\s+)?\d{1,4}\s*(?:years?|yrs?|jahre?|ans?|años?|anni|jaar|år)?\s*[)\]]\s*$`)
+
+// titleishLine is looksLikeTitle for a line that may hold a small number or a slash
+// between two roles ("Geschäftsführer / CEO", "Head of Tier 2 Support").
+func titleishLine(t string) bool {
+	if looksLikeTitle(t) {
+		return true
+	}
+	var ws []string
+	for _, w := range strings.Fields(strings.NewReplacer("/", " ", "|", " ").Replace(t)) {
+		if !strings.ContainsAny(w, "0123456789") {
+			ws = append(ws, w)
+		}
+	}
+	return len(ws) > 0 && looksLikeTitle(strings.Join(ws, " "))
 }

@@ -48,6 +48,7 @@ var (
 		"Antes trabajó en varias empresas del sector energético en Bilbao y Sevilla.",
 		"He has over twenty years of experience in logistics, finance and operations.",
 	}
+	oddTitles     = []string{"Head of Tier 2 Support", "Teacher (Grades 3–5)", "Coordinator, Year 7", "Leiterin Kita 2", "Director, Region 5", "Co-Founder & CEO", "Partner | Rechtsanwalt", "Geschäftsführer / CEO", "VP, People & Culture", "Directeur R&D", "Responsable Marketing & Communication digitale", "Chief of Staff to the CEO", "Head of Sales DACH", "Senior Consultant SAP S/4HANA"}
 	employerLines = []string{"Acme Holding GmbH", "Northwind Traders Ltd.", "Université de Lyon", "Fundación Horizonte", "Studio Verde S.r.l."}
 	quoteLines    = []string{"“I love solving hard problems.”", "\"Coffee first.\"", "«Toujours en mouvement»"}
 	detailLines   = []string{"Languages: English, German", "Sprachen: Deutsch, Englisch", "Room 204", "Raum C 3.05", "Mo–Fr 9–12 Uhr", "Office hours: Tue 2–4 pm", "Langues : français, anglais"}
@@ -165,6 +166,10 @@ var titleKinds = []struct {
 	{"employer-first", func(r *rand.Rand, _ string) titleCard {
 		t := pickTitle(r)
 		return titleCard{below: []string{esc(employerLines[r.IntN(len(employerLines))]), esc(t)}, want: t}
+	}},
+	{"odd-title", func(r *rand.Rand, _ string) titleCard {
+		t := oddTitles[r.IntN(len(oddTitles))]
+		return titleCard{below: []string{esc(t)}, want: t}
 	}},
 	{"bio-only", func(r *rand.Rand, first string) titleCard {
 		s := bioStatements[r.IntN(len(bioStatements))]
