@@ -896,7 +896,7 @@ func (l *layout) roleSlots(isName []bool, names []string) {
 			continue
 		}
 		t := clean(ln.text)
-		unknown := isName[k] && names[k] != "" && !knownName(names[k])
+		unknown := isName[k] && names[k] != "" && (!knownName(names[k]) || looksLikeTitle(names[k])) // "Brand Ambassador": words of names, a title by the job model
 		if p, ok, _ := shaped(t); isName[k] && names[k] == "" && ok && !knownName(p.Name) && p.Title != "" {
 			unknown = true // "Scat Dog Handler, Research Manager": a title read as "Name, Title"
 		}

@@ -78,12 +78,13 @@ func (l *layout) siblingTitle(it *html.Node, isName []bool) string {
 			continue // "<h4>Name</h4><p>Ph.D.</p><p>Title</p>"
 		}
 		t, ok := titleLine(l.lines[sp[0]].text)
-		if ok && !titleishLine(t) && !detail && sp[1] == sp[0]+1 {
+		slotted := l.slotRoles(l.rosterKey(sp[0]), isName) // the shape that holds roles after the page's names
+		if ok && !titleishLine(t) && !slotted && !detail && sp[1] == sp[0]+1 {
 			detail = true
 			continue // "<h4>Name</h4><p>München</p><p>Title</p>": a detail, then the title
 		}
-		if !ok || !titleishLine(t) {
-			return ""
+		if !ok || !titleishLine(t) && !slotted {
+			return "" // no title by its words, nor in the shape that holds titles after the page's names
 		}
 		end := sp[0] + 1
 		for ; end < sp[1] && !isName[end]; end++ {
@@ -685,7 +686,7 @@ var termAside = regexp.MustCompile(`(?i)\s*[(\[]\s*(?:bis\s+|until\s+|jusqu'en\s
 // titleishLine is looksLikeTitle for a line that may hold a small number or a slash
 // between two roles ("Geschäftsführer / CEO", "Head of Tier 2 Support").
 func titleishLine(t string) bool {
-	if looksLikeTitle(t) {
+	if titleish(t) {
 		return true
 	}
 	var ws []string
