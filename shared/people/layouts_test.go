@@ -57,6 +57,11 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h2>Styrelsen</h2><ul><li><strong>Ordförande (2 år):</strong> Karin Lindqvist</li><li><strong>Kassör (1 år):</strong> Oskar Berglund</li></ul>
 <div class="t"><h3>Megan Foley</h3><p>Head of Tier 2 Support</p><p>14 years in customer care</p></div><div class="t"><h3>Arjun Mehta</h3><p>Teacher (Grades 3–5)</p></div><div class="t"><h3>Lena Kraus</h3><p>Leiterin Kita 2</p></div>`,
 			map[string]string{"Karin Lindqvist": "Ordförande", "Oskar Berglund": "Kassör", "Megan Foley": "Head of Tier 2 Support", "Arjun Mehta": "Teacher (Grades 3–5)", "Lena Kraus": "Leiterin Kita 2"}},
+		{"a line repeated under several names that names no role is a call to action: the role above the name wins; a list's opening clause is no role; Professor after a name is a title; a start year in brackets is cut",
+			`<section><p class="up">Cofundador y Socio Director</p><h2>Rodrigo Salas</h2><p>Trabajemos juntos</p></section><section><p class="up">Abogada</p><h2>Lucía Ferrer</h2><p>Trabajemos juntos</p></section><section><p class="up">Gerente de oficina</p><h2>Marta Gil</h2><p>Contácteme</p></section>
+<p>We are:</p><ul><li><a href="/p/evw">Elias Van Dorn</a>, Professor</li><li>Maya Kessler, Ph.D. student</li></ul>
+<div class="c"><h2>Wilma Rinaldi</h2><h4>Fondatrice &amp; Socio Senior (dal 1974)</h4></div><div class="c"><h2>Paolo Serra</h2><h4>Socio gerente</h4></div>`,
+			map[string]string{"Rodrigo Salas": "Cofundador y Socio Director", "Lucía Ferrer": "Abogada", "Marta Gil": "Gerente de oficina", "Elias Van Dorn": "Professor", "Maya Kessler": "Ph.D. student", "Wilma Rinaldi": "Fondatrice & Socio Senior", "Paolo Serra": "Socio gerente"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

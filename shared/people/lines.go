@@ -49,6 +49,7 @@ type layout struct {
 	// jobSlot marks the shapes of the first of two title lines where those lines mostly
 	// state jobs held elsewhere: the second line is the role
 	jobSlot map[string]bool
+	repeats map[string]int // how often each line's text occurs on the page (repeated, on first use)
 }
 
 var inlineTags = map[atom.Atom]bool{atom.Span: true, atom.Strong: true, atom.B: true, atom.Em: true, atom.I: true, atom.A: true,
@@ -656,7 +657,7 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		}
 	}
 	title := after
-	if after == "" || label && titleWord(before) && !titleWord(after) || label && l.headsAddress(afterK, i) {
+	if after == "" || label && titleWord(before) && !titleWord(after) || label && l.headsAddress(afterK, i) || before != "" && titleish(before) && l.boilerplate(afterK) {
 		title = before // a label above the name wins over an addressee over a street ("Verwaltung des Friedhofs<br>Hauptstraße 9")
 	}
 	if t := l.rowRole(i, isName); t != "" {
@@ -997,7 +998,7 @@ func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
 		}
 	}
 	t, ok := titleLine(l.headingText(k))
-	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || words > 10 || l.lines[k].heading == 0 && words > 4 {
+	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || words > 10 || l.lines[k].heading == 0 && words > 4 || clauseLabel(t) {
 		return "" // not a label but a sentence ("Il Consiglio Direttivo in carica è composto da:")
 	}
 	return singular(headingRole(t))
@@ -1433,6 +1434,9 @@ func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people b
 		if _, ok := nameOf(t); ok || len(strings.Fields(t)) > 6 || strings.ContainsAny(t, ".!?") {
 			return "", false
 		}
+		if clauseLabel(t) {
+			return "", true // "We are:": the list's opening words, no role
+		}
 		return t, true
 	}
 	return "", false
@@ -1607,7 +1611,7 @@ func abbreviation(w string) bool {
 // CFO"): the field's name is not part of the title.
 var fieldLabel = regexp.MustCompile(`(?i)^(?:funktion|function|fonction|position|role|rolle|titel|title|job title|poste|cargo|ruolo|functie|positie)\s*:\s+`)
 
-var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|e-?post|courriel|correo(?: electrónico)?|sähköposti|web|website|tel\.?|tlf\.?|phone|telefon|telefone|téléphone|teléfono|telefono|mobile?|handy|fax|vcard|contact|kontakt|profile?|jr\.?|sr\.?|ii|iii|iv|view profile|ver perfil|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
+var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|e-?post|courriel|correo(?: electrónico)?|sähköposti|web|website|tel\.?|tlf\.?|phone|telefon|telefone|téléphone|teléfono|telefono|mobile?|handy|fax|vcard|contact|kontakt|contact me|contáctame|contácteme|contacte-me|contactez-moi|kontaktieren|contattami|ver biografía|view bio|read bio|full bio|profile?|jr\.?|sr\.?|ii|iii|iv|view profile|ver perfil|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
 
 // idLine is a membership number or an identifier shown under a name ("Socio #430",
 // "Mitglied Nr. 12", "N° 7"), and handleLine a handle given with its service's label
@@ -1629,7 +1633,7 @@ var factLine = regexp.MustCompile(`(?i)^(?:profession|occupation|day job|beruf|m
 
 func isNoise(s string) bool {
 	s = strings.TrimSpace(s)
-	return s == "" || statusLine.MatchString(s) || factLine.MatchString(s) || honorificWords[honorificKey(s)] || noise.MatchString(s) || idLine.MatchString(strings.ToLower(s)) || handleLine.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
+	return s == "" || statusLine.MatchString(s) || factLine.MatchString(s) || honorificWords[honorificKey(s)] && (len(s) <= 5 || strings.HasSuffix(s, ".")) || noise.MatchString(s) || idLine.MatchString(strings.ToLower(s)) || handleLine.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
 }
 
 var (

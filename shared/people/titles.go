@@ -680,8 +680,9 @@ func smallNumberInRole(words []string, w string) bool {
 var tenureWord = regexp.MustCompile(`(?i)(?:^|\s)(?:years?|yrs?|jahre?n?|ans?|années?|años?|anni|anno|jaar|jaren|år|months?|monate?n?|mois|meses|mesi|maanden)(?:\s|$)`)
 
 // termAside is a term of office in brackets after a role ("Ordförande (2 år)",
-// "Beisitzer (bis 2026)", "Vocal (2 años)"): no part of the title.
-var termAside = regexp.MustCompile(`(?i)\s*[(\[]\s*(?:bis\s+|until\s+|jusqu'en\s+|hasta\s+)?\d{1,4}\s*(?:years?|yrs?|jahre?|ans?|años?|anni|jaar|år)?\s*[)\]]\s*$`)
+// "Beisitzer (bis 2026)", "Vocal (2 años)", "Socio Senior (dal 1974)"): no part of
+// the title.
+var termAside = regexp.MustCompile(`(?i)\s*[(\[]\s*(?:bis\s+|until\s+|jusqu'en\s+|hasta\s+|dal\s+|since\s+|seit\s+|depuis\s+|desde\s+|ab\s+|sinds\s+|siden\s+|from\s+)?\d{1,4}\s*(?:years?|yrs?|jahre?|ans?|años?|anni|jaar|år)?\s*[)\]]\s*$`)
 
 // titleishLine is looksLikeTitle for a line that may hold a small number or a slash
 // between two roles ("Geschäftsführer / CEO", "Head of Tier 2 Support").
@@ -696,4 +697,39 @@ func titleishLine(t string) bool {
 		}
 	}
 	return len(ws) > 0 && looksLikeTitle(strings.Join(ws, " "))
+}
+
+// clauseWords are the pronouns and verbs that make a label a clause ("We are:",
+// "Wir sind:", "Nous sommes :", "Our team is:"), not the name of a role or body.
+var clauseWords = map[string]bool{"we": true, "are": true, "is": true, "wir": true, "sind": true, "ist": true, "nous": true, "sommes": true,
+	"sont": true, "est": true, "somos": true, "son": true, "es": true, "siamo": true, "sono": true, "è": true, "wij": true, "zijn": true,
+	"vi": true, "er": true, "är": true, "include": true, "includes": true, "meet": true}
+
+// clauseLabel reports whether a label or heading is a clause that opens a list
+// rather than a role or body.
+func clauseLabel(t string) bool {
+	for k, w := range strings.Fields(strings.TrimSuffix(strings.TrimSpace(t), ":")) {
+		lw := strings.ToLower(w)
+		if (clauseWords[lw] || leadVerbs[lw]) && (w == lw || k == 0) {
+			return true // a verb in lower case, or a pronoun opening the label; not "Région Est"
+		}
+	}
+	return false
+}
+
+// boilerplate reports whether line k holds text the page repeats on two or more
+// cards and that names no role ("Trabajemos juntos", "Let's work together" under
+// every name): a call to action, not the card's title.
+func (l *layout) boilerplate(k int) bool {
+	if k < 0 {
+		return false
+	}
+	if l.repeats == nil {
+		l.repeats = map[string]int{}
+		for _, ln := range l.lines {
+			l.repeats[strings.ToLower(ln.text)]++
+		}
+	}
+	t := l.lines[k].text
+	return l.repeats[strings.ToLower(t)] >= 2 && !titleish(clean(t))
 }
