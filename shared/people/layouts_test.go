@@ -62,6 +62,11 @@ func TestTeamPageLayouts(t *testing.T) {
 <p>We are:</p><ul><li><a href="/p/evw">Elias Van Dorn</a>, Professor</li><li>Maya Kessler, Ph.D. student</li></ul>
 <div class="c"><h2>Wilma Rinaldi</h2><h4>Fondatrice &amp; Socio Senior (dal 1974)</h4></div><div class="c"><h2>Paolo Serra</h2><h4>Socio gerente</h4></div>`,
 			map[string]string{"Rodrigo Salas": "Cofundador y Socio Director", "Lucía Ferrer": "Abogada", "Marta Gil": "Gerente de oficina", "Elias Van Dorn": "Professor", "Maya Kessler": "Ph.D. student", "Wilma Rinaldi": "Fondatrice & Socio Senior", "Paolo Serra": "Socio gerente"}},
+		{"a line of 'Role since YEAR' sentences gives the role taken up last; a sentence about the person is no such line",
+			`<table><tr><td><img src="a.jpg"></td><td><b>Henrik Dahl</b><br><a href="mailto:h@x.example">email</a><br><p>Board member since 2010. Chair since 2016.</p></td></tr>
+<tr><td><img src="b.jpg"></td><td><b>Mette Holm</b><br><a href="mailto:m@x.example">email</a><br><p>Treasurer since 2019.</p></td></tr>
+<tr><td><img src="c.jpg"></td><td><b>Sune Lund</b><br><a href="mailto:s@x.example">email</a><br><p>Sune has lived in Aarhus since 2012.</p></td></tr></table>`,
+			map[string]string{"Henrik Dahl": "Chair", "Mette Holm": "Treasurer", "Sune Lund": ""}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

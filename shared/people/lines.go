@@ -715,6 +715,11 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	}
 	bio := title == ""
 	for k := sp[0]; k < sp[1] && title == ""; k++ {
+		if k != i && !isName[k] {
+			title = latestRole(l.lines[k].text) // "Medlem af Bestyrelsen siden 2010. Formand siden 2016."
+		}
+	}
+	for k := sp[0]; k < sp[1] && title == ""; k++ {
 		if k != i && len(strings.Fields(l.lines[k].text)) > 6 {
 			title = bioTitle(l.lines[k].text)
 			break

@@ -733,3 +733,27 @@ func (l *layout) boilerplate(k int) bool {
 	t := l.lines[k].text
 	return l.repeats[strings.ToLower(t)] >= 2 && !titleish(clean(t))
 }
+
+// sinceStatement is a sentence that is only a role and the year it was taken up
+// ("Chair since 2016.", "Formand siden 2016.", "Kassenwartin seit 2019").
+var sinceStatement = regexp.MustCompile(`^(\p{Lu}[\pL'’&-]*(?:\s+[\pL'’&-]+){0,4})\s+(?:since|seit|siden|sedan|depuis|desde|dal|sinds|from)\s+((?:19|20)\d\d)\.?$`)
+
+// latestRole is the role of a card's line made of "Role since YEAR" sentences: the
+// one taken up last ("Medlem af Bestyrelsen siden 2010. Formand siden 2016." gives
+// Formand); "" when a sentence of the line is anything else.
+func latestRole(s string) string {
+	best, year := "", ""
+	for _, sent := range strings.Split(strings.TrimSpace(s), ". ") {
+		m := sinceStatement.FindStringSubmatch(strings.TrimSpace(sent))
+		if m == nil {
+			return ""
+		}
+		if first := strings.ToLower(strings.Fields(m[1])[0]); bioPronouns[first] || leadVerbs[first] || givenWord(first) {
+			return ""
+		}
+		if m[2] >= year {
+			best, year = m[1], m[2]
+		}
+	}
+	return best
+}
