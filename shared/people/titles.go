@@ -609,7 +609,27 @@ func employerJob(s string) bool {
 // model or the job words know it, or it ends in an agent noun ("Kassierer").
 func titleish(t string) bool {
 	w := strings.Fields(t)
-	return len(w) > 0 && (looksLikeTitle(t) || titleWord(t) || agentNoun(w[len(w)-1]))
+	return len(w) > 0 && (looksLikeTitle(t) || titleWord(t) || agentNounAny(w[len(w)-1]))
+}
+
+// agentNounAny is agentNoun with the feminine forms of German and the Iberian
+// languages ("Kassenprüferin", "Administradora", "Contadora").
+func agentNounAny(w string) bool {
+	if agentNoun(w) {
+		return true
+	}
+	lw := strings.ToLower(strings.Trim(w, ".,;"))
+	for _, e := range []string{"erin", "orin", "eurin", "istin", "entin", "antin"} {
+		if strings.HasSuffix(lw, e) && len([]rune(lw)) >= 7 {
+			return true
+		}
+	}
+	for _, e := range []string{"adora", "edora", "idora", "tora"} {
+		if strings.HasSuffix(lw, e) && len([]rune(lw)) >= 7 {
+			return true
+		}
+	}
+	return false
 }
 
 // titleAfterDetail is the title line after line k of a card, when line k holds a
@@ -640,7 +660,7 @@ func roleWorded(t string) bool {
 	if len(w) == 0 {
 		return false
 	}
-	return titleWord(t) || agentNoun(w[0]) || agentNoun(w[len(w)-1]) || title.Classify(t).Seniority != title.MidLevel
+	return titleWord(t) || agentNounAny(w[0]) || agentNounAny(w[len(w)-1]) || title.Classify(t).Seniority != title.MidLevel
 }
 
 // slotRoles reports whether two or more lines of the element shape key, each right
