@@ -67,6 +67,10 @@ func TestTeamPageLayouts(t *testing.T) {
 <tr><td><img src="b.jpg"></td><td><b>Mette Holm</b><br><a href="mailto:m@x.example">email</a><br><p>Treasurer since 2019.</p></td></tr>
 <tr><td><img src="c.jpg"></td><td><b>Sune Lund</b><br><a href="mailto:s@x.example">email</a><br><p>Sune has lived in Aarhus since 2012.</p></td></tr></table>`,
 			map[string]string{"Henrik Dahl": "Chair", "Mette Holm": "Treasurer", "Sune Lund": ""}},
+		{"name headings under a board heading of the same rank take it; a team heading of that rank gives none",
+			`<h2>Our people</h2><h3>Chair</h3><h3>Adaeze Okafor</h3><p>Adaeze has chaired the board since 2019.</p><h3>Audit Committee</h3><h3>Tomasz Wrona</h3><h3>Helga Brandt</h3>
+<h3>Team</h3><h3>Ruth Amsel</h3><h3>Jonas Ek</h3>`,
+			map[string]string{"Adaeze Okafor": "Chair", "Tomasz Wrona": "Audit Committee", "Helga Brandt": "Audit Committee", "Ruth Amsel": "", "Jonas Ek": ""}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

@@ -1243,6 +1243,9 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 			continue
 		}
 		head, people := l.sectionOf(f.line, l.lines[f.line].heading, len(titled) > 0)
+		if head == "" {
+			head = l.sameRankSection(f.line, isName)
+		}
 		if head != "" {
 			f.p.Title = singular(head)
 		}

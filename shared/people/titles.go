@@ -777,3 +777,36 @@ func latestRole(s string) string {
 	}
 	return best
 }
+
+// sameRankSection is the heading a run of name headings of one rank sits under when
+// that heading has the same rank ("<h3>Audit Committee</h3><h3>Name</h3><h3>Name
+// </h3>"): the nearest heading before line i of its rank that is no name, with only
+// name headings of that rank (and their cards' lines) between, when it names a board
+// or the holders of a role; "" otherwise.
+func (l *layout) sameRankSection(i int, isName []bool) string {
+	rank := l.lines[i].heading
+	if rank == 0 || rank > 6 {
+		return ""
+	}
+	for k := i - 1; k >= 0; k-- {
+		h := l.lines[k].heading
+		if h == 0 {
+			continue
+		}
+		if h < rank {
+			return ""
+		}
+		if h > rank {
+			continue
+		}
+		if isName[k] {
+			continue
+		}
+		t := clean(l.headingText(k))
+		if genericHeading.MatchString(t) || clauseLabel(t) || len(strings.Fields(t)) > 6 || !boardHeading(t) {
+			return ""
+		}
+		return headingRole(t)
+	}
+	return ""
+}
