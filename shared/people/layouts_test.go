@@ -71,6 +71,9 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h2>Our people</h2><h3>Chair</h3><h3>Adaeze Okafor</h3><p>Adaeze has chaired the board since 2019.</p><h3>Audit Committee</h3><h3>Tomasz Wrona</h3><h3>Helga Brandt</h3>
 <h3>Team</h3><h3>Ruth Amsel</h3><h3>Jonas Ek</h3>`,
 			map[string]string{"Adaeze Okafor": "Chair", "Tomasz Wrona": "Audit Committee", "Helga Brandt": "Audit Committee", "Ruth Amsel": "", "Jonas Ek": ""}},
+		{"an organisation named after the title's last comma is cut; a field after it is kept",
+			`<h2>Team</h2><ul><li><strong>Maren Vogel</strong>, Geschäftsführerin, Nordlicht GmbH</li><li><strong>Tariq Aziz</strong>, Associate Professor, University of Leeds</li><li><strong>Ines Kraft</strong>, Partner, Tax Advisory</li></ul>`,
+			map[string]string{"Maren Vogel": "Geschäftsführerin", "Tariq Aziz": "Associate Professor", "Ines Kraft": "Partner, Tax Advisory"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

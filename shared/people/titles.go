@@ -810,3 +810,19 @@ func (l *layout) sameRankSection(i int, isName []bool) string {
 	}
 	return ""
 }
+
+// withoutEmployer cuts the employer a title names after its last comma when that part
+// is an organisation by its words ("Geschäftsführerin, Acme GmbH", "Associate
+// Professor, University of Montpellier") and the part before reads as a role: the
+// page's own people are listed with their role, the firm is the page's.
+func withoutEmployer(t string) string {
+	i := strings.LastIndex(t, ", ")
+	if i <= 0 {
+		return t
+	}
+	head, tail := t[:i], t[i+2:]
+	if !orgWords.MatchString(" "+tail) || orgWords.MatchString(" "+head) || !titleish(head) {
+		return t
+	}
+	return head
+}
