@@ -50,6 +50,9 @@ func TestTeamPageLayouts(t *testing.T) {
 			`<h2>Board of Directors</h2><ul><li><p><strong>Dana Whitlock</strong><br>Treasurer<br>Harbor Lane Solutions, LLC, Consultant<br>Ashford, NJ<br>Joined Board: March 2014</p></li>
 <li><p><strong>Luis Ocampo</strong><br>Member At-Large<br>Redfern Analytics, Senior Marketing Manager<br>Austin, TX</p></li><li><p><strong>Priya Natarajan</strong><br>Head of Research<br>and Development</p></li></ul>`,
 			map[string]string{"Dana Whitlock": "Treasurer", "Luis Ocampo": "Member At-Large", "Priya Natarajan": "Head of Research and Development"}},
+		{"a title goes on with a region or unit in capitals on its next line, not with a town",
+			`<h2>Sales</h2><p><strong>Greta Lind</strong><br>Head of Sales<br>EMEA</p><p><strong>Omar Said</strong><br>Key Account Manager<br>Lyon</p>`,
+			map[string]string{"Greta Lind": "Head of Sales EMEA", "Omar Said": "Key Account Manager"}},
 		{"a JSON-LD Person's job title under the property written in lower case",
 			`<script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Holzbau GmbH","founder":{"@type":"Person","name":"Henrik Albers","jobtitle":"Tischlermeister"}}</script><h1>Holzbau</h1>`,
 			map[string]string{"Henrik Albers": "Tischlermeister"}},
