@@ -47,8 +47,8 @@ func continuesTitle(prev, next string) bool {
 	if titleWord(next) || agentNoun(nw[len(nw)-1]) {
 		return true
 	}
-	if len(nw) <= 2 && strings.ToUpper(next) == next && len(next) <= 9 {
-		return true // "Head of Sales<br>EMEA", "Leiter<br>R&D": a region or unit in capitals
+	if len(nw) <= 2 && strings.ToUpper(next) == next && len(next) <= 9 || len(nw) == 1 && compassWords[strings.ToLower(next)] {
+		return true // "Head of Sales<br>EMEA", "Leiter<br>R&D", "Vertrieb<br>Süd": a region or unit
 	}
 	c := title.Classify(next)
 	return c.Department != title.Other || c.Seniority != title.MidLevel
