@@ -77,6 +77,9 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"an organisation named after the title's last comma is cut; a field after it is kept",
 			`<h2>Team</h2><ul><li><strong>Maren Vogel</strong>, Geschäftsführerin, Nordlicht GmbH</li><li><strong>Tariq Aziz</strong>, Associate Professor, University of Leeds</li><li><strong>Ines Kraft</strong>, Partner, Tax Advisory</li></ul>`,
 			map[string]string{"Maren Vogel": "Geschäftsführerin", "Tariq Aziz": "Associate Professor", "Ines Kraft": "Partner, Tax Advisory"}},
+		{"a list-opening sentence about the body's members lets the heading above name the body",
+			`<h3>Youth Committee</h3><p><strong>Chair: Nadia Farouk</strong></p><p>The committee also has these members:</p><ul><li>Pavel Horak</li><li>Irene Castell</li></ul>`,
+			map[string]string{"Nadia Farouk": "Chair", "Pavel Horak": "Youth Committee", "Irene Castell": "Youth Committee"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

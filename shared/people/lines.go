@@ -1416,6 +1416,9 @@ func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people b
 			if body := composedBody(ln.text); body != "" {
 				return body, true
 			}
+			if membersSentence(ln.text) {
+				continue // "The committee also has these members:": the heading above names the body
+			}
 			return "", true
 		}
 		label := strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) <= 4

@@ -829,3 +829,12 @@ func withoutEmployer(t string) string {
 	}
 	return head
 }
+
+// membersWord names a body's members in a sentence that opens a list of them.
+var membersWord = regexp.MustCompile(`(?i)(?:^|\s)(?:members|mitglieder\pL*|membres|miembros|membri|membros|leden|medlemmer|medlemmene|medlemmar|medlemmerne)(?:\s|:|$)`)
+
+// membersSentence reports whether a list-opening sentence says the list holds the
+// members of the body the section is about ("Utvalget består i tillegg av disse
+// medlemmene:", "The committee also has these members:"): the section's heading, above
+// it, names the body.
+func membersSentence(s string) bool { return membersWord.MatchString(s) }
