@@ -80,6 +80,9 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"a list-opening sentence about the body's members lets the heading above name the body",
 			`<h3>Youth Committee</h3><p><strong>Chair: Nadia Farouk</strong></p><p>The committee also has these members:</p><ul><li>Pavel Horak</li><li>Irene Castell</li></ul>`,
 			map[string]string{"Nadia Farouk": "Chair", "Pavel Horak": "Youth Committee", "Irene Castell": "Youth Committee"}},
+		{"a role cell before a cell of several names gives each the singular",
+			`<h2>Junta Directiva</h2><table><tr><td>Presidente</td><td>Ana Pérez</td></tr><tr><td>Vocales</td><td>Luis Gil<br>Eva Sanz</td></tr></table>`,
+			map[string]string{"Ana Pérez": "Presidente", "Luis Gil": "Vocal", "Eva Sanz": "Vocal"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

@@ -662,6 +662,8 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	}
 	if t := l.rowRole(i, isName); t != "" {
 		title = t // the table's column of titles
+	} else if title == "" {
+		title = l.rowLabel(i, isName) // the role cell before the name's cell
 	}
 	// A title on the card's first line and the name on its last, a bio between them
 	// ("<li><p>Directeur artistique</p><p>Il veille ...<br>Léa Martin</p></li>").

@@ -838,3 +838,44 @@ var membersWord = regexp.MustCompile(`(?i)(?:^|\s)(?:members|mitglieder\pL*|memb
 // medlemmene:", "The committee also has these members:"): the section's heading, above
 // it, names the body.
 func membersSentence(s string) bool { return membersWord.MatchString(s) }
+
+// rowLabel is the role in the cell before a name's cell in its table row, when that
+// cell holds no name and reads as a title ("<tr><td>Vocales</td><td>Luis Gil<br>Eva
+// Sanz</td></tr>"); where the name's cell holds two or more names the role is given
+// in the singular (Vocal). "" when there is none.
+func (l *layout) rowLabel(i int, isName []bool) string {
+	cell := tableCell(l.lines[i].block)
+	if cell == nil {
+		return ""
+	}
+	csp, ok := l.span[cell]
+	if !ok {
+		return ""
+	}
+	names := 0
+	for j := csp[0]; j < csp[1]; j++ {
+		if isName[j] {
+			names++
+		}
+	}
+	for c := prevElement(cell); c != nil; c = prevElement(c) {
+		sp, ok := l.span[c]
+		if !ok || sp[1] <= sp[0] {
+			continue
+		}
+		for j := sp[0]; j < sp[1]; j++ {
+			if isName[j] {
+				return ""
+			}
+		}
+		t, ok := titleLine(l.lines[sp[0]].text)
+		if !ok || sp[1]-sp[0] > 2 || !titleish(t) && !titleish(singular(t)) {
+			return ""
+		}
+		if names >= 2 {
+			return singular(t)
+		}
+		return t
+	}
+	return ""
+}
