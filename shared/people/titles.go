@@ -47,8 +47,8 @@ func continuesTitle(prev, next string) bool {
 	if titleWord(next) || agentNoun(nw[len(nw)-1]) {
 		return true
 	}
-	if len(nw) <= 2 && strings.ToUpper(next) == next && len(next) <= 9 || len(nw) == 1 && compassWords[strings.ToLower(next)] {
-		return true // "Head of Sales<br>EMEA", "Leiter<br>R&D", "Vertrieb<br>Süd": a region or unit
+	if len(nw) <= 2 && strings.ToUpper(next) == next && len(next) <= 9 || len(nw) == 1 && compassWords[strings.ToLower(next)] || regionLine(nw) {
+		return true // "Head of Sales<br>EMEA", "Leiter<br>R&D", "Vertrieb<br>Süd", "Managing Director<br>Europe": a region or unit
 	}
 	c := title.Classify(next)
 	return c.Department != title.Other || c.Seniority != title.MidLevel
@@ -878,4 +878,27 @@ func (l *layout) rowLabel(i int, isName []bool) string {
 		return t
 	}
 	return ""
+}
+
+// regionWords name the world's regions a role may cover ("Europe", "North America",
+// "Asia Pacific", "Lateinamerika"), unlike a town.
+var regionWords = map[string]bool{"europe": true, "europa": true, "america": true, "americas": true, "amérique": true, "amerika": true,
+	"américa": true, "asia": true, "asie": true, "asien": true, "pacific": true, "africa": true, "afrique": true, "afrika": true,
+	"middle": true, "east": true, "nordics": true, "benelux": true, "dach": true, "emea": true, "apac": true, "latam": true,
+	"latin": true, "lateinamerika": true, "latinoamérica": true, "iberia": true, "scandinavia": true, "skandinavien": true,
+	"north": true, "south": true, "west": true, "central": true, "western": true, "eastern": true, "northern": true, "southern": true,
+	"oceania": true, "international": true, "global": true, "worldwide": true, "weltweit": true}
+
+// regionLine reports whether a line's words all name a region ("Europe", "North
+// America").
+func regionLine(ws []string) bool {
+	if len(ws) == 0 || len(ws) > 3 {
+		return false
+	}
+	for _, w := range ws {
+		if !regionWords[strings.ToLower(strings.Trim(w, ",."))] {
+			return false
+		}
+	}
+	return true
 }
