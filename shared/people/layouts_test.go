@@ -83,6 +83,9 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"a role cell before a cell of several names gives each the singular",
 			`<h2>Junta Directiva</h2><table><tr><td>Presidente</td><td>Ana Pérez</td></tr><tr><td>Vocales</td><td>Luis Gil<br>Eva Sanz</td></tr></table>`,
 			map[string]string{"Ana Pérez": "Presidente", "Luis Gil": "Vocal", "Eva Sanz": "Vocal"}},
+		{"a separator run between a name and its role is no title",
+			`<h2>Partners</h2><ul class="team"><li><span class="name">Karl Brauner</span> <span class="sep">/</span> <span class="role">Partner</span></li><li><span class="name">Ute Lenz</span> <span class="sep">·</span> <span class="role">Associate</span></li></ul>`,
+			map[string]string{"Karl Brauner": "Partner", "Ute Lenz": "Associate"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

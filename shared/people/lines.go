@@ -1490,7 +1490,7 @@ func titleLine(s string) (string, bool) {
 	if loc := nameSepSplit.FindStringIndex(s); loc != nil && stripDegrees(clean(s[:loc[0]])) == "" {
 		s = clean(s[loc[1]:]) // "Dr.-Ing. - Geschäftsführer": the degree before the title goes
 	}
-	if s == "" || len(s) > 110 || isNoise(s) || degreeToken(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") {
+	if s == "" || len(s) > 110 || isNoise(s) || degreeToken(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") || strings.IndexFunc(s, unicode.IsLetter) < 0 {
 		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
 	}
 	words := strings.Fields(s)
@@ -1646,7 +1646,7 @@ var factLine = regexp.MustCompile(`(?i)^(?:profession|occupation|day job|beruf|m
 
 func isNoise(s string) bool {
 	s = strings.TrimSpace(s)
-	return s == "" || statusLine.MatchString(s) || factLine.MatchString(s) || honorificWords[honorificKey(s)] && (len(s) <= 5 || strings.HasSuffix(s, ".")) || noise.MatchString(s) || idLine.MatchString(strings.ToLower(s)) || handleLine.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
+	return s == "" || strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 || statusLine.MatchString(s) || factLine.MatchString(s) || honorificWords[honorificKey(s)] && (len(s) <= 5 || strings.HasSuffix(s, ".")) || noise.MatchString(s) || idLine.MatchString(strings.ToLower(s)) || handleLine.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
 }
 
 var (
