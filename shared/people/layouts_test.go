@@ -86,6 +86,9 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"a separator run between a name and its role is no title",
 			`<h2>Partners</h2><ul class="team"><li><span class="name">Karl Brauner</span> <span class="sep">/</span> <span class="role">Partner</span></li><li><span class="name">Ute Lenz</span> <span class="sep">·</span> <span class="role">Associate</span></li></ul>`,
 			map[string]string{"Karl Brauner": "Partner", "Ute Lenz": "Associate"}},
+		{"a list's names with their own roles in brackets keep them over the list's label",
+			`<h2>Impressum</h2><p>Vertreten durch den Vorstand: Anke Rothe (Vorsitzende), Jonas Wirtz (Kassenwart) und Mara Lindt</p>`,
+			map[string]string{"Anke Rothe": "Vorsitzende", "Jonas Wirtz": "Kassenwart", "Mara Lindt": "Vertreten durch den Vorstand"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

@@ -2175,6 +2175,12 @@ func prose(text string) []Person {
 		// "Label: Name, Name and Name"
 		if label, rest, ok := strings.Cut(clause, ":"); ok {
 			if ps := labelled(label, listSep.Split(strings.TrimSpace(withoutAsides(rest)), -1)); len(ps) > 0 {
+				roles := asideRoles(rest)
+				for k := range ps {
+					if t := roles[NameKey(ps[k].Name)]; t != "" {
+						ps[k].Title = t // "Anna Roth (Vorsitzende)": her own role, over the list's label
+					}
+				}
 				out = append(out, ps...)
 				continue
 			}

@@ -902,3 +902,23 @@ func regionLine(ws []string) bool {
 	}
 	return true
 }
+
+// nameAside is a name with a bracketed aside in a list ("Anna Roth (Vorsitzende)").
+var nameAside = regexp.MustCompile(`([^(),;:]+?)\s*\(([^()]{2,60})\)`)
+
+// asideRoles are the roles a list gives its names in brackets ("Vertreten durch den
+// Vorstand: Anna Roth (Vorsitzende), Jonas Wirth (Kassenwart)"), by name key: each
+// person's own role, over the list's label.
+func asideRoles(list string) map[string]string {
+	out := map[string]string{}
+	for _, m := range nameAside.FindAllStringSubmatch(list, -1) {
+		n, ok := nameOf(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m[1]), "und ")))
+		if !ok {
+			continue
+		}
+		if t, ok := titleLine(m[2]); ok && titleish(t) {
+			out[NameKey(n)] = t
+		}
+	}
+	return out
+}
