@@ -89,6 +89,9 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"a list's names with their own roles in brackets keep them over the list's label",
 			`<h2>Impressum</h2><p>Vertreten durch den Vorstand: Anke Rothe (Vorsitzende), Jonas Wirtz (Kassenwart) und Mara Lindt</p>`,
 			map[string]string{"Anke Rothe": "Vorsitzende", "Jonas Wirtz": "Kassenwart", "Mara Lindt": "Vertreten durch den Vorstand"}},
+		{"under a board whose cards state jobs held elsewhere, an office held on the board itself is kept",
+			`<h2>Board of Directors</h2><div class="p"><h3>Johan Roeder</h3><p>Partner, Sidley Austin LLP</p></div><div class="p"><h3>Annika Lehto</h3><p>Retired CFO, Acme Corp.</p></div><div class="p"><h3>Bo Kimura</h3><p>Chair</p></div><div class="p"><h3>Dana Petrov</h3><p>Vice Chair</p></div>`,
+			map[string]string{"Johan Roeder": "Board of Directors", "Annika Lehto": "Board of Directors", "Bo Kimura": "Chair", "Dana Petrov": "Vice Chair"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

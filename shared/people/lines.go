@@ -798,7 +798,7 @@ func (l *layout) outsideJobs(fs []found) {
 		}
 	}
 	for k := range fs {
-		if sec := secs[heads[k]]; heads[k] != "" && sec.outside >= 2 && sec.outside*2 >= sec.cards {
+		if sec := secs[heads[k]]; heads[k] != "" && sec.outside >= 2 && sec.outside*2 >= sec.cards && !boardOffice(fs[k].p.Title) {
 			fs[k].p.Title = singular(heads[k])
 		}
 	}

@@ -922,3 +922,20 @@ func asideRoles(list string) map[string]string {
 	}
 	return out
 }
+
+// boardOffice reports whether a card's title is an office held on the board itself
+// ("Chair", "Treasurer", "Vice-Chair", "Vorsitzender"): short, every word a job word,
+// no organisation. Under a board whose cards state jobs held elsewhere it is kept.
+func boardOffice(t string) bool {
+	ws := strings.Fields(strings.ToLower(t))
+	if len(ws) == 0 || len(ws) > 3 || outsideJob(t) {
+		return false
+	}
+	for _, w := range ws {
+		w = strings.Trim(w, ",.;()")
+		if !jobWord(w) && w != "&" && w != "and" && w != "und" && w != "et" && w != "y" && w != "of" && w != "the" {
+			return false
+		}
+	}
+	return true
+}
