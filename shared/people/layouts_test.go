@@ -92,6 +92,9 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"under a board whose cards state jobs held elsewhere, an office held on the board itself is kept",
 			`<h2>Board of Directors</h2><div class="p"><h3>Johan Roeder</h3><p>Partner, Sidley Austin LLP</p></div><div class="p"><h3>Annika Lehto</h3><p>Retired CFO, Acme Corp.</p></div><div class="p"><h3>Bo Kimura</h3><p>Chair</p></div><div class="p"><h3>Dana Petrov</h3><p>Vice Chair</p></div>`,
 			map[string]string{"Johan Roeder": "Board of Directors", "Annika Lehto": "Board of Directors", "Bo Kimura": "Chair", "Dana Petrov": "Vice Chair"}},
+		{"letters after a name's comma that name no title are post-nominals: the card's line is the title; a title acronym there is the title",
+			`<h2>Staff</h2><div class="bio"><h3>Ruth Milesen, MSW</h3><p>Clinical Director</p></div><div class="bio"><h3>Omar Haddadi, MSW, LCSW</h3><p>Therapist</p></div><div class="bio"><h3>Lea Brandner, CFO</h3></div>`,
+			map[string]string{"Ruth Milesen": "Clinical Director", "Omar Haddadi": "Therapist", "Lea Brandner": "CFO"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

@@ -1740,6 +1740,9 @@ func shaped(s string) (p Person, ok, alone bool) {
 			if re == nameComma && givenAfterComma(m[2]) {
 				continue // "Carvalho Brandão, Conceição": a name written family name first, not a title
 			}
+			if re == nameComma && postNominalLetters(m[2]) {
+				return Person{Via: ViaBlock, Name: n}, true, true // "Ruth Miles, MSW": letters after the name, no title
+			}
 			if t, ok := titleLine(m[2]); ok {
 				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
 			}

@@ -939,3 +939,28 @@ func boardOffice(t string) bool {
 	}
 	return true
 }
+
+// titleAcronyms are the acronyms that are titles ("CEO", "CISO", "SVP", "HR"); any
+// other short run of capitals after a name's comma is a post-nominal ("MSW", "LCSW",
+// "RN", "PMP").
+var titleAcronyms = map[string]bool{"ceo": true, "cto": true, "cfo": true, "coo": true, "cmo": true, "cio": true, "ciso": true, "cpo": true,
+	"cro": true, "cco": true, "cdo": true, "chro": true, "cso": true, "vp": true, "svp": true, "evp": true, "avp": true, "gm": true,
+	"hr": true, "pr": true, "it": true, "qa": true, "ux": true, "ui": true, "pdg": true, "dg": true, "dga": true, "rrhh": true}
+
+// postNominalLetters reports whether s, after a name's comma, is only post-nominal letters:
+// short runs of capitals, dots or hyphens that name no title ("MSW", "MSW, LCSW",
+// "PA-C", "R.N.").
+func postNominalLetters(s string) bool {
+	parts := strings.Split(s, ",")
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		letters := strings.NewReplacer(".", "", "-", "").Replace(p)
+		if len(letters) < 2 || len(letters) > 6 || strings.ToUpper(letters) != letters || strings.ContainsAny(p, " 0123456789") {
+			return false
+		}
+		if strings.IndexFunc(letters, func(r rune) bool { return !unicode.IsUpper(r) }) >= 0 || titleAcronyms[strings.ToLower(letters)] {
+			return false
+		}
+	}
+	return len(parts) > 0
+}
