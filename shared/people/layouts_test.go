@@ -95,6 +95,9 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"letters after a name's comma that name no title are post-nominals: the card's line is the title; a title acronym there is the title",
 			`<h2>Staff</h2><div class="bio"><h3>Ruth Milesen, MSW</h3><p>Clinical Director</p></div><div class="bio"><h3>Omar Haddadi, MSW, LCSW</h3><p>Therapist</p></div><div class="bio"><h3>Lea Brandner, CFO</h3></div>`,
 			map[string]string{"Ruth Milesen": "Clinical Director", "Omar Haddadi": "Therapist", "Lea Brandner": "CFO"}},
+		{"a degree written out in words is passed over for the role line after it",
+			`<h1>Equipo</h1><div class="m"><h3>Lucía Romero</h3><p>Licenciada en Derecho</p><p>Socia directora</p></div><div class="m"><h3>Nadia Keller</h3><p>Diplom-Kauffrau</p><p>Prokuristin</p></div><div class="m"><h3>Chloé Martin</h3><p>Master en Finance</p><p>Analyste financière</p></div>`,
+			map[string]string{"Lucía Romero": "Socia directora", "Nadia Keller": "Prokuristin", "Chloé Martin": "Analyste financière"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

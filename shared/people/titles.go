@@ -500,8 +500,12 @@ func degreeToken(w string) bool {
 // Inform. Med. (FH)", "M.Sc., MBA").
 func qualificationLine(s string) bool {
 	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
-	return w != "" && degreeToken(w)
+	return w != "" && degreeToken(w) || degreeWordsLine.MatchString(strings.TrimSpace(s))
 }
+
+// degreeWordsLine is a degree written out in words ("Licenciada en Derecho",
+// "Diplom-Kauffrau", "Master en Finance", "Laurea in Economia", "Bachelor of Arts").
+var degreeWordsLine = regexp.MustCompile(`(?i)^(?:(?:licenciad[oa]s?|graduad[oa]s?|diplomad[oa]s?|diplômée?|titulad[oa]s?|egresad[oa]s?|máster|master|bachelor|magister|mestre|mestrado|licence|licenciatura|laurea|laureat[oa]|doctor|doctora|docteur|doktor|dottore|dottoressa|ph\.?\s?d\.?)\s+(?:en|in|of|em|der|da|de|di|ès|es|of\s+arts|of\s+science)\b|diplom-\pL+|dipl\.-\pL+)`)
 
 // registration is a professional registration or licence number shown beside a
 // title ("OAB/BA nº 76052", "Reg.-Nr. 1234", "Licence : 334219G").
