@@ -39,7 +39,7 @@ var twoLine = [][2]string{{"Head of Research", "and Development"}, {"Geschäftsf
 	{"Senior Manager", "Public Affairs"}, {"Responsable", "des partenariats"}, {"Vice President", "Customer Success"}, {"Leiter", "Finanzen und Controlling"}}
 
 var (
-	degreeLines = []string{"M.Sc., MBA", "Dipl.-Ing. (FH)", "Ph.D.", "Dr. rer. nat.", "LL.M.", "Dipl.-Kfm.", "MBA", "B.A., M.A."}
+	degreeLines = []string{"M.Sc., MBA", "Dipl.-Ing. (FH)", "Ph.D.", "Dr. rer. nat.", "LL.M.", "Dipl.-Kfm.", "MBA", "B.A., M.A.", "Licenciada en Derecho", "Diplom-Kauffrau", "Master en Finance", "Bachelor of Arts", "Laurea in Economia"}
 	townLines   = []string{"Berlin", "Paris, France", "München", "Madrid", "Amsterdam, NL", "London", "Lyon", "Wien"}
 	bioLines    = []string{
 		"She joined the company in 2015 after ten years in consulting and now looks after our public sector clients.",
