@@ -98,6 +98,9 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"a degree written out in words is passed over for the role line after it",
 			`<h1>Equipo</h1><div class="m"><h3>Lucía Romero</h3><p>Licenciada en Derecho</p><p>Socia directora</p></div><div class="m"><h3>Nadia Keller</h3><p>Diplom-Kauffrau</p><p>Prokuristin</p></div><div class="m"><h3>Chloé Martin</h3><p>Master en Finance</p><p>Analyste financière</p></div>`,
 			map[string]string{"Lucía Romero": "Socia directora", "Nadia Keller": "Prokuristin", "Chloé Martin": "Analyste financière"}},
+		{"contact detail after a name's role in one line is no part of it: the first part, or the bracket, is the title",
+			`<h2>Ansprechpartner</h2><p>Jonas Wirtz – Vertrieb – Tel. 030 1234567</p><p>Maria Lopes | Buchhaltung | maria@acme.example</p><p><b>Karl Brauner</b> (Prokurist) – Tel. 030 7654321</p>`,
+			map[string]string{"Jonas Wirtz": "Vertrieb", "Maria Lopes": "Buchhaltung", "Karl Brauner": "Prokurist"}},
 		// Title choice: lines beside a name that are not its title.
 		{"a membership number under each name is no title: the grid's heading, joined over its <br>, gives the role",
 			`<h2 class="sec">Administradores<br>(Zona Norte)</h2><div class="grid"><p class="n">Rodrigo Peña Alcázar</p><p class="m">Socio #812</p><p class="n">Inés Olmedo Ruiz</p><p class="m">Socio #77</p></div>

@@ -1746,6 +1746,9 @@ func shaped(s string) (p Person, ok, alone bool) {
 			if t, ok := titleLine(m[2]); ok {
 				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
 			}
+			if t, ok := firstPartTitle(m[2]); ok && re == nameSepTitle {
+				return Person{Via: ViaBlock, Name: n, Title: t}, true, false // "Name – Vertrieb – Tel. 030 ...": the first part
+			}
 			if stripDegrees(m[2]) == "" || isNoise(m[2]) || degreeToken(m[2]) { // "Jane Doe, PhD", "Jane Doe - on leave", "Jane Doe, B.Sc.Pharm."
 				return Person{Via: ViaBlock, Name: n}, true, true
 			}
@@ -2044,9 +2047,9 @@ func fromParts(parts []string) []found {
 			cur.p.Title, cur.alone = t, false
 			continue
 		}
-		if in, ok := bracketed(s); ok && !isDateLike(in) && !(strings.Contains(in, ".") && !strings.Contains(in, " ")) { // not "(Acme.Tech)"
+		if in, ok := leadingBracket(s); ok && !isDateLike(in) && !(strings.Contains(in, ".") && !strings.Contains(in, " ")) { // not "(Acme.Tech)"
 			// "<a>Name</a> (Joint Chair)": the role in brackets after a linked name
-			if t, ok := titleLine(in); ok && looksLikeTitle(t) {
+			if t, ok := titleLine(in); ok && titleish(t) {
 				cur.p.Title, cur.alone = t, false
 				continue
 			}

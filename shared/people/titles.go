@@ -968,3 +968,43 @@ func postNominalLetters(s string) bool {
 	}
 	return len(parts) > 0
 }
+
+// firstPartTitle is the first part of a run set apart by dashes or bars when the rest
+// is contact detail ("Vertrieb – Tel. 030 1234567", "Buchhaltung | maria@acme.example"):
+// the part reads as a title and every later part is noise or a phone.
+func firstPartTitle(s string) (string, bool) {
+	parts := nameSepSplit.Split(s, -1)
+	if len(parts) < 2 {
+		parts = barSep.Split(s, -1)
+	}
+	if len(parts) < 2 {
+		return "", false
+	}
+	for _, p := range parts[1:] {
+		if !isNoise(p) && !isNoise(strings.TrimSpace(strings.TrimLeft(p, phoneLabel))) {
+			return "", false
+		}
+	}
+	return titleLine(parts[0])
+}
+
+// leadingBracket is the inside of a run in round brackets, or of the bracket that
+// opens a run with contact detail after it ("(Prokurist) – Tel. 030 7654321").
+func leadingBracket(s string) (string, bool) {
+	if in, ok := bracketed(s); ok {
+		return in, true
+	}
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "(") {
+		return "", false
+	}
+	end := strings.Index(s, ")")
+	if end < 0 {
+		return "", false
+	}
+	rest := strings.TrimSpace(strings.TrimLeft(s[end+1:], "–—-|· "))
+	if rest != "" && !isNoise(rest) && !isNoise(strings.TrimSpace(strings.TrimLeft(rest, phoneLabel))) {
+		return "", false
+	}
+	return strings.TrimSpace(s[1:end]), true
+}
