@@ -49,6 +49,7 @@ type layout struct {
 	// jobSlot marks the shapes of the first of two title lines where those lines mostly
 	// state jobs held elsewhere: the second line is the role
 	jobSlot map[string]bool
+	repeats map[string]int // how often each line's text occurs on the page (repeated, on first use)
 }
 
 var inlineTags = map[atom.Atom]bool{atom.Span: true, atom.Strong: true, atom.B: true, atom.Em: true, atom.I: true, atom.A: true,
@@ -207,7 +208,7 @@ func headingLevel(n *html.Node) int {
 var skipSection = regexp.MustCompile(`(?i)\b(alumni|former|history|historique|histórico|historico|storico|historie|past|previous|emerit|in memoriam|ehemalige|früher|anciens?|anciennes?|antiguos?|antigos?|ex-|passati|ex membri|voormalige|oud-|tidligere|hiring|join us|join our|open positions|vacanc|vacatures|stellenangebote|offene stellen|jobs|careers|karriere|recrutement|nous rejoindre|trabaja con|lavora con|testimonial|what our (?:clients|customers) say|kundenstimmen|témoignages?|testimonios?|depoimentos?|recensioni|referenzen|reviews)`)
 
 // genericHeading is a heading that names the page or its list, not a role or a body.
-var genericHeading = regexp.MustCompile(`(?i)^(?:(?:the|our|meet|unser(?:e|es)?|das|notre|l'|nuestro|el|il nostro|het|ons) \S+[ -])?(the |our |meet |unser(e)? |notre |nuestro |nosso |a nossa |il nostro |il |lo |el |los |las |os |as |het |de |den |der |ons |vårt |l'|la |le |das |die )*(team|teams|équipe|equipe|equipo|equipa|people|staff|members|mitglieder|mitarbeiter(innen)?|personnel|persone|personas|pessoas|medewerkers|ansatte|medlemmer.*|membres|miembros|membri|membros|who we are|about us|über uns|qui sommes-nous|quiénes somos|chi siamo|over ons|om oss|contact|kontakt|contacto|contatti|leadership|management)$`)
+var genericHeading = regexp.MustCompile(`(?i)^(?:(?:the|our|meet|unser(?:e|es)?|das|notre|l'|nuestro|el|il nostro|het|ons) \S+[ -])?(the |our |meet |unser(e)? |notre |nuestro |nosso |a nossa |il nostro |il |lo |el |los |las |os |as |het |de |den |der |ons |vårt |l'|la |le |das |die )*(team|teams|équipe|equipe|equipo|equipa|people|staff|members|mitglieder|mitarbeiter(innen)?|personnel|persone|personas|pessoas|medewerkers|ansatte|medlemmer.*|membres|miembros|membri|membros|zespół|zespol|ekipa|kadra|tým|personál|medarbetare|medarbeidere|tiimi|henkilöstö|who we are|o nas|o nás|about us|über uns|qui sommes-nous|quiénes somos|chi siamo|over ons|om oss|contact|kontakt|contacto|contatti|leadership|management)$`)
 
 // headingRole is the title a heading or a label gives the people under it: the role
 // in brackets ("Erweiterter Vorstand (Beisitzer)" gives Beisitzer), else the heading
@@ -278,6 +279,7 @@ type found struct {
 	strong bool // the line's shape says it is a person ("Role: Name")
 	card   bool // read from the lines around a name (personAt), not from the line's shape
 	shared bool // one of two or more names on one line, or a name with an aside: its card gives the title
+	bio    bool // the title is the role the card's bio states
 }
 
 // lines reads the people of a page's layout.
@@ -299,6 +301,12 @@ func lines(doc *html.Node) []Person {
 			continue
 		}
 		if fs := fromParts(ln.parts); len(fs) > 0 {
+			if len(fs) == 1 && fs[0].p.Title == "" {
+				// "<strong>Name</strong>, PhD" or "Name (Acme Ltd)": one name with no
+				// title in its line; the card around it may give one
+				isName[i], names[i] = true, fs[0].p.Name
+				continue
+			}
 			for _, f := range fs {
 				if len(fs) == 1 {
 					l.contacts(&f.p, i, true)
@@ -338,7 +346,7 @@ func lines(doc *html.Node) []Person {
 			isName[i], names[i], classed[i] = true, n, true
 			continue
 		}
-		if n, ok := nameOf(ln.text); ok && !menuLine(ln) && !roleClass.MatchString(attr(ln.block, "class")) {
+		if n, ok := nameOf(ln.text); ok && !menuLine(ln) && !roleClassed(ln.block) {
 			if knownName(n) || !looksLikeTitle(n) {
 				isName[i], names[i] = true, n
 			}
@@ -445,6 +453,7 @@ func lines(doc *html.Node) []Person {
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].line < out[b].line })
 	l.outsideJobs(out)
+	l.biosUnderBoards(out)
 	return l.keep(out, isName)
 }
 
@@ -541,6 +550,9 @@ func (l *layout) joinSplitNames(isName []bool, names []string) {
 		if len(aw) != 1 || !capitalised(a.text) && !(strings.ToUpper(a.text) == a.text && len([]rune(a.text)) >= 3) {
 			continue
 		}
+		if looksLikeTitle(a.text) && !givenWord(strings.ToLower(a.text)) || looksLikeTitle(b.text) {
+			continue // "Presidenta<br>London", "London<br>Projectleider": a title and a town, not a name
+		}
 		if n, ok := nameOf(a.text + " " + b.text); ok && (sameBlock || givenWord(strings.ToLower(a.text))) {
 			isName[i+1], names[i+1] = true, n
 			l.lines[i].text = "" // consumed
@@ -597,7 +609,13 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		if l.lines[k].heading > 0 && l.lines[i].heading == 0 || isName[k] {
 			break // a heading after the name opens the next part; another name is another person
 		}
+		if qualificationLine(l.lines[k].text) {
+			continue // "B.Sc.-Wirt.-Inf.": a degree, not the role
+		}
 		if t, ok := l.titleAt(k); ok {
+			if k2, t2, ok := l.titleAfterDetail(k, t, sp[1], isName); ok {
+				k, t = k2, t2 // "Name / München / Geschäftsführer": the town, then the title
+			}
 			after, afterK = l.multiLine(k, t, sp[1], isName), k
 		} else if !isNoise(l.lines[k].text) {
 			ownLine = !isName[k]
@@ -606,6 +624,9 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	}
 	before, label := "", false
 	for k := i - 1; k >= sp[0] && before == "" && !isName[k]; k-- {
+		if qualificationLine(l.lines[k].text) {
+			continue
+		}
 		if t, ok := l.titleAt(k); ok {
 			if ownLine && k-1 >= sp[0] && isName[k-1] {
 				break // "Name / line / Name / line": the line above is the card before's
@@ -636,8 +657,13 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		}
 	}
 	title := after
-	if after == "" || label && titleWord(before) && !titleWord(after) || label && l.headsAddress(afterK, i) {
+	if after == "" || label && titleWord(before) && !titleWord(after) || label && l.headsAddress(afterK, i) || before != "" && titleish(before) && l.boilerplate(afterK) {
 		title = before // a label above the name wins over an addressee over a street ("Verwaltung des Friedhofs<br>Hauptstraße 9")
+	}
+	if t := l.rowRole(i, isName); t != "" {
+		title = t // the table's column of titles
+	} else if title == "" {
+		title = l.rowLabel(i, isName) // the role cell before the name's cell
 	}
 	// A title on the card's first line and the name on its last, a bio between them
 	// ("<li><p>Directeur artistique</p><p>Il veille ...<br>Léa Martin</p></li>").
@@ -655,7 +681,7 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	// A name heading and the title in the next heading of the same or a lower rank
 	// ("<h5>Name</h5><h5>Président</h5><p>Firm<br>Street</p>", "<h4>Name</h4><h6>Vocal</h6>").
 	if k := sp[1]; title == "" && l.lines[i].heading > 0 && k < len(l.lines) && !isName[k] && l.lines[k].heading >= l.lines[i].heading && l.lines[k].heading <= 6 &&
-		l.lines[k].block == nextElement(it) {
+		l.lines[k].block == nextElement(it) && !l.labelsLead(i, k, isName) {
 		if t, ok := titleLine(l.lines[k].text); ok && (looksLikeTitle(t) || l.slotTitles[l.rosterKey(k)] >= 2) {
 			title = t
 		}
@@ -670,10 +696,8 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		}
 	}
 	// A dt and its dd, a heading and its paragraph: the next sibling's line.
-	if title == "" && sp[1] < len(l.lines) && !isName[sp[1]] && l.lines[sp[1]].heading == 0 && l.sibling(it, l.lines[sp[1]].block) && !l.titlesLead(it, isName) {
-		if t, ok := titleLine(l.lines[sp[1]].text); ok && looksLikeTitle(t) && (sp[1]+1 >= len(l.lines) || isName[sp[1]+1] || l.lines[sp[1]+1].heading > 0 || !l.sibling(it, l.lines[sp[1]+1].block)) {
-			title = t
-		}
+	if title == "" && !l.titlesLead(it, isName) {
+		title = l.siblingTitle(it, isName)
 	}
 	if title == "" && l.titlesLead(it, isName) {
 		if prev := prevElement(it); prev != nil {
@@ -691,6 +715,12 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	if title == "" {
 		title = l.labelAbove(i, sp, isName)
 	}
+	bio := title == ""
+	for k := sp[0]; k < sp[1] && title == ""; k++ {
+		if k != i && !isName[k] {
+			title = latestRole(l.lines[k].text) // "Medlem af Bestyrelsen siden 2010. Formand siden 2016."
+		}
+	}
 	for k := sp[0]; k < sp[1] && title == ""; k++ {
 		if k != i && len(strings.Fields(l.lines[k].text)) > 6 {
 			title = bioTitle(l.lines[k].text)
@@ -707,7 +737,7 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 		l.contacts(&p, k, k == i)
 	}
 	p.Title = title
-	return found{p: p, line: i, alone: title == "", card: true}
+	return found{p: p, line: i, alone: title == "", card: true, bio: bio && title != ""}
 }
 
 // agentNoun reports whether w names what a person does by its ending ("Administrator",
@@ -768,7 +798,7 @@ func (l *layout) outsideJobs(fs []found) {
 		}
 	}
 	for k := range fs {
-		if sec := secs[heads[k]]; heads[k] != "" && sec.outside >= 2 && sec.outside*2 >= sec.cards {
+		if sec := secs[heads[k]]; heads[k] != "" && sec.outside >= 2 && sec.outside*2 >= sec.cards && !boardOffice(fs[k].p.Title) {
 			fs[k].p.Title = singular(heads[k])
 		}
 	}
@@ -874,7 +904,7 @@ func (l *layout) roleSlots(isName []bool, names []string) {
 			continue
 		}
 		t := clean(ln.text)
-		unknown := isName[k] && names[k] != "" && !knownName(names[k])
+		unknown := isName[k] && names[k] != "" && (!knownName(names[k]) || looksLikeTitle(names[k])) // "Brand Ambassador": words of names, a title by the job model
 		if p, ok, _ := shaped(t); isName[k] && names[k] == "" && ok && !knownName(p.Name) && p.Title != "" {
 			unknown = true // "Scat Dog Handler, Research Manager": a title read as "Name, Title"
 		}
@@ -900,10 +930,10 @@ func (l *layout) titleAt(k int) (string, bool) {
 		return clean(l.lines[k].text), true
 	}
 	text := l.lines[k].text
-	if ps := l.lines[k].parts; len(ps) >= 2 && isNoise(ps[len(ps)-1]) {
+	if ps := l.lines[k].parts; len(ps) >= 2 && trailingRun(ps[len(ps)-1]) {
 		// "<span>Head of Marketing</span><a>LinkedIn</a>": the link's label is not the title's
 		end := len(ps)
-		for end > 1 && isNoise(ps[end-1]) {
+		for end > 1 && trailingRun(ps[end-1]) {
 			end--
 		}
 		if t := strings.Join(ps[:end], " "); len(strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })) > 0 {
@@ -913,7 +943,7 @@ func (l *layout) titleAt(k int) (string, bool) {
 	if t, ok := titleLine(text); ok {
 		return t, true
 	}
-	if t := clean(l.lines[k].text); roleClass.MatchString(attr(l.lines[k].block, "class")) && t != "" && len(t) <= 110 && !isNoise(t) {
+	if t := clean(l.lines[k].text); roleClassed(l.lines[k].block) && t != "" && len(t) <= 110 && !isNoise(t) {
 		return t, true
 	}
 	return "", false
@@ -963,7 +993,7 @@ func (l *layout) isLabel(k, i int) bool {
 // the page), and is not part of the card of the name before.
 func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
 	k := sp[0] - 1
-	if k < 0 || isName[k] || l.lines[k].skip || l.lines[k].heading == 1 || !l.isLabel(k, i) {
+	if k < 0 || isName[k] || l.lines[k].skip || l.lines[k].heading == 1 || !l.isLabel(k, i) || l.headsSection(k, sp[1], isName) {
 		return ""
 	}
 	for p := k - 1; p >= 0; p-- {
@@ -975,7 +1005,7 @@ func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
 		}
 	}
 	t, ok := titleLine(l.headingText(k))
-	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || words > 10 || l.lines[k].heading == 0 && words > 4 {
+	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || words > 10 || l.lines[k].heading == 0 && words > 4 || clauseLabel(t) {
 		return "" // not a label but a sentence ("Il Consiglio Direttivo in carica è composto da:")
 	}
 	return singular(headingRole(t))
@@ -1124,7 +1154,7 @@ func colspan(c *html.Node) int {
 func (l *layout) multiLine(k int, t string, end int, isName []bool) string {
 	for j := k + 1; j < end && l.lines[j].block == l.lines[k].block && !isName[j]; j++ {
 		more, ok := titleLine(l.lines[j].text)
-		if !ok {
+		if !ok || !continuesTitle(l.lines[j-1].text, more) {
 			break
 		}
 		t += " " + more
@@ -1215,6 +1245,9 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 			continue
 		}
 		head, people := l.sectionOf(f.line, l.lines[f.line].heading, len(titled) > 0)
+		if head == "" {
+			head = l.sameRankSection(f.line, isName)
+		}
 		if head != "" {
 			f.p.Title = singular(head)
 		}
@@ -1382,6 +1415,12 @@ func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people b
 			if m := followingRole.FindStringSubmatch(ln.text); m != nil {
 				return singular(m[1]), true
 			}
+			if body := composedBody(ln.text); body != "" {
+				return body, true
+			}
+			if membersSentence(ln.text) {
+				continue // "The committee also has these members:": the heading above names the body
+			}
 			return "", true
 		}
 		label := strings.HasSuffix(ln.text, ":") && len(strings.Fields(ln.text)) <= 4
@@ -1407,6 +1446,9 @@ func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people b
 		}
 		if _, ok := nameOf(t); ok || len(strings.Fields(t)) > 6 || strings.ContainsAny(t, ".!?") {
 			return "", false
+		}
+		if clauseLabel(t) {
+			return "", true // "We are:": the list's opening words, no role
 		}
 		return t, true
 	}
@@ -1443,10 +1485,12 @@ func (l *layout) personClass(i int) bool {
 func titleLine(s string) (string, bool) {
 	s = stripDegrees(clean(fieldLabel.ReplaceAllString(strings.TrimSuffix(strings.TrimSpace(s), ":"), "")))
 	s = strings.TrimSpace(contactAside.ReplaceAllString(s, "")) // "Vorsitzender (jan@…, PGP-Key)": Vorsitzender
+	s = withoutRegistration(s)
+	s = termAside.ReplaceAllString(s, "") // "Ordförande (2 år)": Ordförande
 	if loc := nameSepSplit.FindStringIndex(s); loc != nil && stripDegrees(clean(s[:loc[0]])) == "" {
 		s = clean(s[loc[1]:]) // "Dr.-Ing. - Geschäftsführer": the degree before the title goes
 	}
-	if s == "" || len(s) > 110 || isNoise(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") {
+	if s == "" || len(s) > 110 || isNoise(s) || degreeToken(s) || strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…") || strings.IndexFunc(s, unicode.IsLetter) < 0 {
 		return "", false // empty, a contact detail, or a placeholder ("bio courte...")
 	}
 	words := strings.Fields(s)
@@ -1479,7 +1523,7 @@ func titleLine(s string) (string, bool) {
 		return "", false // a firm ("Rinaldi Consultants"), not a title
 	}
 	for k, w := range words {
-		if strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789-–/.,+()") == "" && !ordinal(words, k) {
+		if strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789-–/.,+()") == "" && !ordinal(words, k) && !smallNumberInRole(words, w) {
 			return "", false // a number: a street number, a year, a phone
 		}
 	}
@@ -1580,7 +1624,7 @@ func abbreviation(w string) bool {
 // CFO"): the field's name is not part of the title.
 var fieldLabel = regexp.MustCompile(`(?i)^(?:funktion|function|fonction|position|role|rolle|titel|title|job title|poste|cargo|ruolo|functie|positie)\s*:\s+`)
 
-var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|web|website|tel\.?|phone|telefon|fax|vcard|contact|kontakt|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
+var noise = regexp.MustCompile(`(?i)^((she|he|they|her|him|them|elle|il|iel|sie|er)\s*/\s*\w+|read more|more|mehr|lire la suite|en savoir plus|leer más|saiba mais|leggi|lees meer|les mer|bio|linkedin|twitter|x|github|mastodon|e-?mail|mail|e-?post|courriel|correo(?: electrónico)?|sähköposti|web|website|tel\.?|tlf\.?|phone|telefon|telefone|téléphone|teléfono|telefono|mobile?|handy|fax|vcard|contact|kontakt|contact me|contáctame|contácteme|contacte-me|contactez-moi|kontaktieren|contattami|ver biografía|view bio|read bio|full bio|profile?|jr\.?|sr\.?|ii|iii|iv|view profile|ver perfil|@\S+|https?://\S+|\S+\.(com|org|net|io|de|fr)\S*)$`)
 
 // idLine is a membership number or an identifier shown under a name ("Socio #430",
 // "Mitglied Nr. 12", "N° 7"), and handleLine a handle given with its service's label
@@ -1602,7 +1646,7 @@ var factLine = regexp.MustCompile(`(?i)^(?:profession|occupation|day job|beruf|m
 
 func isNoise(s string) bool {
 	s = strings.TrimSpace(s)
-	return s == "" || statusLine.MatchString(s) || factLine.MatchString(s) || honorificWords[honorificKey(s)] || noise.MatchString(s) || idLine.MatchString(strings.ToLower(s)) || handleLine.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
+	return s == "" || strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 || statusLine.MatchString(s) || factLine.MatchString(s) || honorificWords[honorificKey(s)] && (len(s) <= 5 || strings.HasSuffix(s, ".")) || noise.MatchString(s) || idLine.MatchString(strings.ToLower(s)) || handleLine.MatchString(s) || stripDegrees(s) == "" || emailRe.MatchString(s) && len(strings.Fields(s)) <= 3 || phoneRe.MatchString(strings.TrimLeft(s, phoneLabel))
 }
 
 var (
@@ -1696,10 +1740,16 @@ func shaped(s string) (p Person, ok, alone bool) {
 			if re == nameComma && givenAfterComma(m[2]) {
 				continue // "Carvalho Brandão, Conceição": a name written family name first, not a title
 			}
+			if re == nameComma && postNominalLetters(m[2]) {
+				return Person{Via: ViaBlock, Name: n}, true, true // "Ruth Miles, MSW": letters after the name, no title
+			}
 			if t, ok := titleLine(m[2]); ok {
 				return Person{Via: ViaBlock, Name: n, Title: t}, true, false
 			}
-			if stripDegrees(m[2]) == "" || isNoise(m[2]) { // "Jane Doe, PhD", "Jane Doe - on leave"
+			if t, ok := firstPartTitle(m[2]); ok && re == nameSepTitle {
+				return Person{Via: ViaBlock, Name: n, Title: t}, true, false // "Name – Vertrieb – Tel. 030 ...": the first part
+			}
+			if stripDegrees(m[2]) == "" || isNoise(m[2]) || degreeToken(m[2]) { // "Jane Doe, PhD", "Jane Doe - on leave", "Jane Doe, B.Sc.Pharm."
 				return Person{Via: ViaBlock, Name: n}, true, true
 			}
 		}
@@ -1997,9 +2047,9 @@ func fromParts(parts []string) []found {
 			cur.p.Title, cur.alone = t, false
 			continue
 		}
-		if in, ok := bracketed(s); ok && !isDateLike(in) && !(strings.Contains(in, ".") && !strings.Contains(in, " ")) { // not "(Acme.Tech)"
+		if in, ok := leadingBracket(s); ok && !isDateLike(in) && !(strings.Contains(in, ".") && !strings.Contains(in, " ")) { // not "(Acme.Tech)"
 			// "<a>Name</a> (Joint Chair)": the role in brackets after a linked name
-			if t, ok := titleLine(in); ok && looksLikeTitle(t) {
+			if t, ok := titleLine(in); ok && titleish(t) {
 				cur.p.Title, cur.alone = t, false
 				continue
 			}
@@ -2051,6 +2101,22 @@ var bioPatterns = []*regexp.Regexp{
 // bioTitle is the title a bio states in its first two sentences, when it reads as a
 // job title (shared/title or the job words); "" otherwise.
 func bioTitle(bio string) string {
+	if t := bioRole(bio); t != "" {
+		// the patterns below may read the same role further ("consultant en
+		// architecture du SI"): the longer of two readings that agree wins
+		if u := bioPatternTitle(bio); strings.HasPrefix(u, t+" ") {
+			return u
+		}
+		return t
+	}
+	if t := bioPatternTitle(bio); t != "" {
+		return t
+	}
+	return bioOpener(bio)
+}
+
+// bioPatternTitle is the title bioPatterns find in a bio's first two sentences.
+func bioPatternTitle(bio string) string {
 	sentences := strings.SplitAfterN(bio, ". ", 3)
 	text := strings.Join(sentences[:min(2, len(sentences))], "")
 	for _, re := range bioPatterns {
@@ -2115,6 +2181,12 @@ func prose(text string) []Person {
 		// "Label: Name, Name and Name"
 		if label, rest, ok := strings.Cut(clause, ":"); ok {
 			if ps := labelled(label, listSep.Split(strings.TrimSpace(withoutAsides(rest)), -1)); len(ps) > 0 {
+				roles := asideRoles(rest)
+				for k := range ps {
+					if t := roles[NameKey(ps[k].Name)]; t != "" {
+						ps[k].Title = t // "Anna Roth (Vorsitzende)": her own role, over the list's label
+					}
+				}
 				out = append(out, ps...)
 				continue
 			}
@@ -2178,6 +2250,9 @@ func labelled(label string, parts []string) []Person {
 	if !tok || otherField.MatchString(t+": ") {
 		return nil // "Bildnachweis: A, B": credits
 	}
+	if one, ok := genderSingularHead(t); ok {
+		t = one // "Geschäftsführer*innen: A, B": each is a Geschäftsführer
+	}
 	var ps []Person
 	known, evidence := 0, 0
 	for _, n := range parts {
@@ -2209,6 +2284,9 @@ func labelled(label string, parts []string) []Person {
 // Wijkmeester): each word that is the plural of a job word or of an agent noun goes
 // to the singular; other headings ("Vorstand", "Comissão Fiscal") are kept as they are.
 func singular(head string) string {
+	if one, ok := genderSingularHead(head); ok {
+		return one
+	}
 	words := strings.Fields(head)
 	for k, w := range words {
 		if k > 0 && linkWords[strings.ToLower(w)] {

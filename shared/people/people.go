@@ -105,7 +105,7 @@ func finish(found []Person, pageURL string, o Options) []Person {
 			continue
 		}
 		p.Name = name
-		p.Title = clean(stripDegrees(clean(contactAside.ReplaceAllString(p.Title, ""))))
+		p.Title = withoutEmployer(clean(stripDegrees(clean(contactAside.ReplaceAllString(p.Title, "")))))
 		p.Email = personalEmail(p.Email)
 		if !strings.Contains(strings.ToLower(p.LinkedInURL), "linkedin.com/") {
 			p.LinkedInURL = ""

@@ -75,6 +75,11 @@ func ldPerson(m map[string]any) Person {
 	if p.Name == "" {
 		p.Name = strings.TrimSpace(ldString(m["givenName"]) + " " + ldString(m["familyName"]))
 	}
+	for k, v := range m {
+		if p.Title == "" && strings.EqualFold(k, "jobTitle") {
+			p.Title = ldString(v) // "jobtitle": the property's name in the wrong case
+		}
+	}
 	if p.Title == "" {
 		if role, ok := m["hasOccupation"].(map[string]any); ok {
 			p.Title = ldString(role["name"])
