@@ -254,3 +254,27 @@ func TestDerivationalSuffixIsNoCompound(t *testing.T) {
 		t.Errorf("schapenhouderij (sheep farm) splits into %v, want %q first", parts, a.stemWord("schapen"))
 	}
 }
+
+// Everyday service firms say what they do in plain words that a trade's vocabulary
+// would otherwise outweigh: a computer repair shop is an IT service, a decluttering
+// coach and a facility-services firm personal services, a Red Cross unit a non-profit.
+func TestEverydayServiceFirms(t *testing.T) {
+	for _, c := range []struct {
+		p    Page
+		want string
+	}{
+		{Page{Domain: "pchulp-devries.nl", Title: "De Vries Computerservice – computerreparatie en laptop reparatie", Lang: "nl",
+			Text: "Is uw laptop kapot of traag? Wij doen computerreparatie, pc reparatie en dataherstel, ook bij u thuis. Persoonlijke service en eerlijke prijzen."}, "IT_SERVICES"},
+		{Page{Domain: "ruimte-en-rust.nl", Title: "Opruimcoach Anna – professional organizer", Lang: "nl",
+			Text: "Geen zorgen: samen opruimen geeft rust in huis. Als opruimcoach help ik met opruimen en ordening van kasten, zolder en werkplek."}, "PERSONAL_SERVICES"},
+		{Page{Domain: "servicosfortes.com.br", Title: "Fortes – terceirização de serviços, portaria e limpeza", Lang: "pt",
+			Text: "Oferecemos terceirização de serviços: portaria, zeladoria, limpeza e conservação para condomínios e empresas. Equipes treinadas e supervisão."}, "PERSONAL_SERVICES"},
+		{Page{Domain: "brk-musterstadt.de", Title: "Bayerisches Rotes Kreuz – Bereitschaft Musterstadt", Lang: "de",
+			Text: "Die Bereitschaft des Roten Kreuzes leistet Sanitätsdienst bei Veranstaltungen, organisiert die Blutspende und bietet Erste Hilfe Kurse an. Angebote für alle, ehrenamtlich."}, "NON_PROFIT"},
+	} {
+		got := New().ClassifyPage(c.p)
+		if top := topOf(got.Groups); top != c.want {
+			t.Errorf("%s: top group %s (%v), want %s", c.p.Domain, top, got.Groups, c.want)
+		}
+	}
+}
