@@ -211,6 +211,16 @@ func TestStemCollisions(t *testing.T) {
 			t.Errorf("%s: %s and %s share the stem %q", lang, pair[0], pair[1], an.stemWord(pair[1]))
 		}
 	}
+	// Everyday words that stem as a trade word of another meaning does.
+	for _, c := range []struct{ lang, word, other string }{
+		{"es", "filas", "fil"}, {"es", "salto", "salt"}, {"es", "carpetas", "carpet"},
+		{"es", "libre", "libros"}, {"fr", "libres", "libr"}, {"pt", "implantação", "implantes"},
+		{"pt", "portaria", "portos"},
+	} {
+		if an := newAnalyzer(c.lang, nil); an.stemWord(c.word) == an.stemWord(c.other) {
+			t.Errorf("%s: %s and %s share the stem %q", c.lang, c.word, c.other, an.stemWord(c.other))
+		}
+	}
 	// Dutch "wij zorgen voor" (we see to it) and "zorgvuldig" (careful) are no "zorg"
 	// (care): neither gives the feature.
 	r, err := New().load()
