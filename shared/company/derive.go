@@ -30,8 +30,11 @@ import (
 // Version 8's industry model no longer reads marketing words (solutions, technology,
 // systems) as software or IT, files alarm and CCTV installers as a building trade,
 // and keeps words of another meaning apart (French "données", Dutch "zorgen",
-// "-schap", German "Büro").
-const PipelineVersion = 8
+// "-schap", German "Büro"). Version 9 knows the everyday words of computer repair
+// shops, home organisers, facility services and first-aid organisations, and keeps
+// apart more words of another meaning (Spanish "filas", "carpetas", "libre",
+// Portuguese "implantação", "portaria").
+const PipelineVersion = 9
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).
