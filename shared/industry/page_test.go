@@ -288,3 +288,18 @@ func TestEverydayServiceFirms(t *testing.T) {
 		}
 	}
 }
+
+// Leisure venues and party rentals are amusement and recreation, not a gym.
+func TestLeisureVenuesAreEntertainment(t *testing.T) {
+	for _, p := range []Page{
+		{Domain: "strike-bowling.de", Title: "Strike Bowlingcenter – 12 Bowlingbahnen, Billard und Sportsbar", Lang: "de",
+			Text: "Bowling für Familien, Vereine und Firmenfeiern. Reservieren Sie Ihre Bowlingbahn online. Kindergeburtstag mit Bowling und Pizza."},
+		{Domain: "hinchables-sol.es", Title: "Hinchables Sol – alquiler de hinchables y castillos hinchables", Lang: "es",
+			Text: "Alquiler de hinchables para cumpleaños, comuniones y fiestas. Castillos hinchables, toboganes y camas elásticas con monitor."},
+	} {
+		got := New().ClassifyPage(p)
+		if top := topOf(got.Groups); top != "MEDIA_ENTERTAINMENT" {
+			t.Errorf("%s: top group %s (%v), want MEDIA_ENTERTAINMENT", p.Domain, top, got.Groups)
+		}
+	}
+}
