@@ -303,3 +303,12 @@ func TestLeisureVenuesAreEntertainment(t *testing.T) {
 		}
 	}
 }
+
+// A charity that builds wells and schools is a charity, not a builder.
+func TestAidCharityIsNoBuilder(t *testing.T) {
+	p := Page{Domain: "wasser-fuer-doerfer.de", Title: "Wasser für Dörfer – Hilfsprojekte in Afrika", Lang: "de",
+		Text: "Wir bauen Brunnen, Wasserleitungen und Schulgebäude. Bau und Bohrung eines Brunnens, Pumpe und Sanitäranlagen für ein Dorf. Unsere Hilfsprojekte leben von Spenden: jetzt spenden über unser Spendenkonto oder Entwicklungshilfe mit einer Patenschaft."}
+	if top := topOf(New().ClassifyPage(p).Groups); top != "NON_PROFIT" {
+		t.Errorf("%s: top group %s, want NON_PROFIT", p.Domain, top)
+	}
+}
