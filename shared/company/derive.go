@@ -31,7 +31,8 @@ import (
 // systems) as software or IT, files alarm and CCTV installers as a building trade,
 // and keeps words of another meaning apart (French "données", Dutch "zorgen",
 // "-schap", German "Büro"). Version 9 knows the everyday words of computer repair
-// shops, home organisers, facility services and first-aid organisations, and keeps
+// shops, home organisers, facility services, first-aid and development-aid
+// organisations and leisure venues (bowling, escape rooms), and keeps
 // apart more words of another meaning (Spanish "filas", "carpetas", "libre",
 // Portuguese "implantação", "portaria").
 const PipelineVersion = 9
