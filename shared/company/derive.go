@@ -33,8 +33,12 @@ import (
 // "-schap", German "Büro").
 // Version 8 also scores business models as the probability that the company serves each
 // kind of customer: its industries' usual customers as a prior, strong and weak cues
-// as evidence.
-const PipelineVersion = 8
+// as evidence. Version 9 knows the everyday words of computer repair
+// shops, home organisers, facility services, first-aid and development-aid
+// organisations and leisure venues (bowling, escape rooms), and keeps
+// apart more words of another meaning (Spanish "filas", "carpetas", "libre",
+// Portuguese "implantação", "portaria").
+const PipelineVersion = 9
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).

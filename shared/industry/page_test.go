@@ -233,6 +233,16 @@ func TestStemCollisions(t *testing.T) {
 			t.Errorf("%s: %s and %s share the stem %q", lang, pair[0], pair[1], an.stemWord(pair[1]))
 		}
 	}
+	// Everyday words that stem as a trade word of another meaning does.
+	for _, c := range []struct{ lang, word, other string }{
+		{"es", "filas", "fil"}, {"es", "salto", "salt"}, {"es", "carpetas", "carpet"},
+		{"es", "libre", "libros"}, {"fr", "libres", "libr"}, {"pt", "implantação", "implantes"},
+		{"pt", "portaria", "portos"},
+	} {
+		if an := newAnalyzer(c.lang, nil); an.stemWord(c.word) == an.stemWord(c.other) {
+			t.Errorf("%s: %s and %s share the stem %q", c.lang, c.word, c.other, an.stemWord(c.other))
+		}
+	}
 	// Dutch "wij zorgen voor" (we see to it) and "zorgvuldig" (careful) are no "zorg"
 	// (care): neither gives the feature.
 	r, err := New().load()
@@ -274,5 +284,53 @@ func TestDerivationalSuffixIsNoCompound(t *testing.T) {
 	}
 	if parts := r.model.compoundParts(a.stemWord("schapenhouderij")); len(parts) == 0 || parts[0] != a.stemWord("schapen") {
 		t.Errorf("schapenhouderij (sheep farm) splits into %v, want %q first", parts, a.stemWord("schapen"))
+	}
+}
+
+// Everyday service firms say what they do in plain words that a trade's vocabulary
+// would otherwise outweigh: a computer repair shop is an IT service, a decluttering
+// coach and a facility-services firm personal services, a Red Cross unit a non-profit.
+func TestEverydayServiceFirms(t *testing.T) {
+	for _, c := range []struct {
+		p    Page
+		want string
+	}{
+		{Page{Domain: "pchulp-devries.nl", Title: "De Vries Computerservice – computerreparatie en laptop reparatie", Lang: "nl",
+			Text: "Is uw laptop kapot of traag? Wij doen computerreparatie, pc reparatie en dataherstel, ook bij u thuis. Persoonlijke service en eerlijke prijzen."}, "IT_SERVICES"},
+		{Page{Domain: "ruimte-en-rust.nl", Title: "Opruimcoach Anna – professional organizer", Lang: "nl",
+			Text: "Geen zorgen: samen opruimen geeft rust in huis. Als opruimcoach help ik met opruimen en ordening van kasten, zolder en werkplek."}, "PERSONAL_SERVICES"},
+		{Page{Domain: "servicosfortes.com.br", Title: "Fortes – terceirização de serviços, portaria e limpeza", Lang: "pt",
+			Text: "Oferecemos terceirização de serviços: portaria, zeladoria, limpeza e conservação para condomínios e empresas. Equipes treinadas e supervisão."}, "PERSONAL_SERVICES"},
+		{Page{Domain: "brk-musterstadt.de", Title: "Bayerisches Rotes Kreuz – Bereitschaft Musterstadt", Lang: "de",
+			Text: "Die Bereitschaft des Roten Kreuzes leistet Sanitätsdienst bei Veranstaltungen, organisiert die Blutspende und bietet Erste Hilfe Kurse an. Angebote für alle, ehrenamtlich."}, "NON_PROFIT"},
+	} {
+		got := New().ClassifyPage(c.p)
+		if top := topOf(got.Groups); top != c.want {
+			t.Errorf("%s: top group %s (%v), want %s", c.p.Domain, top, got.Groups, c.want)
+		}
+	}
+}
+
+// Leisure venues and party rentals are amusement and recreation, not a gym.
+func TestLeisureVenuesAreEntertainment(t *testing.T) {
+	for _, p := range []Page{
+		{Domain: "strike-bowling.de", Title: "Strike Bowlingcenter – 12 Bowlingbahnen, Billard und Sportsbar", Lang: "de",
+			Text: "Bowling für Familien, Vereine und Firmenfeiern. Reservieren Sie Ihre Bowlingbahn online. Kindergeburtstag mit Bowling und Pizza."},
+		{Domain: "hinchables-sol.es", Title: "Hinchables Sol – alquiler de hinchables y castillos hinchables", Lang: "es",
+			Text: "Alquiler de hinchables para cumpleaños, comuniones y fiestas. Castillos hinchables, toboganes y camas elásticas con monitor."},
+	} {
+		got := New().ClassifyPage(p)
+		if top := topOf(got.Groups); top != "MEDIA_ENTERTAINMENT" {
+			t.Errorf("%s: top group %s (%v), want MEDIA_ENTERTAINMENT", p.Domain, top, got.Groups)
+		}
+	}
+}
+
+// A charity that builds wells and schools is a charity, not a builder.
+func TestAidCharityIsNoBuilder(t *testing.T) {
+	p := Page{Domain: "wasser-fuer-doerfer.de", Title: "Wasser für Dörfer – Hilfsprojekte in Afrika", Lang: "de",
+		Text: "Wir bauen Brunnen, Wasserleitungen und Schulgebäude. Bau und Bohrung eines Brunnens, Pumpe und Sanitäranlagen für ein Dorf. Unsere Hilfsprojekte leben von Spenden: jetzt spenden über unser Spendenkonto oder Entwicklungshilfe mit einer Patenschaft."}
+	if top := topOf(New().ClassifyPage(p).Groups); top != "NON_PROFIT" {
+		t.Errorf("%s: top group %s, want NON_PROFIT", p.Domain, top)
 	}
 }

@@ -154,14 +154,22 @@ func (a *analyzer) stemWord(w string) string {
 // (to see to it: "wij zorgen voor", on most Dutch firms' pages) to "zorg" (care),
 // "zorgvuldig" (careful) splits into "zorg" as a compound would, and the phone of
 // every contact block ("teléfono", "téléphone") stems to telephony ("telefonía").
+// Spanish "filas" (queues, rows), "salto" (a jump, a waterfall), "carpetas" (folders)
+// and "libre" (free; also French) stem as thread, salt, carpet and books do;
+// Portuguese "implantação" (setting up) as dental implants, "portaria" (a building's
+// reception, a ministerial order) as ports.
 // Each gets a stem of its own, which is never split as a compound (exceptionStem).
 // Written by the team; built on first use (sync.OnceValue), so it costs nothing at
 // start-up.
 var stemExceptions = sync.OnceValue(func() map[string]map[string]string {
 	return map[string]map[string]string{
-		"fr": {"donnée": "donnee", "données": "donnee", "téléphone": "telephone", "téléphones": "telephone"},
-		"es": {"teléfono": "telefono", "teléfonos": "telefono"},
-		"pt": {"telefone": "telefone", "telefones": "telefone"},
+		"fr": {"donnée": "donnee", "données": "donnee", "téléphone": "telephone", "téléphones": "telephone",
+			"libre": "libre", "libres": "libre"},
+		"es": {"teléfono": "telefono", "teléfonos": "telefono",
+			"fila": "fila", "filas": "fila", "salto": "salto", "saltos": "salto",
+			"carpeta": "carpeta", "carpetas": "carpeta", "libre": "libre", "libres": "libre"},
+		"pt": {"telefone": "telefone", "telefones": "telefone",
+			"implantação": "implantacao", "implantações": "implantacao", "portaria": "portaria", "portarias": "portaria"},
 		"nl": {"telefoon": "telefoon",
 			"zorgen": "zorgen", "zorgt": "zorgen", "zorgde": "zorgen", "zorgden": "zorgen",
 			"zorgvuldig": "zorgvuldig", "zorgvuldige": "zorgvuldig", "zorgvuldigheid": "zorgvuldig",
