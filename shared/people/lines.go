@@ -31,6 +31,7 @@ import (
 type line struct {
 	text    string
 	parts   []string   // the text split where marked-up runs (strong, a span with a class, a link) begin and end
+	fine    []string   // the text split where any inline element begins and ends ("Name <span>Title</span>")
 	block   *html.Node // the block element the text sits in
 	heading int        // 1-6 when the block is a heading
 	links   []string   // hrefs of the links on the line
@@ -62,12 +63,19 @@ var skippedTags = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.N
 func layOut(doc *html.Node) *layout {
 	l := &layout{span: map[*html.Node][2]int{}}
 	var cur strings.Builder
-	var parts []string
-	var part strings.Builder
+	var parts, fine []string
+	var part, finePart strings.Builder
 	var links []string
 	var block *html.Node
 	boldDepth, plain := 0, false // bold elements entered; text outside them on the line
+	flushFine := func() {
+		if s := strings.Join(strings.Fields(finePart.String()), " "); s != "" {
+			fine = append(fine, s)
+		}
+		finePart.Reset()
+	}
 	flushPart := func() {
+		flushFine()
 		if s := strings.Join(strings.Fields(part.String()), " "); s != "" {
 			parts = append(parts, s)
 		}
@@ -76,7 +84,7 @@ func layOut(doc *html.Node) *layout {
 	flush := func() {
 		flushPart()
 		if s := strings.Join(strings.Fields(cur.String()), " "); s != "" && block != nil {
-			ln := line{text: s, parts: parts, block: block, links: links, bold: !plain}
+			ln := line{text: s, parts: parts, fine: fine, block: block, links: links, bold: !plain}
 			if h := headingLevel(enclosingBlock(block)); h > 0 {
 				ln.heading = h
 			} else if labelClass.MatchString(attr(block, "class")) && len(strings.Fields(s)) <= 6 {
@@ -85,7 +93,7 @@ func layOut(doc *html.Node) *layout {
 			l.lines = append(l.lines, ln)
 		}
 		cur.Reset()
-		parts, links, plain = nil, nil, false
+		parts, fine, links, plain = nil, nil, nil, false
 	}
 	var open []*html.Node // elements entered, to record their line spans
 	var rec func(n *html.Node)
@@ -99,12 +107,14 @@ func layOut(doc *html.Node) *layout {
 			cur.WriteByte(' ')
 			part.WriteString(n.Data)
 			part.WriteByte(' ')
+			finePart.WriteString(n.Data)
+			finePart.WriteByte(' ')
 			return
 		case html.ElementNode, html.DocumentNode:
 		default:
 			return
 		}
-		if skippedTags[n.DataAtom] {
+		if skippedTags[n.DataAtom] && !cardPart(n) {
 			return
 		}
 		if n.DataAtom == atom.Br {
@@ -113,7 +123,7 @@ func layOut(doc *html.Node) *layout {
 		}
 		if n.DataAtom == atom.Sup {
 			// "1<sup>ste</sup> Deken", "2<sup>nd</sup>": the ordinal's ending joins its number
-			for _, b := range []*strings.Builder{&cur, &part} {
+			for _, b := range []*strings.Builder{&cur, &part, &finePart} {
 				if t := b.String(); len(t) >= 2 && t[len(t)-1] == ' ' && t[len(t)-2] >= '0' && t[len(t)-2] <= '9' {
 					b.Reset()
 					b.WriteString(t[:len(t)-1])
@@ -127,6 +137,8 @@ func layOut(doc *html.Node) *layout {
 			flush()
 		} else if marked {
 			flushPart()
+		} else {
+			flushFine()
 		}
 		if n.DataAtom == atom.A {
 			if h := attr(n, "href"); h != "" {
@@ -153,6 +165,8 @@ func layOut(doc *html.Node) *layout {
 			flush()
 		} else if marked {
 			flushPart()
+		} else {
+			flushFine()
 		}
 		open = open[:len(open)-1]
 		block = saved
@@ -295,7 +309,7 @@ func lines(doc *html.Node) []Person {
 	var out []found
 	classed, partner := map[int]bool{}, map[int]string{}
 	for i, ln := range l.lines {
-		if ln.heading == 1 && h1 < 2 || ln.skip || inMenu(ln.block) {
+		if ln.heading == 1 && h1 < 2 && !l.ownPage(i) || ln.skip || inMenu(ln.block) {
 			continue
 		}
 		if fs := fromParts(ln.parts); len(fs) > 0 {
@@ -361,6 +375,19 @@ func lines(doc *html.Node) []Person {
 		if p, ok, alone := shaped(ln.text); ok {
 			l.contacts(&p, i, true)
 			out = append(out, found{p: p, line: i, alone: alone, strong: roleColonName.MatchString(ln.text), shared: alone})
+			isName[i] = true
+			continue
+		}
+		if p, ok := titledName(ln); ok && l.span[ln.block][1]-l.span[ln.block][0] == 1 {
+			l.contacts(&p, i, true)
+			out = append(out, found{p: p, line: i})
+			isName[i] = true
+			continue
+		}
+		if fs := fineParts(ln); len(fs) > 0 {
+			l.contacts(&fs[0].p, i, true)
+			fs[0].line = i
+			out = append(out, fs[0])
 			isName[i] = true
 			continue
 		}
@@ -1178,10 +1205,12 @@ func (l *layout) contacts(p *Person, k int, own bool) {
 	}
 }
 
-// keep drops the people without a title the page gives no sign of listing people
-// for, and attaches section headings as titles.
-func (l *layout) keep(fs []found, isName []bool) []Person {
+// keepWith drops the people without a title the page gives no sign of listing people
+// for, and attaches section headings as titles; rescue says which lines the page's
+// repeated structure vouches for (keep, repeat.go). It returns the lines kept.
+func (l *layout) keepWith(fs []found, isName []bool, rescue func(int) bool) ([]Person, []int) {
 	var out []Person
+	var at []int
 	titled := map[string]bool{} // block signatures of titled cards
 	for _, f := range fs {
 		if !f.alone {
@@ -1207,22 +1236,22 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 		// person class on its card, a "Role: Name" line, or a list whose other names
 		// the model knows: "Área Penal" over "Nuestro compromiso" is not a person.
 		strong := f.strong || f.p.Title != "" && looksLikeTitle(f.p.Title) || l.personClass(f.line) || roster[l.rosterKey(f.line)]
-		if !strong && !knownName(f.p.Name) || !knownName(f.p.Name) && (l.tagOfCard(f.line, isName) || looksLikeTitle(f.p.Name)) {
+		if !strong && !knownName(f.p.Name) && !rescue(f.line) || !knownName(f.p.Name) && (l.tagOfCard(f.line, isName) || looksLikeTitle(f.p.Name)) {
 			continue // a name the model does not know that reads as a title is the title ("Coordinador de Eventos")
 		}
 		if !f.alone {
-			out = append(out, f.p)
+			out, at = append(out, f.p), append(at, f.line)
 			continue
 		}
 		head, people := l.sectionOf(f.line, l.lines[f.line].heading, len(titled) > 0)
 		if head != "" {
 			f.p.Title = singular(head)
 		}
-		if people || head != "" || titled[signature(l.lines[f.line].block)] || l.personClass(f.line) || roster[l.rosterKey(f.line)] {
-			out = append(out, f.p)
+		if people || head != "" || titled[signature(l.lines[f.line].block)] || l.personClass(f.line) || roster[l.rosterKey(f.line)] || rescue(f.line) {
+			out, at = append(out, f.p), append(at, f.line)
 		}
 	}
-	return out
+	return out, at
 }
 
 // tagOfCard reports whether line i, not a heading, sits in the card of the one person

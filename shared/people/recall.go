@@ -1,0 +1,208 @@
+package people
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The page's repeated structure as evidence: a team page lists its people in sibling
+// elements of one shape (the cards of a grid, the items of a list, the rows of a
+// table), each name at the same place in its element. Where two or more of those
+// siblings hold people the page already gives evidence for (a title, a name the model
+// knows, a person class), a name-shaped line at that same place in another sibling is
+// a person too, whether or not the name model knows it ("Abebe Bekele" in the card
+// beside "Tigist Haile, Field Coordinator"): the repetition is the evidence.
+
+// keep is keepWith without rescue, then with it when the first pass dropped someone
+// and kept two or more.
+func (l *layout) keep(fs []found, isName []bool) []Person {
+	none := func(int) bool { return false }
+	out, at := l.keepWith(fs, isName, none)
+	if len(at) < 2 || len(at) == len(fs) {
+		return out
+	}
+	kept := make(map[int]bool, len(at))
+	for _, k := range at {
+		kept[k] = true
+	}
+	out, _ = l.keepWith(fs, isName, func(i int) bool { return l.repeated(i, kept) })
+	return out
+}
+
+// maxCardDepth bounds how far above a name's block its card may sit.
+const maxCardDepth = 6
+
+// repeated reports whether line i sits in one of a run of sibling elements of one
+// shape at the same place as the kept people of two or more of its siblings, its own
+// element holding no kept person.
+func (l *layout) repeated(i int, kept map[int]bool) bool {
+	b := l.lines[i].block
+	var path []string // the shapes from the card down to the line's block
+	for c, d := b, 0; c != nil && c.Parent != nil && c.Type == html.ElementNode && d < maxCardDepth; c, d = c.Parent, d+1 {
+		if c.DataAtom == atom.Body || c.DataAtom == atom.Main || c.DataAtom == atom.Html {
+			return false
+		}
+		sp := l.span[c]
+		for k := sp[0]; k < sp[1]; k++ {
+			if kept[k] && k != i {
+				return false // c holds another person: it is past the card
+			}
+		}
+		want, shape := strings.Join(path, ">"), cardShape(c)
+		n := 0
+		for s := c.Parent.FirstChild; s != nil && n < 2; s = s.NextSibling {
+			if s == c || s.Type != html.ElementNode || cardShape(s) != shape {
+				continue
+			}
+			ss := l.span[s]
+			for k := ss[0]; k < ss[1]; k++ {
+				if kept[k] && l.pathBelow(l.lines[k].block, s) == want {
+					n++
+					break
+				}
+			}
+		}
+		if n >= 2 {
+			return true
+		}
+		path = append([]string{cardShape(c)}, path...)
+	}
+	return false
+}
+
+// pathBelow is the shapes from top's child down to n, as repeated builds them; "-"
+// when n is not under top within maxCardDepth.
+func (l *layout) pathBelow(n, top *html.Node) string {
+	var path []string
+	for d := 0; n != nil && n != top; n, d = n.Parent, d+1 {
+		if d >= maxCardDepth {
+			return "-"
+		}
+		path = append([]string{cardShape(n)}, path...)
+	}
+	if n == nil {
+		return "-"
+	}
+	return strings.Join(path, ">")
+}
+
+// cardShape is an element's tag and classes, digits in classes set aside ("post-12"
+// and "post-13" are one shape); a table cell adds its column.
+func cardShape(n *html.Node) string {
+	cls := strings.Fields(attr(n, "class"))
+	for k, c := range cls {
+		cls[k] = strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return '#'
+			}
+			return r
+		}, c)
+	}
+	s := n.Data + "." + strings.Join(cls, ".")
+	if n.DataAtom == atom.Td || n.DataAtom == atom.Th {
+		col := 0
+		for p := n.PrevSibling; p != nil; p = p.PrevSibling {
+			if p.DataAtom == atom.Td || p.DataAtom == atom.Th {
+				col++
+			}
+		}
+		s += "#" + strconv.Itoa(col)
+	}
+	return s
+}
+
+// cardPart reports whether a footer or a button is part of a card rather than of the
+// page: a footer inside an article, a list item, a table cell or a figure, or under
+// an element with a card or person class ("<article><h3>Name</h3><footer>Title
+// </footer></article>"); a button that holds a heading or is a person's card ("<button
+// class=member data-toggle=modal><h3>Name</h3><p>Title</p></button>"), outside a form.
+func cardPart(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Footer:
+		for p, d := n.Parent, 0; p != nil && d < 4; p, d = p.Parent, d+1 {
+			switch {
+			case p.DataAtom == atom.Body || p.DataAtom == atom.Blockquote:
+				return false
+			case p.DataAtom == atom.Article || p.DataAtom == atom.Li || p.DataAtom == atom.Td || p.DataAtom == atom.Figure:
+				return true
+			case personish(p) || cardClass.MatchString(attr(p, "class")):
+				return true
+			}
+		}
+	case atom.Button:
+		if personish(n) || n.Parent != nil && personish(n.Parent) {
+			return true
+		}
+		held := false
+		walk(n, func(c *html.Node) bool {
+			held = held || headingLevel(c) > 0
+			return !held
+		})
+		return held
+	}
+	return false
+}
+
+// cardClass is the class of a card in a grid.
+var cardClass = regexp.MustCompile(`(?i)(^|[\s_-])(card|tile|item)([\s_-]|$)`)
+
+// fineParts reads a line whose name and title are set apart by inline elements with
+// no class ("<p>Anna Roth <span>Head of Finance</span></p>", "<p><em>Anna Roth</em>,
+// Head of Finance</p>") as fromParts reads marked-up runs: one person, with a title
+// that reads as one.
+func fineParts(ln line) []found {
+	if len(ln.fine) < 2 || len(ln.fine) == len(ln.parts) {
+		return nil
+	}
+	fs := fromParts(ln.fine)
+	if len(fs) != 1 || fs[0].p.Title == "" || !looksLikeTitle(fs[0].p.Title) {
+		return nil
+	}
+	return fs
+}
+
+// titledName reads a line that is a role and a name with nothing between them
+// ("Präsident Hans Muster", "Kassierin Erika Beispiel"), alone in its block: a role of
+// one or two words that reads as a title, and a name of two or three words whose
+// first the model knows as a given name and whose last it knows as a name.
+func titledName(ln line) (Person, bool) {
+	s := clean(ln.text)
+	words := strings.Fields(s)
+	if len(words) < 3 || len(words) > 5 || len(ln.parts) > 1 || strings.ContainsAny(s, ",:;()|/@.") {
+		return Person{}, false
+	}
+	if _, ok := nameOf(s); ok {
+		return Person{}, false
+	}
+	for k := 1; k <= 2 && len(words)-k >= 2 && len(words)-k <= 3; k++ {
+		t, name := strings.Join(words[:k], " "), words[k:]
+		last := strings.ToLower(name[len(name)-1])
+		if !looksLikeTitle(t) || !titleWord(t) || connector[strings.ToLower(words[k-1])] || !givenWord(strings.ToLower(name[0])) || !knownWord(nameLexicon(), last, false) {
+			continue
+		}
+		if n, ok := nameOf(strings.Join(name, " ")); ok {
+			return Person{Via: ViaBlock, Name: n, Title: t}, true
+		}
+	}
+	return Person{}, false
+}
+
+// connector words join a title to more of it ("Assistant to", "Senior Ecologist and").
+var connector = map[string]bool{"and": true, "to": true, "of": true, "at": true, "for": true, "und": true, "et": true, "y": true,
+	"e": true, "de": true, "du": true, "des": true, "der": true, "von": true, "bei": true, "chez": true, "en": true, "van": true}
+
+// ownPage reports whether the page's one h1, on line i, names the person the page is
+// about: a name the model knows, its title on the next line ("<h1>Anna Roth</h1><p
+// class=role>Head of Finance</p>"), a person's own page linked from the team page.
+func (l *layout) ownPage(i int) bool {
+	n, ok := nameOf(l.lines[i].text)
+	if !ok || !knownName(n) || i+1 >= len(l.lines) || l.lines[i+1].heading == 1 {
+		return false
+	}
+	t, ok := titleLine(l.lines[i+1].text)
+	return ok && looksLikeTitle(t)
+}

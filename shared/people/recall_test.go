@@ -1,0 +1,58 @@
+package people
+
+import "testing"
+
+// TestRecallLayouts holds the readers of recall.go to small hand-written pages (written
+// for this test): people vouched for by the page's repeated structure, cards inside
+// buttons and card footers, a person's own page, a name and title set apart by plain
+// inline elements, and a role and name with nothing between them; and the pages
+// where none of these may find anyone.
+func TestRecallLayouts(t *testing.T) {
+	const url = "https://acme.example/team/"
+	tests := []struct {
+		name string
+		html string
+		want map[string]string
+	}{
+		{"a name the model does not know, in a card of the grid where the others have titles",
+			`<h2>Who we are</h2><div class="row"><div class="col"><img src="a.jpg"><h4>Abebe Bekele</h4><p>Agronomist</p></div><div class="col"><img src="b.jpg"><h4>Tigist Haile</h4><p>Field Coordinator</p></div><div class="col"><img src="c.jpg"><h4>Wilmaru Quispe</h4><p>Communications</p></div><div class="col"><img src="d.jpg"><h4>Amaru Mamani</h4><p>Soil Scientist</p></div></div>`,
+			map[string]string{"Abebe Bekele": "Agronomist", "Tigist Haile": "Field Coordinator", "Wilmaru Quispe": "Communications", "Amaru Mamani": "Soil Scientist"}},
+		{"the same column of a table whose other rows hold people",
+			`<h2>Contacts</h2><table><tr><th>Name</th><th>Function</th></tr><tr><td>Abebe Bekele</td><td>Agronomist</td></tr><tr><td>Tigist Haile</td><td>Field Coordinator</td></tr><tr><td>Iñaki Etxeberria</td><td>Communications</td></tr></table>`,
+			map[string]string{"Abebe Bekele": "Agronomist", "Tigist Haile": "Field Coordinator", "Iñaki Etxeberria": "Communications"}},
+		{"a grid of the same shape under another container is not vouched for by the team's",
+			`<h2>Team</h2><div class="grid"><div class="c"><h4>Anna Roth</h4><p>Head of Finance</p></div><div class="c"><h4>Jan Hahn</h4><p>Lead Engineer</p></div></div><h2>Projects</h2><div class="grid"><div class="c"><h4>Afya Njema</h4><p>Reforestation in the north</p></div><div class="c"><h4>Maji Safi</h4><p>Clean water for the port</p></div><div class="c"><h4>Elimu Kwanza</h4><p>A school garden</p></div></div>`,
+			map[string]string{"Anna Roth": "Head of Finance", "Jan Hahn": "Lead Engineer"}},
+		{"cards written as buttons that open a modal",
+			`<h1>Our Team</h1><div class="grid"><button class="card" data-toggle="modal"><h3>Anna Roth</h3><p>Head of Finance</p></button><button class="card" data-toggle="modal"><h3>Jan Hahn</h3><p>Lead Engineer</p></button></div><form><button>Send</button></form>`,
+			map[string]string{"Anna Roth": "Head of Finance", "Jan Hahn": "Lead Engineer"}},
+		{"the title in a card's footer; the page's footer is not read",
+			`<h1>Our Team</h1><article class="card"><h3>Anna Roth</h3><footer>Head of Finance</footer></article><article class="card"><h3>Jan Hahn</h3><footer>Lead Engineer</footer></article><footer><p>Mira Olsen</p><p>Webdesign</p></footer>`,
+			map[string]string{"Anna Roth": "Head of Finance", "Jan Hahn": "Lead Engineer"}},
+		{"a person's own page: the one h1 and the title under it",
+			`<header><a href="/">Acme</a></header><h1>Anna Roth</h1><p class="role">Head of Finance</p><p>Anna joined Acme in 2012 and leads its finance team.</p>`,
+			map[string]string{"Anna Roth": "Head of Finance"}},
+		{"a page whose one h1 is a name with no title under it names itself",
+			`<h1>Anna Roth</h1><p>Photographs of the coast, 2019 to 2024.</p>`,
+			map[string]string{}},
+		{"a name and a title set apart by inline elements with no class",
+			`<h2>Team</h2><p>Anna Roth <span>Head of Finance</span></p><p><em>Jan Hahn</em>, Lead Engineer</p>`,
+			map[string]string{"Anna Roth": "Head of Finance", "Jan Hahn": "Lead Engineer"}},
+		{"a role and a name with nothing between them; a title going on over the next words is not",
+			`<h2>Vorstand</h2><p>Präsident Peter Meier</p><p>Senior Ecologist and Forest Steward</p>`,
+			map[string]string{"Peter Meier": "Präsident"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Extract(tc.html, url, Options{})
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %q, want %v", names(got), tc.want)
+			}
+			for _, p := range got {
+				if want, ok := tc.want[p.Name]; !ok || p.Title != want {
+					t.Errorf("got %q with title %q; want %v", p.Name, p.Title, tc.want)
+				}
+			}
+		})
+	}
+}
