@@ -84,7 +84,7 @@ func layOut(doc *html.Node) *layout {
 	flush := func() {
 		flushPart()
 		if s := strings.Join(strings.Fields(cur.String()), " "); s != "" && block != nil {
-			ln := line{text: s, parts: parts, fine: fine, block: block, links: links, bold: !plain}
+			ln := line{text: s, parts: joinNameRuns(parts), fine: fine, block: block, links: links, bold: !plain}
 			if h := headingLevel(enclosingBlock(block)); h > 0 {
 				ln.heading = h
 			} else if labelClass.MatchString(attr(block, "class")) && len(strings.Fields(s)) <= 6 {
@@ -100,14 +100,15 @@ func layOut(doc *html.Node) *layout {
 	rec = func(n *html.Node) {
 		switch n.Type {
 		case html.TextNode:
-			if boldDepth == 0 && strings.TrimSpace(n.Data) != "" {
+			text := invisible.Replace(n.Data)
+			if boldDepth == 0 && strings.TrimSpace(text) != "" {
 				plain = true
 			}
-			cur.WriteString(n.Data)
+			cur.WriteString(text)
 			cur.WriteByte(' ')
-			part.WriteString(n.Data)
+			part.WriteString(text)
 			part.WriteByte(' ')
-			finePart.WriteString(n.Data)
+			finePart.WriteString(text)
 			finePart.WriteByte(' ')
 			return
 		case html.ElementNode, html.DocumentNode:

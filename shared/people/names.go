@@ -343,8 +343,9 @@ var pronouns = regexp.MustCompile(`(?i)[\s,]*[(\[]?\s*(?:she|he|they|ze|xe|sie|e
 // and whether it is one.
 func nameOf(s string) (string, bool) {
 	// Non-breaking hyphens are hyphens; symbols before a name ("🎉 Name") go.
-	s = strings.NewReplacer("\u2011", "-", "\u2010", "-").Replace(s)
+	s = strings.NewReplacer("\u2011", "-", "\u2010", "-").Replace(invisible.Replace(s))
 	s = strings.TrimLeftFunc(strings.TrimSpace(s), func(r rune) bool { return unicode.IsSymbol(r) || unicode.IsSpace(r) || r == '\ufe0f' })
+	s = strings.TrimSpace(trailingMarks.ReplaceAllString(s, ""))
 	if s == "" || len(s) > 100 {
 		return "", false
 	}

@@ -18,61 +18,88 @@ import (
 // beside "Tigist Haile, Field Coordinator"): the repetition is the evidence.
 
 // keep is keepWith without rescue, then with it when the first pass dropped someone
-// and kept two or more.
+// and kept someone.
 func (l *layout) keep(fs []found, isName []bool) []Person {
 	none := func(int) bool { return false }
 	out, at := l.keepWith(fs, isName, none)
-	if len(at) < 2 || len(at) == len(fs) {
+	if len(at) == 0 || len(at) == len(fs) {
 		return out
 	}
-	kept := make(map[int]bool, len(at))
+	kept, cand := make(map[int]bool, len(at)), make(map[int]bool, len(fs))
 	for _, k := range at {
 		kept[k] = true
 	}
-	out, _ = l.keepWith(fs, isName, func(i int) bool { return l.repeated(i, kept) })
+	for _, f := range fs {
+		cand[f.line] = true
+	}
+	out, _ = l.keepWith(fs, isName, func(i int) bool {
+		// Two or more kept people at the same place in the sibling elements; or, under
+		// a heading that names the team, two or more names there and one of them kept.
+		return l.sameSlot(i, kept) >= 2 || l.sameSlot(i, kept) >= 1 && l.sameSlot(i, cand) >= 2 && l.underTeamHeading(i)
+	})
 	return out
 }
 
 // maxCardDepth bounds how far above a name's block its card may sit.
 const maxCardDepth = 6
 
-// repeated reports whether line i sits in one of a run of sibling elements of one
-// shape at the same place as the kept people of two or more of its siblings, its own
-// element holding no kept person.
-func (l *layout) repeated(i int, kept map[int]bool) bool {
+// sameSlot counts the sibling elements of one shape around line i that hold a line of
+// set at the same place as line i sits in its own: its card's siblings, its card
+// widened while it holds no other line of set.
+func (l *layout) sameSlot(i int, set map[int]bool) int {
 	b := l.lines[i].block
+	best := 0
 	var path []string // the shapes from the card down to the line's block
 	for c, d := b, 0; c != nil && c.Parent != nil && c.Type == html.ElementNode && d < maxCardDepth; c, d = c.Parent, d+1 {
 		if c.DataAtom == atom.Body || c.DataAtom == atom.Main || c.DataAtom == atom.Html {
-			return false
+			break
 		}
 		sp := l.span[c]
-		for k := sp[0]; k < sp[1]; k++ {
-			if kept[k] && k != i {
-				return false // c holds another person: it is past the card
-			}
+		other := false
+		for k := sp[0]; k < sp[1] && !other; k++ {
+			other = set[k] && k != i
+		}
+		if other {
+			break // c holds another: it is past the card
 		}
 		want, shape := strings.Join(path, ">"), cardShape(c)
 		n := 0
-		for s := c.Parent.FirstChild; s != nil && n < 2; s = s.NextSibling {
+		for s := c.Parent.FirstChild; s != nil; s = s.NextSibling {
 			if s == c || s.Type != html.ElementNode || cardShape(s) != shape {
 				continue
 			}
 			ss := l.span[s]
 			for k := ss[0]; k < ss[1]; k++ {
-				if kept[k] && l.pathBelow(l.lines[k].block, s) == want {
+				if set[k] && l.pathBelow(l.lines[k].block, s) == want {
 					n++
 					break
 				}
 			}
 		}
-		if n >= 2 {
-			return true
+		best = max(best, n)
+		path = append([]string{shape}, path...)
+	}
+	return best
+}
+
+// underTeamHeading reports whether the nearest heading above line i that is not a
+// name names the team
+// ("Our team", "Unsere Mitarbeiter", "L'équipe"), not a contact or about section.
+func (l *layout) underTeamHeading(i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		if l.lines[k].heading > 0 && l.lines[k].heading <= 6 {
+			t := clean(l.headingText(k))
+			if _, ok := nameOf(t); ok {
+				continue // the heading of another person's card
+			}
+			return genericHeading.MatchString(t) && !notTeamHeading.MatchString(t)
 		}
-		path = append([]string{cardShape(c)}, path...)
 	}
 	return false
 }
+
+// notTeamHeading are the headings genericHeading matches that head more than people.
+var notTeamHeading = regexp.MustCompile(`(?i)contact|kontakt|contatti|about|über|qui sommes|quiénes|chi siamo|over ons|om oss|who we are`)
 
 // pathBelow is the shapes from top's child down to n, as repeated builds them; "-"
 // when n is not under top within maxCardDepth.
@@ -205,4 +232,39 @@ func (l *layout) ownPage(i int) bool {
 	}
 	t, ok := titleLine(l.lines[i+1].text)
 	return ok && looksLikeTitle(t)
+}
+
+// invisible drops the characters a page's text may carry inside words that are never
+// shown: soft hyphens ("Rot&shy;h") and zero-width spaces and joiners.
+var invisible = strings.NewReplacer("\u00ad", "", "\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\ufeff", "")
+
+// trailingMarks are the marks a name may carry after it that are no part of it: a
+// footnote's asterisk or superscript number ("Anna Roth*", "Jan Hahn¹") and symbols
+// ("Mira Olsen 🌱"); not a dagger, which marks the dead.
+var trailingMarks = regexp.MustCompile(`(?:[\s\x{FE0F}\x{200D}]*(?:[*¹²³⁴⁵⁶⁷⁸⁹⁰]|[\p{So}\p{Sk}]))+$`)
+
+// joinNameRuns joins the runs of a line that each hold one word of a name ("<span
+// class=first>Anna</span> <span class=last>Roth</span> <span class=role>CEO</span>"):
+// two or three single-word runs at the start, the first a given name the model
+// knows, that no run reads as a name alone but that together do.
+func joinNameRuns(parts []string) []string {
+	if len(parts) < 3 {
+		return parts
+	}
+	for n := min(3, len(parts)-1); n >= 2; n-- {
+		ok := true
+		for _, p := range parts[:n] {
+			ok = ok && len(strings.Fields(p)) == 1
+		}
+		if !ok {
+			continue
+		}
+		if _, alone := nameOf(parts[0]); alone {
+			return parts
+		}
+		if _, ok := nameOf(strings.Join(parts[:n], " ")); ok && givenWord(strings.ToLower(parts[0])) {
+			return append([]string{strings.Join(parts[:n], " ")}, parts[n:]...)
+		}
+	}
+	return parts
 }

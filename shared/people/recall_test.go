@@ -41,6 +41,21 @@ func TestRecallLayouts(t *testing.T) {
 		{"a role and a name with nothing between them; a title going on over the next words is not",
 			`<h2>Vorstand</h2><p>Präsident Peter Meier</p><p>Senior Ecologist and Forest Steward</p>`,
 			map[string]string{"Peter Meier": "Präsident"}},
+		{"soft hyphens and zero-width spaces inside names and titles",
+			"<h2>Team</h2><div class=m><h3>Anna Rot\u00adh</h3><p>Head of Fi\u00adnance</p></div><div class=m><h3>Jan\u200b Hahn</h3><p>Lead Engineer</p></div>",
+			map[string]string{"Anna Roth": "Head of Finance", "Jan Hahn": "Lead Engineer"}},
+		{"a footnote's mark or a symbol after a name",
+			`<h2>Vorstand</h2><ul><li>Anna Roth* – Vorsitzende</li><li>Jan Hahn¹ – Kassierer</li><li>Mira Olsen 🌱 – Schriftführerin</li></ul><p>* Gründungsmitglied</p>`,
+			map[string]string{"Anna Roth": "Vorsitzende", "Jan Hahn": "Kassierer", "Mira Olsen": "Schriftführerin"}},
+		{"a name written in one run per word, the role in the next; tabs of single words are no name",
+			`<h2>Team</h2><div class="t"><p><span class="first">Anna</span> <span class="last">Roth</span> <span class="role">CEO</span></p></div><div class="t"><p><span class="first">Jan</span> <span class="last">Hahn</span> <span class="role">CTO</span></p></div><p><a class="tab">Completed</a> <a class="tab">Residential</a> <a class="tab">Commercial</a></p>`,
+			map[string]string{"Anna Roth": "CEO", "Jan Hahn": "CTO"}},
+		{"under a heading that names the team, a grid of names with no titles, one of them known to the model",
+			`<h2>Our team</h2><div class="row"><div class="col-md-3"><h4>Abebe Bekele</h4></div><div class="col-md-3"><h4>Tigist Haile</h4></div><div class="col-md-3"><h4>Wilmaru Quispe</h4></div><div class="col-md-3"><h4>Amaru Mamani</h4></div></div>`,
+			map[string]string{"Abebe Bekele": "", "Tigist Haile": "", "Wilmaru Quispe": "", "Amaru Mamani": ""}},
+		{"under another heading such a grid is not vouched for (the name the model knows stays, as before)",
+			`<h2>¿Qué hacemos?</h2><div class="row"><div class="col-md-3"><h4>Kilimo Endelevu</h4></div><div class="col-md-3"><h4>Afya Njema</h4></div><div class="col-md-3"><h4>Maji Safi</h4></div><div class="col-md-3"><h4>Amaru Mamani</h4></div></div>`,
+			map[string]string{"Amaru Mamani": ""}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
