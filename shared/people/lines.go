@@ -299,6 +299,7 @@ type found struct {
 func lines(doc *html.Node) []Person {
 	l := layOut(doc)
 	l.markSkipped()
+	l.markHeaderRows()
 	isName := make([]bool, len(l.lines))
 	names := make([]string, len(l.lines))
 	h1 := 0 // a page with one h1 names itself there; with several, an h1 may be a person's
@@ -307,7 +308,7 @@ func lines(doc *html.Node) []Person {
 			h1++
 		}
 	}
-	var out []found
+	var out, bios []found
 	classed, partner := map[int]bool{}, map[int]string{}
 	for i, ln := range l.lines {
 		if ln.heading == 1 && h1 < 2 && !l.ownPage(i) || ln.skip || inMenu(ln.block) {
@@ -399,13 +400,32 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 			continue
 		}
+		if ps := labelRuns(ln.parts); len(ps) > 0 {
+			for _, p := range ps {
+				out = append(out, found{p: p, line: i})
+			}
+			isName[i] = true
+			continue
+		}
 		if ps := prose(ln.text); len(ps) > 0 {
 			for _, p := range ps {
 				out = append(out, found{p: p, line: i})
 			}
 			isName[i] = true
+		} else if p, ok := bioLead(ln.text); ok {
+			bios = append(bios, found{p: p, line: i, alone: p.Title == "", strong: true})
 		}
 	}
+	if len(bios) >= 2 {
+		// Two or more bios that each open with a name: the page's people ("Hakim
+		// Alhusan is a veteran of ...")
+		for _, f := range bios {
+			isName[f.line] = true
+			out = append(out, f)
+		}
+	}
+	out = append(out, l.slottedParts(isName)...)
+	l.roleColumns(isName, names)
 	l.roleSlots(isName, names)
 	if len(l.slot) > 0 {
 		kept := out[:0]
@@ -1817,7 +1837,7 @@ func givenAfterComma(s string) bool {
 
 // sharedSep joins two given names before one family name ("Bessie and Max Simon",
 // "Anna und Jan Roth", "Léa et Paul Martin").
-var sharedSep = regexp.MustCompile(`^(\p{Lu}[\pL'-]+)\s+(?:and|und|et|y|e|en|&)\s+(\p{Lu}[\pL'-]+)\s+(\p{Lu}.*)$`)
+var sharedSep = regexp.MustCompile(`^(\p{Lu}[\pL'-]+)\s+(?:and|und|et|y|e|en|&|a|och|og|i|és|ja|ve)\s+(\p{Lu}[\pL'-]+)\s+(\p{Lu}.*)$`)
 
 // sharedFamily reads "Given and Given Family" as two people: both given names the
 // model knows as given names, and the family name one a name model knows.
@@ -2058,6 +2078,9 @@ func termTitle(s string) (string, bool) {
 	if m := termSep.FindStringSubmatchIndex(s); m != nil && strings.ContainsAny(s[m[2]:m[3]], "0123456789") {
 		return titleLine(s[:m[0]])
 	}
+	if m := termBracket.FindStringIndex(s); m != nil && m[0] > 0 {
+		return titleLine(s[:m[0]]) // "Ordförande (2 år):"
+	}
 	return "", false
 }
 
@@ -2096,7 +2119,7 @@ func bioTitle(bio string) string {
 
 var (
 	clauseSep = regexp.MustCompile(`;\s+|\.\s+`)
-	listSep   = regexp.MustCompile(`\s*,\s*|\s+(?:and|und|et|y|e|en|og|och|i)\s+|\s*&\s*`)
+	listSep   = regexp.MustCompile(`\s*,\s*|\s+(?:and|und|et|y|e|en|og|och|i|a|és|ja|ve)\s+|\s*&\s*`)
 )
 
 // clauses splits running text at semicolons and full stops, but not at the dot of an
@@ -2144,7 +2167,7 @@ func prose(text string) []Person {
 		clause = strings.TrimSpace(strings.TrimSuffix(clause, "."))
 		// "Label: Name, Name and Name"
 		if label, rest, ok := strings.Cut(clause, ":"); ok {
-			if ps := labelled(label, listSep.Split(strings.TrimSpace(withoutAsides(rest)), -1)); len(ps) > 0 {
+			if ps := labelled(label, listSep.Split(strings.TrimSpace(sharedItems(withoutAsides(rest))), -1)); len(ps) > 0 {
 				out = append(out, ps...)
 				continue
 			}
@@ -2209,14 +2232,15 @@ func labelled(label string, parts []string) []Person {
 		return nil // "Bildnachweis: A, B": credits
 	}
 	var ps []Person
-	known, evidence := 0, 0
-	for _, n := range parts {
+	known, evidence, bad := 0, 0, 0
+	for _, n := range listItems(parts) {
 		if len(ps) > 0 && stripDegrees(clean(n)) == "" {
 			continue // "Anna Roth, PhD"
 		}
 		name, ok := nameOf(listEnd(n))
 		if !ok {
-			return nil
+			bad++
+			continue
 		}
 		if knownName(name) {
 			known++
@@ -2225,6 +2249,9 @@ func labelled(label string, parts []string) []Person {
 			evidence++
 		}
 		ps = append(ps, Person{Via: ViaBlock, Name: name, Title: t})
+	}
+	if bad > 0 && (len(ps) < 3 || 4*bad > len(ps)) {
+		return nil // one item that is no name spoils a short list, or more than one in four a long one
 	}
 	// A members' label ("Members:", "Mitglieder:") says the list is of people: most of
 	// its names known, in the wider name model too, is enough.

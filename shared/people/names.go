@@ -255,14 +255,14 @@ func stripHonorifics(s string) string {
 	// An honorific goes only when a name of two words or more stays ("D. Smith" keeps its initial).
 	// A one-letter honorific ("D." for Dom or Dona, "M." for Monsieur) goes only
 	// before a given name: "D. A. Köhler" and "M. van Dijk" are names of initials.
-	for len(words) > 2 && honorificKey(words[0]) != "" && (honorificWords[honorificKey(words[0])] || isDegreeChain(words[0]) || titleAbbrev.MatchString(words[0])) &&
-		!(len([]rune(honorificKey(words[0]))) == 1 && (particles[strings.ToLower(words[1])] || !givenWord(strings.ToLower(words[1])) || isInitial(words[1]))) {
+	for stacked := false; len(words) > 2 && honorificKey(words[0]) != "" && (honorificWords[honorificKey(words[0])] || isDegreeChain(words[0]) || titleAbbrev.MatchString(words[0]) || stacked && stackedHonorific(words)) &&
+		!(len([]rune(honorificKey(words[0]))) == 1 && (particles[strings.ToLower(words[1])] || !givenWord(strings.ToLower(words[1])) || isInitial(words[1]))); stacked = true {
 		words = words[1:]
 	}
 	for len(words) > 0 {
 		last := words[len(words)-1]
 		k := honorificKey(last)
-		if !degreeWords[k] && !isDegreeChain(last) {
+		if !degreeWords[k] && !isDegreeChain(last) && !(len(words) > 2 && letterChain.MatchString(last)) {
 			break
 		}
 		if len(words) > 1 && !strings.HasSuffix(words[len(words)-2], ",") && surnameNotDegree(last) {
@@ -370,6 +370,12 @@ func nameOf(s string) (string, bool) {
 	for _, t := range []string{titleCase(n), capsFamilyName(n)} {
 		if t != n && IsName(t) && nameEvidence(t) && !looksLikeTitle(t) {
 			return t, true
+		}
+	}
+	if m := yearLed.FindStringSubmatch(s); m != nil {
+		// "2008 Artur Kruszelnicki": the year of joining before the name
+		if n, ok := nameOf(m[1]); ok && nameEvidence(n) {
+			return n, true
 		}
 	}
 	// "Kowalska, Anna": the family name first.

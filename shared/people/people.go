@@ -211,7 +211,8 @@ var notNameList = []string{
 	"ons", "onze", "over", "directie", "diensten", "vacatures",
 	// groups, committees and bodies, vacancies, places and products are not people
 	"committee", "comité", "comite", "comitato", "comissão", "comisión", "commission", "kommission", "ausschuss", "council",
-	"conselho", "consiglio", "consejo", "conseil", "gruppe", "grupo", "gruppo", "groupe", "tribunal", "tribunale", "tribunaal", "schiedsgericht",
+	"conselho", "consiglio", "consejo", "conseil", "gruppe", "grupo", "gruppo", "groupe", "komisja", "komise", "komisia", "zarząd", "výbor",
+	"styrelse", "styrelsen", "bestyrelse", "hallitus", "bizottság", "präsidium", "commissione", "commissie", "comissió", "tribunal", "tribunale", "tribunaal", "schiedsgericht",
 	"insights", "analytics", "capital", "network", "networks", "consultancy", "associates", "collective", "cooperative", "cooperativa",
 	"coopérative", "genossenschaft", "coöperatie", "mesa", "nacional", "national",
 	"ejecutiva", "executiva", "esecutivo", "vacant", "vacante", "vacancy", "vacature", "position", "poste", "offen",

@@ -268,3 +268,314 @@ func joinNameRuns(parts []string) []string {
 	}
 	return parts
 }
+
+// termBracket is a term in brackets after a role ("Ordförande (2 år):", "Kassier (bis
+// 2026)"): a bracket that holds a number, at the end of the run.
+var termBracket = regexp.MustCompile(`\s*\([^()]*[0-9][^()]*\)\s*:?\s*$`)
+
+// listItems splits the items of a list that name two people who share a family name
+// ("Aleš a Luděk Finstrle", "Bessie and Max Simon") into one item each. In a list of
+// names the shape is enough: no name model is asked.
+func listItems(parts []string) []string {
+	var out []string
+	for _, p := range parts {
+		if a, b, ok := sharedItem(clean(p)); ok {
+			out = append(out, a, b)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// sharedItem reads "Given and Given Family" as two names by its shape.
+func sharedItem(p string) (string, string, bool) {
+	m := sharedSep.FindStringSubmatch(p)
+	if m == nil || len(strings.Fields(m[3])) > 2 {
+		return "", "", false
+	}
+	a, ok1 := nameOf(m[1] + " " + m[3])
+	b, ok2 := nameOf(m[2] + " " + m[3])
+	return a, b, ok1 && ok2
+}
+
+// sharedItems writes the comma-separated items of a list that name two people who
+// share a family name as two items ("Jan Drábek, Aleš a Luděk Finstrle" is "Jan
+// Drábek, Aleš Finstrle, Luděk Finstrle"), before the list is split at its "and"s.
+func sharedItems(list string) string {
+	items := strings.Split(list, ",")
+	if len(items) < 2 {
+		return list
+	}
+	for k, it := range items {
+		if a, b, ok := sharedItem(clean(it)); ok {
+			items[k] = " " + a + ", " + b
+		}
+	}
+	return strings.Join(items, ",")
+}
+
+// labelRuns reads a line of two or more role labels set apart as runs, each followed
+// by the names that hold it ("<b>Ärzte:</b> Anna Roth, Jan Hahn <b>Lager:</b> Eva
+// Bauer"): the labels end with a colon; every label must give at least one name.
+func labelRuns(parts []string) []Person {
+	labels := 0
+	for _, p := range parts {
+		if strings.HasSuffix(p, ":") {
+			labels++
+		}
+	}
+	if labels < 2 || !strings.HasSuffix(parts[0], ":") {
+		return nil
+	}
+	var out []Person
+	for k := 0; k < len(parts); {
+		label, rest := strings.TrimSuffix(parts[k], ":"), []string{}
+		for k++; k < len(parts) && !strings.HasSuffix(parts[k], ":"); k++ {
+			rest = append(rest, parts[k])
+		}
+		ps := labelled(label, listSep.Split(strings.TrimSpace(sharedItems(withoutAsides(strings.Join(rest, " ")))), -1))
+		if len(ps) == 0 {
+			return nil
+		}
+		out = append(out, ps...)
+	}
+	return out
+}
+
+// smallAbbrev is an abbreviation in small letters ("inż.", "hab.", "med.").
+var smallAbbrev = regexp.MustCompile(`^\p{Ll}{1,5}\.$`)
+
+// stackedHonorific reports whether words[0], after an honorific, is more of the
+// stack: a small abbreviation ("Dr inż.", "dr hab."), or a university's initials
+// between two honorifics ("Prof. UW dr hab.").
+func stackedHonorific(words []string) bool {
+	w := words[0]
+	if smallAbbrev.MatchString(w) && !particles[strings.TrimSuffix(w, ".")] {
+		return true
+	}
+	if r := []rune(w); len(r) >= 2 && len(r) <= 4 && strings.ToUpper(w) == w && len(words) > 3 {
+		next := honorificKey(words[1])
+		return honorificWords[next] || smallAbbrev.MatchString(words[1])
+	}
+	return false
+}
+
+// yearLed is a name after a year ("2008 Artur Kruszelnicki", a roster by year of
+// joining).
+var yearLed = regexp.MustCompile(`^(?:1[89]|20)[0-9]{2}\s*[:–-]?\s+(\p{Lu}.+)$`)
+
+// letterChain is a post-nominal of three or more dotted capitals after a name
+// ("D.P.M", "M.P.H."); two ("J.R.") may be initials.
+var letterChain = regexp.MustCompile(`^\p{Lu}\.\p{Lu}\.\p{Lu}(?:\.\p{Lu})*\.?,?$`)
+
+// bioVerbs go on from a name that opens a bio, beside leadVerbs ("Jamal El-Debais
+// holds an MBA", "Anna Roth a rejoint", "Jan Hahn heeft").
+var bioVerbs = map[string]bool{"holds": true, "brings": true, "founded": true, "graduated": true, "studied": true, "started": true,
+	"began": true, "grew": true, "oversees": true, "manages": true, "heads": true, "lead": true, "led": true, "gründete": true,
+	"studierte": true, "verantwortet": true, "a": true, "ha": true, "tiene": true, "tem": true, "dirige": true, "fonde": true,
+	"fondé": true, "fundó": true, "fundou": true}
+
+// bioLead reads a bio that opens with the name of the person it is about ("Hakim
+// Alhusan is a veteran in ... Mr. Alhusan held ..."): a paragraph of twelve words or
+// more, two to four words that read as a name, then a verb, and the name's given or
+// family name again further on. The title is the one the bio states, if any.
+func bioLead(text string) (Person, bool) {
+	words := strings.Fields(text)
+	if len(words) < 12 {
+		return Person{}, false
+	}
+	for n := 2; n <= 4; n++ {
+		v := strings.ToLower(words[n])
+		if !leadVerbs[v] && !bioVerbs[v] {
+			continue
+		}
+		name, ok := nameOf(strings.Join(words[:n], " "))
+		if !ok {
+			return Person{}, false
+		}
+		nw := strings.Fields(name)
+		given, family := nw[0], nw[len(nw)-1]
+		again := false
+		for _, w := range words[n+1:] {
+			w = strings.Trim(w, ".,;:!?()'’")
+			again = again || strings.EqualFold(w, given) || strings.EqualFold(w, family)
+		}
+		if !again {
+			return Person{}, false
+		}
+		return Person{Via: ViaBlock, Name: name, Title: bioTitle(text)}, true
+	}
+	return Person{}, false
+}
+
+// headerRow reports whether tr, the first of a table's rows, is its header row
+// written as an ordinary row: two or more cells, all of them th, or all set in
+// capitals while a later row is not ("<tr><td>IMIE I NAZWISKO</td><td>KONTAKT</td>
+// </tr>"): column labels, not a person.
+func headerRow(rows []*html.Node) bool {
+	filled, th, caps := 0, 0, 0
+	for k := rows[0].FirstChild; k != nil; k = k.NextSibling {
+		if k.DataAtom != atom.Td && k.DataAtom != atom.Th {
+			continue
+		}
+		t := textOf(k)
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		filled++
+		if k.DataAtom == atom.Th {
+			th++
+		}
+		if strings.ToUpper(t) == t && strings.ToLower(t) != t {
+			caps++
+		}
+	}
+	if filled < 2 || th < filled && caps < filled {
+		return false
+	}
+	if th == filled {
+		return true
+	}
+	for _, r := range rows[1:] {
+		if t := textOf(r); strings.ToUpper(t) != t {
+			return true
+		}
+	}
+	return false
+}
+
+// tableRows are the rows of a table, across thead and tbody, not those of a table
+// inside a cell.
+func tableRows(table *html.Node) []*html.Node {
+	var rows []*html.Node
+	walk(table, func(n *html.Node) bool {
+		if n != table && n.DataAtom == atom.Table {
+			return false
+		}
+		if n.DataAtom == atom.Tr {
+			rows = append(rows, n)
+		}
+		return true
+	})
+	return rows
+}
+
+// markHeaderRows flags the lines of tables' header rows (headerRow): no one's name.
+func (l *layout) markHeaderRows() {
+	header := map[*html.Node]bool{} // by table: its first row when that is a header
+	for i := range l.lines {
+		c := tableCell(l.lines[i].block)
+		if c == nil || l.lines[i].skip {
+			continue
+		}
+		table := c.Parent
+		for table != nil && table.DataAtom != atom.Table {
+			table = table.Parent
+		}
+		if table == nil {
+			continue
+		}
+		first, ok := header[table]
+		if !ok {
+			if rows := tableRows(table); len(rows) > 0 && headerRow(rows) {
+				first = true
+				header[rows[0]] = true
+			}
+			header[table] = first
+		}
+		if first && header[c.Parent] {
+			l.lines[i].skip = true
+		}
+	}
+}
+
+// roleColumns unmarks the names read in a table's role column: a cell in a row with a
+// name in another cell, whose column holds, in two or more other rows with a name in
+// another cell, no name ("V-ce Prezes" over "Skarbnik" and "Sekretarz", beside the
+// holders' names).
+func (l *layout) roleColumns(isName []bool, names []string) {
+	for i := range l.lines {
+		if names[i] == "" || !l.nameInRow(i, isName) {
+			continue
+		}
+		c := tableCell(l.lines[i].block)
+		if c == nil {
+			continue
+		}
+		col := 0
+		for p := c.PrevSibling; p != nil; p = p.PrevSibling {
+			if p.Type == html.ElementNode {
+				col += colspan(p)
+			}
+		}
+		table := c.Parent
+		for table != nil && table.DataAtom != atom.Table {
+			table = table.Parent
+		}
+		if table == nil {
+			continue
+		}
+		filled, named := 0, 0 // cells of the column in rows that name someone elsewhere
+		for _, r := range tableRows(table) {
+			cell := l.cellAt(r, col)
+			if r == c.Parent || cell == nil || cell == c {
+				continue
+			}
+			sp, rs := l.span[cell], l.span[r]
+			beside := false
+			for k := rs[0]; k < rs[1] && !beside; k++ {
+				beside = isName[k] && (k < sp[0] || k >= sp[1])
+			}
+			for k := sp[0]; k < sp[1] && beside; k++ {
+				if l.lines[k].skip {
+					continue
+				}
+				filled++
+				if isName[k] {
+					named++
+				}
+			}
+		}
+		if filled >= 2 && named == 0 {
+			isName[i], names[i] = false, ""
+			if l.slot == nil {
+				l.slot = map[int]bool{}
+			}
+			l.slot[i] = true // the role of the name beside it, whatever its words
+		}
+	}
+}
+
+// slottedParts reads the lines of marked-up runs whose first run is a name only by its
+// shape (a name in capitals the model does not know, "YOSHIO AKUZAWA", or family
+// name first), in the slot where two or more other lines of the page were read as
+// people: the name and the title run after it.
+func (l *layout) slottedParts(isName []bool) []found {
+	count := map[string]int{}
+	for i := range l.lines {
+		if isName[i] {
+			count[l.rosterKey(i)]++
+		}
+	}
+	var out []found
+	for i, ln := range l.lines {
+		if isName[i] || ln.skip || len(ln.parts) < 2 || count[l.rosterKey(i)] < 2 || inMenu(ln.block) {
+			continue
+		}
+		t, ok := slotName(ln.parts[0])
+		if !ok {
+			continue
+		}
+		fs := fromParts(append([]string{t}, ln.parts[1:]...))
+		if len(fs) != 1 || fs[0].p.Title == "" || !looksLikeTitle(fs[0].p.Title) {
+			continue
+		}
+		f := fs[0]
+		f.line, f.strong = i, true
+		l.contacts(&f.p, i, true)
+		isName[i] = true
+		out = append(out, f)
+	}
+	return out
+}
