@@ -213,6 +213,11 @@ func TestPeopleLinks(t *testing.T) {
 	if strings.Join(links, " ") != strings.Join(want, " ") {
 		t.Errorf("links %q, want %q", links, want)
 	}
+	// Pages of coaches and boards in more languages are people pages; a personal loan is not.
+	more := peopleLinks(`<a href="/klub/trenerzy/">Trenerzy</a><a href="/om/styrelsen/">Styrelsen</a><a href="/personal-loans/">Loans</a><a href="/faculty/">Faculty</a>`, "https://acme.example/")
+	if want := []string{"https://acme.example/klub/trenerzy/", "https://acme.example/om/styrelsen/", "https://acme.example/faculty/"}; strings.Join(more, " ") != strings.Join(want, " ") {
+		t.Errorf("links %q, want %q", more, want)
+	}
 	lone := peopleLinks(`<a href="/blog/">Blog</a><a href="/anna-roth/">Anna Roth</a>`, "https://acme.example/")
 	if len(lone) != 0 {
 		t.Errorf("a lone name link was followed: %q", lone)
