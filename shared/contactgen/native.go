@@ -70,8 +70,13 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 	return p.s.native(ctx, rec, prm)
 }
 
-// maxFetches bounds the pages fetched live for one domain.
-const maxFetches = 8
+// maxFetches bounds the pages fetched live for one domain; maxPersonFetches bounds,
+// beside them, the persons' own pages reached by the homepage's links whose text is a
+// person's name (a menu of one page per person), read after the team pages.
+const (
+	maxFetches       = 8
+	maxPersonFetches = 16
+)
 
 // resultsPerQuery is how many hits each search query asks for.
 const resultsPerQuery = 10
@@ -249,14 +254,19 @@ func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, 
 		add(h)
 	}
 	var out []page
-	fetched := 0
+	fetched, personal := 0, 0
+	own := map[string]bool{} // persons' own pages, each linked by the person's name
 	for i := 0; i < len(want); i++ {
 		u := want[i]
 		var body string
 		if p, ok := byURL[u]; ok {
 			body = p.HTML
-		} else if s.d.Fetch != nil && fetched < maxFetches {
-			fetched++
+		} else if s.d.Fetch != nil && (fetched < maxFetches || own[u] && personal < maxPersonFetches) {
+			if fetched < maxFetches {
+				fetched++
+			} else {
+				personal++
+			}
 			resp, err := s.d.Fetch.Get(ctx, u)
 			if err != nil || resp.Status < 200 || resp.Status > 299 {
 				continue
@@ -271,6 +281,7 @@ func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, 
 			sort.SliceStable(links, func(a, b int) bool { return linkRank(links[a]) < linkRank(links[b]) })
 			for _, l := range links {
 				add(l)
+				own[l] = own[l] || linkRank(l) == 2
 			}
 		}
 	}
