@@ -540,17 +540,22 @@ func barList(text string) []found {
 // nameList reads a line that is only names, two or more, separated by commas or
 // "and" ("Laura Vidal, Carmen Ortiz y Pablo Ruiz"): each a person without a title.
 func nameList(text string) []Person {
-	parts := listSep.Split(clean(text), -1)
-	if len(parts) < 2 {
-		return nil
+	parts := listSep.Split(sharedItems(clean(text)), -1)
+	if len(parts) < 2 || strings.Contains(text, ":") {
+		return nil // "Label: A, B" is prose's
 	}
 	var out []Person
+	bad := 0
 	for _, part := range parts {
 		n, ok := nameOf(part)
 		if !ok {
-			return nil
+			bad++
+			continue
 		}
 		out = append(out, Person{Via: ViaBlock, Name: n})
+	}
+	if bad > 0 && (len(out) < 4 || 4*bad > len(out)) {
+		return nil // one item that is no name spoils a short list, or more than one in four a long one
 	}
 	return out
 }

@@ -142,8 +142,8 @@ func cardShape(n *html.Node) string {
 	return s
 }
 
-// cardPart reports whether a footer or a button is part of a card rather than of the
-// page: a footer inside an article, a list item, a table cell or a figure, or under
+// cardPart reports whether a footer, a button or a form is part of the page's content
+// rather than a control: a form that wraps the page (wrapperForm); a footer inside an article, a list item, a table cell or a figure, or under
 // an element with a card or person class ("<article><h3>Name</h3><footer>Title
 // </footer></article>"); a button that holds a heading or is a person's card ("<button
 // class=member data-toggle=modal><h3>Name</h3><p>Title</p></button>"), outside a form.
@@ -160,6 +160,8 @@ func cardPart(n *html.Node) bool {
 				return true
 			}
 		}
+	case atom.Form:
+		return wrapperForm(n)
 	case atom.Button:
 		if personish(n) || n.Parent != nil && personish(n.Parent) {
 			return true
@@ -578,4 +580,20 @@ func (l *layout) slottedParts(isName []bool) []found {
 		out = append(out, f)
 	}
 	return out
+}
+
+// wrapperForm reports whether a form wraps most of the page's text, as ASP.NET Web
+// Forms pages wrap the whole body ("<form id=form1 runat=server>"): content, not a
+// form to fill in. Its fields and buttons stay unread.
+func wrapperForm(n *html.Node) bool {
+	body := n.Parent
+	for body != nil && body.DataAtom != atom.Body {
+		body = body.Parent
+	}
+	if body == nil {
+		return false
+	}
+	in := len(strings.Join(strings.Fields(textOf(n)), " "))
+	all := len(strings.Join(strings.Fields(textOf(body)), " "))
+	return in >= 300 && 5*in >= 3*all
 }

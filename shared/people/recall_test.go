@@ -77,6 +77,12 @@ func TestRecallLayouts(t *testing.T) {
 		{"a name in capitals the model does not know, in a figure caption's name run like the others",
 			`<h2>Team</h2><figure><figcaption><span class="name">ANNA ROTH</span><span class="role">Chief Executive Officer</span></figcaption></figure><figure><figcaption><span class="name">JAN HAHN</span><span class="role">Chief Financial Officer</span></figcaption></figure><figure><figcaption><span class="name">YOSHIRO AKUZAWI</span><span class="role">Director of Field Operations</span></figcaption></figure>`,
 			map[string]string{"Anna Roth": "Chief Executive Officer", "Jan Hahn": "Chief Financial Officer", "Yoshiro Akuzawi": "Director of Field Operations"}},
+		{"a form that wraps the whole page, as ASP.NET pages do, is read; its fields are not",
+			`<form id="form1" method="post" action="./Styrelsen.aspx"><input type="hidden" name="__VIEWSTATE" value="x"><h1>Styrelsen</h1><p>Styrelsen väljs på föreningsstämman varje år och ansvarar för föreningens förvaltning, ekonomi och underhåll av fastigheten och dess gemensamma utrymmen.</p><table><tr><td>Ordförande</td><td>Karin Lund</td></tr><tr><td>Kassör</td><td>Nils Berg</td></tr></table><p>Kontakta styrelsen via brevlådan i entrén eller via e-post; vi svarar normalt inom en vecka på alla frågor från medlemmarna.</p><select><option>Anna Roth</option></select></form><form action="/subscribe"><h3>Newsletter</h3><p>Jan Hahn</p><p>Editor</p><input type="email"></form>`,
+			map[string]string{"Karin Lund": "Ordförande", "Nils Berg": "Kassör"}},
+		{"a long list of names with one item that is no name keeps the names",
+			`<h2>Mitglieder</h2><div class="members"><p>Anna Roth, Jan Hahn, Eva Bauer, Ota Malý und Tom Lehmann, sowie weitere Freiwillige</p></div>`,
+			map[string]string{"Anna Roth": "", "Jan Hahn": "", "Eva Bauer": "", "Ota Malý": "", "Tom Lehmann": ""}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
