@@ -83,7 +83,10 @@ func layOut(doc *html.Node) *layout {
 	}
 	flush := func() {
 		flushPart()
-		if s := strings.Join(strings.Fields(cur.String()), " "); s != "" && block != nil {
+		if s := trailingTerm.ReplaceAllString(strings.Join(strings.Fields(cur.String()), " "), ""); s != "" && block != nil {
+			if len(parts) > 0 {
+				parts[len(parts)-1] = trailingTerm.ReplaceAllString(parts[len(parts)-1], "")
+			}
 			ln := line{text: s, parts: joinNameRuns(parts), fine: fine, block: block, links: links, bold: !plain}
 			if h := headingLevel(enclosingBlock(block)); h > 0 {
 				ln.heading = h
@@ -277,7 +280,7 @@ func (l *layout) markSkipped() {
 			if level > 0 && ln.heading <= level {
 				level = 0
 			}
-			if level == 0 && skipSection.MatchString(ln.text) {
+			if level == 0 && skipSection.MatchString(alumniBody.ReplaceAllString(ln.text, "")) {
 				level = ln.heading
 			}
 		}
@@ -311,7 +314,7 @@ func lines(doc *html.Node) []Person {
 	var out, bios []found
 	classed, partner := map[int]bool{}, map[int]string{}
 	for i, ln := range l.lines {
-		if ln.heading == 1 && h1 < 2 && !l.ownPage(i) || ln.skip || inMenu(ln.block) {
+		if ln.heading == 1 && h1 < 2 && !l.ownPage(i) || ln.skip || inMenu(ln.block) || townState(ln.text) || firmFirst.MatchString(ln.text) {
 			continue
 		}
 		if fs := fromParts(ln.parts); len(fs) > 0 {
@@ -1177,7 +1180,7 @@ func colspan(c *html.Node) int {
 func (l *layout) multiLine(k int, t string, end int, isName []bool) string {
 	for j := k + 1; j < end && l.lines[j].block == l.lines[k].block && !isName[j]; j++ {
 		more, ok := titleLine(l.lines[j].text)
-		if !ok {
+		if !ok || townState(l.lines[j].text) {
 			break
 		}
 		t += " " + more
@@ -1786,8 +1789,8 @@ func inverted(s string) (string, bool) {
 		return "", false
 	}
 	family, given := strings.Fields(parts[0]), strings.Fields(parts[1])
-	if len(family) == 0 || len(given) == 0 || len(given) > 3 || len(family) > 5 {
-		return "", false
+	if len(family) == 0 || len(given) == 0 || len(given) > 3 || len(family) > 5 || len(given) == 1 && regionCodes[given[0]] {
+		return "", false // "Baltimore, MD": a town and its state
 	}
 	core := 0
 	for _, w := range family {

@@ -286,6 +286,9 @@ func isNameNounGiven(s string, nounGiven bool) bool {
 	if len(words) == 2 && compassWords[strings.ToLower(words[0])] {
 		return false // "North Carolina", "West Sussex"
 	}
+	if nounWords(words) >= 2 {
+		return false // "Community Development Coalition": an organisation, whatever names it holds
+	}
 	compass := 0
 	for i, w := range words {
 		lw := strings.ToLower(w)

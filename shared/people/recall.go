@@ -35,9 +35,31 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 	out, _ = l.keepWith(fs, isName, func(i int) bool {
 		// Two or more kept people at the same place in the sibling elements; or, under
 		// a heading that names the team, two or more names there and one of them kept.
-		return l.sameSlot(i, kept) >= 2 || l.sameSlot(i, kept) >= 1 && l.sameSlot(i, cand) >= 2 && l.underTeamHeading(i)
+		return l.sameSlot(i, kept) >= 2 || l.sameSlot(i, kept) >= 1 && l.sameSlot(i, cand) >= 2 && l.underTeamHeading(i) || l.brList(i, kept, cand)
 	})
 	return out
+}
+
+// brList reports whether line i is one of the lines of a block set apart by <br>
+// ("Anna Roth<br>Jan Hahn<br>...") of which two or more others are kept people and
+// at least half are names.
+func (l *layout) brList(i int, kept, cand map[int]bool) bool {
+	b := l.lines[i].block
+	sp := l.span[b]
+	k, c, n := 0, 0, 0
+	for j := sp[0]; j < sp[1]; j++ {
+		if l.lines[j].block != b {
+			continue
+		}
+		n++
+		if j != i && kept[j] {
+			k++
+		}
+		if cand[j] {
+			c++
+		}
+	}
+	return k >= 2 && 2*c >= n
 }
 
 // maxCardDepth bounds how far above a name's block its card may sit.
@@ -241,9 +263,10 @@ func (l *layout) ownPage(i int) bool {
 var invisible = strings.NewReplacer("\u00ad", "", "\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\ufeff", "")
 
 // trailingMarks are the marks a name may carry after it that are no part of it: a
-// footnote's asterisk or superscript number ("Anna Roth*", "Jan Hahn¹") and symbols
-// ("Mira Olsen 🌱"); not a dagger, which marks the dead.
-var trailingMarks = regexp.MustCompile(`(?:[\s\x{FE0F}\x{200D}]*(?:[*¹²³⁴⁵⁶⁷⁸⁹⁰]|[\p{So}\p{Sk}]))+$`)
+// footnote's asterisk or superscript number ("Anna Roth*", "Jan Hahn¹"), symbols
+// ("Mira Olsen 🌱") and a stray closing quote ("Natalie Serle’"); not a dagger,
+// which marks the dead.
+var trailingMarks = regexp.MustCompile(`(?:[\s\x{FE0F}\x{200D}]*(?:[*¹²³⁴⁵⁶⁷⁸⁹⁰’]|[\p{So}\p{Sk}]))+$`)
 
 // joinNameRuns joins the runs of a line that each hold one word of a name ("<span
 // class=first>Anna</span> <span class=last>Roth</span> <span class=role>CEO</span>"):
@@ -597,3 +620,55 @@ func wrapperForm(n *html.Node) bool {
 	all := len(strings.Join(strings.Fields(textOf(body)), " "))
 	return in >= 300 && 5*in >= 3*all
 }
+
+// alumniBody is a body of the organisation named after its alumni ("Alumni Council
+// Co-Chairs", "Alumni Relations"): its members are current, the section is no list
+// of former members.
+var alumniBody = regexp.MustCompile(`(?i)\balumni\s+(?:council|committee|board|relations|association|network|chapter|engagement|ambassadors?|co-?chairs?|chairs?|coordinators?|officers?|managers?|liaisons?|representatives?)\b`)
+
+// regionCodes are the postal codes of the US states and Canada's provinces, written
+// after a town ("Baltimore, MD", "Newtown Square, PA"): no initials.
+var regionCodes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range strings.Fields("AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR ON QC BC AB MB SK NS NB NL PE") {
+		m[c] = true
+	}
+	return m
+}()
+
+// nounWords counts the words that end like nouns of phrases (nounWord) and are no
+// given name ("Asunción", "Concepción" are).
+func nounWords(words []string) int {
+	n := 0
+	for _, w := range words {
+		if nounWord(w) && !givenWord(strings.ToLower(w)) {
+			n++
+		}
+	}
+	return n
+}
+
+// townState reports whether a line is a town and its state's postal code ("Chapel
+// Hill, NC", "Newtown Square, PA 19073"): where a person lives, not a person.
+func townState(s string) bool {
+	town, st, ok := strings.Cut(clean(s), ",")
+	if !ok || town == "" || strings.Count(s, ",") != 1 {
+		return false
+	}
+	f := strings.Fields(st)
+	if len(f) == 0 || len(f) > 2 || !regionCodes[f[0]] {
+		return false
+	}
+	if len(f) == 2 && strings.Trim(f[1], "0123456789-") != "" {
+		return false
+	}
+	return len(strings.Fields(town)) <= 4
+}
+
+// firmFirst is a line that opens with a firm's name and its legal form after a comma
+// ("Price Waterhouse Coopers, LLP, Advisory Senior Associate"): a job held at a firm.
+var firmFirst = regexp.MustCompile(`^\s*(?:[^,\s]+\s+){0,5}[^,\s]+,\s*(?:LLP|LLC|L\.L\.C\.|Inc\.?|Ltd\.?|GmbH|AG|S\.A\.|SAS|SARL|B\.V\.|N\.V\.|PLC|Pty)(?:[\s,.]|$)`)
+
+// trailingTerm is a term of office at the end of a line ("Sindri Viborg 2 ár",
+// "formaður 1 ár", "Kassier (2 Jahre)"): no part of a name or a title.
+var trailingTerm = regexp.MustCompile(`(?i)[\s,]+\(?[0-9]{1,2}\s+(?:år|ár|years?|yrs?\.?|jahre?|ans?|años?|anni|anno|anos|ano|jaar|vuotta|évre|év|lat|let|roky|roku)\)?\.?$`)

@@ -83,6 +83,12 @@ func TestRecallLayouts(t *testing.T) {
 		{"a long list of names with one item that is no name keeps the names",
 			`<h2>Mitglieder</h2><div class="members"><p>Anna Roth, Jan Hahn, Eva Bauer, Ota Malý und Tom Lehmann, sowie weitere Freiwillige</p></div>`,
 			map[string]string{"Anna Roth": "", "Jan Hahn": "", "Eva Bauer": "", "Ota Malý": "", "Tom Lehmann": ""}},
+		{"terms of office after names and roles; names the model does not know in a <br> list beside names it knows",
+			`<h3>Ráðið</h3><p>Albert Svan Sigurðsson, ritari 1 ár<br>Elsa Kristjánsdóttir, gjaldkeri 1 ár<br>Hrafnkell Þórvaldsson 2 ár<br>Bergljót Ýrsdóttir 2 ár<br>Jón Pétursson 1 ár</p>`,
+			map[string]string{"Albert Svan Sigurðsson": "ritari", "Elsa Kristjánsdóttir": "gjaldkeri", "Hrafnkell Þórvaldsson": "Ráðið", "Bergljót Ýrsdóttir": "Ráðið", "Jón Pétursson": "Ráðið"}},
+		{"a board's cards: the town and state, the employer with its legal form and an organisation's name are no people; an alumni council is current",
+			`<h1>Board of Directors</h1><ul id="board"><li><p><strong>Kristian Sekse</strong><br>Interim Chairperson<br>Baltimore, MD<br>Joined Board: January 2011</p></li><li><p><strong>Kristin Andersen</strong><br>Treasurer</p><p>North Shore Community Development Coalition, Chief Program Officer<br>Medford, MA</p></li><li><p><strong>Andrew Schneider</strong><br>Secretary</p><p>Price Waterhouse Coopers, LLP, Advisory Senior Associate<br>New York, NY</p></li></ul><h3>Alumni Council Co-Chairs</h3><ul id="alumni"><li><p><strong>Jesse Cohn</strong><br>Alumni Council Co-Chair<br>Chapel Hill, NC</p></li><li><p><strong>Natalie Serle’</strong><br>Alumni Council Co-Chair<br>Seattle, WA</p></li></ul>`,
+			map[string]string{"Kristian Sekse": "Interim Chairperson", "Kristin Andersen": "Treasurer", "Andrew Schneider": "Secretary", "Jesse Cohn": "Alumni Council Co-Chair", "Natalie Serle": "Alumni Council Co-Chair"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
