@@ -72,7 +72,8 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 
 // maxFetches bounds the pages fetched live for one domain; maxPersonFetches bounds,
 // beside them, the persons' own pages reached by the homepage's links whose text is a
-// person's name (a menu of one page per person), read after the team pages.
+// person's name (a menu of one page per person), read after the team pages, and the
+// parts of a team page split by department ("/team/rezeption/" under "/team/").
 const (
 	maxFetches       = 8
 	maxPersonFetches = 16
@@ -281,7 +282,7 @@ func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, 
 			sort.SliceStable(links, func(a, b int) bool { return linkRank(links[a]) < linkRank(links[b]) })
 			for _, l := range links {
 				add(l)
-				own[l] = own[l] || linkRank(l) == 2
+				own[l] = own[l] || linkRank(l) == 2 || underTeamPage(l, links)
 			}
 		}
 	}
@@ -476,4 +477,23 @@ func senRank(rank map[string]int, p people.Person) int {
 		return r
 	}
 	return len(rank)
+}
+
+// underTeamPage reports whether u's path lies under the path of another of the
+// homepage's links that names a team page ("/team/rezeption/" under "/team/").
+func underTeamPage(u string, links []string) bool {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	for _, l := range links {
+		pl, err := url.Parse(l)
+		if err != nil || pl.Path == pu.Path || !teamPath.MatchString(pl.Path) {
+			continue
+		}
+		if parent := strings.TrimSuffix(pl.Path, "/") + "/"; parent != "/" && strings.HasPrefix(pu.Path, parent) {
+			return true
+		}
+	}
+	return false
 }

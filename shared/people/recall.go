@@ -188,6 +188,11 @@ func cardPart(n *html.Node) bool {
 		if personish(n) || n.Parent != nil && personish(n.Parent) {
 			return true
 		}
+		for p, d := n.Parent, 0; p != nil && d < 2; p, d = p.Parent, d+1 {
+			if headingLevel(p) > 0 {
+				return true // an accordion's header: "<h2><button>Name</button></h2>"
+			}
+		}
 		held := false
 		walk(n, func(c *html.Node) bool {
 			held = held || headingLevel(c) > 0
@@ -268,26 +273,27 @@ var invisible = strings.NewReplacer("\u00ad", "", "\u200b", "", "\u200c", "", "\
 // which marks the dead.
 var trailingMarks = regexp.MustCompile(`(?:[\s\x{FE0F}\x{200D}]*(?:[*¹²³⁴⁵⁶⁷⁸⁹⁰’]|[\p{So}\p{Sk}]))+$`)
 
-// joinNameRuns joins the runs of a line that each hold one word of a name ("<span
-// class=first>Anna</span> <span class=last>Roth</span> <span class=role>CEO</span>"):
-// two or three single-word runs at the start, the first a given name the model
-// knows, that no run reads as a name alone but that together do.
+// joinNameRuns joins the runs of a line that each hold part of a name ("<span
+// class=first>Anna</span> <span class=last>Roth</span> <span class=role>CEO</span>",
+// "<span class=fname>Sophie</span> <span class=lname>Tezenas Du Montcel</span>"): a
+// first run of one word, a given name the model knows that is no name alone, and the
+// next one or two runs of at most three words each, that together read as a name.
 func joinNameRuns(parts []string) []string {
-	if len(parts) < 3 {
+	if len(parts) < 2 || len(strings.Fields(parts[0])) != 1 || !givenWord(strings.ToLower(parts[0])) {
 		return parts
 	}
-	for n := min(3, len(parts)-1); n >= 2; n-- {
+	if _, alone := nameOf(parts[0]); alone {
+		return parts
+	}
+	for n := min(3, len(parts)); n >= 2; n-- {
 		ok := true
-		for _, p := range parts[:n] {
-			ok = ok && len(strings.Fields(p)) == 1
+		for _, p := range parts[1:n] {
+			ok = ok && len(strings.Fields(p)) <= 3
 		}
 		if !ok {
 			continue
 		}
-		if _, alone := nameOf(parts[0]); alone {
-			return parts
-		}
-		if _, ok := nameOf(strings.Join(parts[:n], " ")); ok && givenWord(strings.ToLower(parts[0])) {
+		if _, ok := nameOf(strings.Join(parts[:n], " ")); ok {
 			return append([]string{strings.Join(parts[:n], " ")}, parts[n:]...)
 		}
 	}

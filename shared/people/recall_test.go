@@ -89,6 +89,12 @@ func TestRecallLayouts(t *testing.T) {
 		{"a board's cards: the town and state, the employer with its legal form and an organisation's name are no people; an alumni council is current",
 			`<h1>Board of Directors</h1><ul id="board"><li><p><strong>Kristian Sekse</strong><br>Interim Chairperson<br>Baltimore, MD<br>Joined Board: January 2011</p></li><li><p><strong>Kristin Andersen</strong><br>Treasurer</p><p>North Shore Community Development Coalition, Chief Program Officer<br>Medford, MA</p></li><li><p><strong>Andrew Schneider</strong><br>Secretary</p><p>Price Waterhouse Coopers, LLP, Advisory Senior Associate<br>New York, NY</p></li></ul><h3>Alumni Council Co-Chairs</h3><ul id="alumni"><li><p><strong>Jesse Cohn</strong><br>Alumni Council Co-Chair<br>Chapel Hill, NC</p></li><li><p><strong>Natalie Serle’</strong><br>Alumni Council Co-Chair<br>Seattle, WA</p></li></ul>`,
 			map[string]string{"Kristian Sekse": "Interim Chairperson", "Kristin Andersen": "Treasurer", "Andrew Schneider": "Secretary", "Jesse Cohn": "Alumni Council Co-Chair", "Natalie Serle": "Alumni Council Co-Chair"}},
+		{"an accordion whose headers are buttons holding the names",
+			`<h5>Developer Team</h5><div class="accordion"><div class="card"><h2 class="mb-0"><button class="btn" type="button" data-toggle="collapse" aria-expanded="true">Anna Roth</button></h2><div class="collapse"><div class="card-body">Backend developer</div></div></div><div class="card"><h2 class="mb-0"><button class="btn" type="button" aria-expanded="false">Jan Hahn</button></h2><div class="collapse"><div class="card-body">Frontend developer</div></div></div></div>`,
+			map[string]string{"Anna Roth": "Backend developer", "Jan Hahn": "Frontend developer"}},
+		{"a given name and a family name of several words in runs of their own",
+			`<h2>People</h2><div class="m"><div class="names"><span class="fname">Sophie</span> <span class="lname">Tezenas Du Montcel</span></div><div class="job">University Lecturer</div></div><div class="m"><div class="names"><span class="fname">Arya</span> <span class="lname">Yazdan Panah</span></div><div class="job">Postdoc</div></div>`,
+			map[string]string{"Sophie Tezenas Du Montcel": "University Lecturer", "Arya Yazdan Panah": "Postdoc"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
