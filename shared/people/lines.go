@@ -415,17 +415,20 @@ func lines(doc *html.Node) []Person {
 				out = append(out, found{p: p, line: i})
 			}
 			isName[i] = true
+		} else if ps := parenPeople(ln.text); len(ps) > 0 {
+			for _, p := range ps {
+				out = append(out, found{p: p, line: i})
+			}
+			isName[i] = true
 		} else if p, ok := bioLead(ln.text); ok {
-			bios = append(bios, found{p: p, line: i, alone: p.Title == "", strong: true})
+			bios = append(bios, found{p: p, line: i, strong: true}) // no heading gives a bio its title
 		}
 	}
+	bios = l.ownBios(bios, isName)
 	if len(bios) >= 2 {
 		// Two or more bios that each open with a name: the page's people ("Hakim
 		// Alhusan is a veteran of ...")
-		for _, f := range bios {
-			isName[f.line] = true
-			out = append(out, f)
-		}
+		out = append(out, bios...) // not marked as names: a card's own name keeps its title
 	}
 	out = append(out, l.slottedParts(isName)...)
 	l.roleColumns(isName, names)

@@ -408,12 +408,13 @@ var bioVerbs = map[string]bool{"holds": true, "brings": true, "founded": true, "
 	"fondé": true, "fundó": true, "fundou": true}
 
 // bioLead reads a bio that opens with the name of the person it is about ("Hakim
-// Alhusan is a veteran in ... Mr. Alhusan held ..."): a paragraph of twelve words or
+// Alhusan is a veteran in ... Mr. Alhusan held ..."): a paragraph of eight words or
 // more, two to four words that read as a name, then a verb, and the name's given or
-// family name again further on. The title is the one the bio states, if any.
+// family name again further on, or a personal pronoun ("She leads ..."). The title is
+// the one the bio states, if any.
 func bioLead(text string) (Person, bool) {
 	words := strings.Fields(text)
-	if len(words) < 12 {
+	if len(words) < 8 {
 		return Person{}, false
 	}
 	for n := 2; n <= 4; n++ {
@@ -422,8 +423,8 @@ func bioLead(text string) (Person, bool) {
 			continue
 		}
 		name, ok := nameOf(strings.Join(words[:n], " "))
-		if !ok {
-			return Person{}, false
+		if !ok || honorificWords[honorificKey(words[0])] || honorificWords[honorificKey(strings.Fields(name)[0])] {
+			return Person{}, false // "Dre Lemire est psychiatre": a family name alone
 		}
 		nw := strings.Fields(name)
 		given, family := nw[0], nw[len(nw)-1]
@@ -431,6 +432,9 @@ func bioLead(text string) (Person, bool) {
 		for _, w := range words[n+1:] {
 			w = strings.Trim(w, ".,;:!?()'’")
 			again = again || strings.EqualFold(w, given) || strings.EqualFold(w, family)
+		}
+		for _, w := range words[n+1:] {
+			again = again || bioPronouns[strings.ToLower(strings.Trim(w, ".,;:!?()"))]
 		}
 		if !again {
 			return Person{}, false
@@ -678,3 +682,51 @@ var firmFirst = regexp.MustCompile(`^\s*(?:[^,\s]+\s+){0,5}[^,\s]+,\s*(?:LLP|LLC
 // trailingTerm is a term of office at the end of a line ("Sindri Viborg 2 ár",
 // "formaður 1 ár", "Kassier (2 Jahre)"): no part of a name or a title.
 var trailingTerm = regexp.MustCompile(`(?i)[\s,]+\(?[0-9]{1,2}\s+(?:år|ár|years?|yrs?\.?|jahre?|ans?|años?|anni|anno|anos|ano|jaar|vuotta|évre|év|lat|let|roky|roku)\)?\.?$`)
+
+// bioPronouns are the personal pronouns a bio goes on with about its person.
+var bioPronouns = map[string]bool{"she": true, "he": true, "sie": true, "er": true, "elle": true, "il": true, "ella": true,
+	"él": true, "lei": true, "lui": true, "zij": true, "hij": true, "ela": true, "ele": true}
+
+// parenPeople are the people a sentence lists as "Name (Role)", two or more ("The
+// board consists of Anna Roth (Chair), Jan Hahn (Treasurer) and Eva Bauer
+// (Secretary)."): each role one that reads as a title.
+func parenPeople(text string) []Person {
+	var out []Person
+	for _, m := range parenPerson.FindAllStringSubmatch(text, -1) {
+		n, ok := nameOf(m[1])
+		t, tok := titleLine(m[2])
+		if !ok || !tok || !looksLikeTitle(t) {
+			continue
+		}
+		out = append(out, Person{Via: ViaBlock, Name: n, Title: t})
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+var parenPerson = regexp.MustCompile(`((?:\p{Lu}[\pL'’.-]*\s+){1,3}\p{Lu}[\pL'’-]+)\s*\(([^()]{2,60})\)`)
+
+// ownBios drops the bios that sit in the card of a name read on another line (the
+// card's own bio, "<h3>Chris Chilies</h3><p>Chris Chiles serves as ...</p>"): the
+// card's name is the person.
+func (l *layout) ownBios(bios []found, isName []bool) []found {
+	kept := bios[:0]
+	for _, f := range bios {
+		card := false
+		for n, d := l.lines[f.line].block, 0; n != nil && d < 3 && !card; n, d = n.Parent, d+1 {
+			if n.DataAtom == atom.Body || n.DataAtom == atom.Main {
+				break
+			}
+			sp := l.span[n]
+			for k := sp[0]; k < sp[1] && !card; k++ {
+				card = k != f.line && isName[k]
+			}
+		}
+		if !card {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}

@@ -95,6 +95,12 @@ func TestRecallLayouts(t *testing.T) {
 		{"a given name and a family name of several words in runs of their own",
 			`<h2>People</h2><div class="m"><div class="names"><span class="fname">Sophie</span> <span class="lname">Tezenas Du Montcel</span></div><div class="job">University Lecturer</div></div><div class="m"><div class="names"><span class="fname">Arya</span> <span class="lname">Yazdan Panah</span></div><div class="job">Postdoc</div></div>`,
 			map[string]string{"Sophie Tezenas Du Montcel": "University Lecturer", "Arya Yazdan Panah": "Postdoc"}},
+		{"a sentence that lists 'Name (Role)' items; 'D.ª' before a name",
+			`<h2>Our Board</h2><p>The board consists of Anna Roth (Chair), Jan Hahn (Treasurer) and Eva Bauer (Secretary).</p><ul><li>D.ª María López – Secretaria</li></ul>`,
+			map[string]string{"Anna Roth": "Chair", "Jan Hahn": "Treasurer", "Eva Bauer": "Secretary", "María López": "Secretaria"}},
+		{"short bios under headings that are no names, each going on with a pronoun; a card's own bio is its name's",
+			`<h2>Meet the team</h2><div class="col"><h4>Meet Anna</h4><p>Anna Roth is our CEO and co-founder. She leads the company since 2015.</p></div><div class="col"><h4>Meet Jan</h4><p>Jan Hahn is our lead engineer. He builds the platform since 2016.</p></div><div class="m"><h3>Chris Chilies</h3><h4>The Suit</h4><p>Chris Chiles serves as the director of sales, bringing experience from earlier firms. His work is known.</p></div>`,
+			map[string]string{"Anna Roth": "CEO", "Jan Hahn": "", "Chris Chilies": "The Suit"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
