@@ -265,7 +265,7 @@ func stripHonorifics(s string) string {
 		if !degreeWords[k] && !isDegreeChain(last) && !(len(words) > 2 && letterChain.MatchString(last)) {
 			break
 		}
-		if len(words) > 1 && !strings.HasSuffix(words[len(words)-2], ",") && surnameNotDegree(last) {
+		if len(words) > 1 && !strings.HasSuffix(words[len(words)-2], ",") && (surnameNotDegree(last) || len(words) == 2 && nameCased(last)) {
 			break // "Jing Ma", "Ed" or "Med" written as a family name, not "MA" or ", M.A."
 		}
 		words = words[:len(words)-1]
@@ -313,7 +313,7 @@ func surnameNotDegree(w string) bool {
 	if len(rs) < 2 || !unicode.IsUpper(rs[0]) || strings.ToLower(string(rs[1:])) != string(rs[1:]) || strings.ContainsAny(w, ".,") {
 		return false
 	}
-	return nameLexicon()[strings.ToLower(w)]
+	return nameLexicon()[strings.ToLower(w)] || inHumanLexicon(strings.ToLower(w))
 }
 
 // stripDegrees removes degrees and post-nominals from a title ("CEO, MBA" is CEO; a
@@ -346,6 +346,9 @@ func nameOf(s string) (string, bool) {
 	s = strings.NewReplacer("\u2011", "-", "\u2010", "-").Replace(invisible.Replace(s))
 	s = strings.TrimLeftFunc(strings.TrimSpace(s), func(r rune) bool { return unicode.IsSymbol(r) || unicode.IsSpace(r) || r == '\ufe0f' })
 	s = strings.TrimSpace(trailingMarks.ReplaceAllString(s, ""))
+	if w, ok := strings.CutSuffix(s, "."); ok && len(strings.Fields(w)) >= 2 && fullWord.MatchString(w) && givenWord(strings.ToLower(strings.Fields(w)[0])) {
+		s = w // "Jesús Abimael Granados Lugo.": a full stop after a name that opens with a given name
+	}
 	if s == "" || len(s) > 100 {
 		return "", false
 	}
@@ -361,6 +364,9 @@ func nameOf(s string) (string, bool) {
 		// unless the name model knows a word of it.
 		if titleWord(n) && !knownName(n) {
 			return "", false
+		}
+		if first := strings.Fields(n)[0]; titleWord(first) && !givenWord(strings.ToLower(first)) {
+			return "", false // "Associato Junior": a job word first, and no given name
 		}
 		return n, true
 	}

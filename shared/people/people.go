@@ -402,7 +402,8 @@ var titleWords = []string{"specialist", "associate", "assistant", "officer", "co
 	"analyst", "engineer", "developer", "designer", "consultant", "manager", "lead", "head", "director", "partner",
 	"founder", "owner", "president", "leader", "referent", "berater", "sachbearbeiter", "mitarbeiter", "chargé", "chargée",
 	"gestor", "gestora", "tecnico", "técnico", "responsabile", "responsável", "medewerker", "ontwikkelaar", "directeur",
-	"diretor", "diretora", "direttore", "direttrice", "amministratore", "ingegnere", "engenheiro", "assistente"}
+	"diretor", "diretora", "direttore", "direttrice", "amministratore", "ingegnere", "engenheiro", "assistente", "associato",
+	"associata", "associado", "associada", "asociado", "asociada"}
 
 // titleWordSet is titleWords as a set, made on first use.
 var titleWordSet = sync.OnceValue(func() map[string]bool {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -730,3 +731,23 @@ func (l *layout) ownBios(bios []found, isName []bool) []found {
 	}
 	return kept
 }
+
+// nameCased reports whether w is written as a name is: a capital, then small letters
+// ("Meng", not "MEng" or "M.Eng."): after a given name alone it is the family name,
+// whatever degree it also spells.
+func nameCased(w string) bool {
+	rs := []rune(w)
+	if len(rs) < 2 || !unicode.IsUpper(rs[0]) {
+		return false
+	}
+	for _, r := range rs[1:] {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// fullWord is a text that ends with a word of three letters or more, no abbreviation
+// that a dot would end ("Lugo", not "J" or "Jr").
+var fullWord = regexp.MustCompile(`[\s\p{L}]\p{Lu}\p{Ll}{2,}$`)

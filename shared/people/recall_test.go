@@ -101,6 +101,12 @@ func TestRecallLayouts(t *testing.T) {
 		{"short bios under headings that are no names, each going on with a pronoun; a card's own bio is its name's",
 			`<h2>Meet the team</h2><div class="col"><h4>Meet Anna</h4><p>Anna Roth is our CEO and co-founder. She leads the company since 2015.</p></div><div class="col"><h4>Meet Jan</h4><p>Jan Hahn is our lead engineer. He builds the platform since 2016.</p></div><div class="m"><h3>Chris Chilies</h3><h4>The Suit</h4><p>Chris Chiles serves as the director of sales, bringing experience from earlier firms. His work is known.</p></div>`,
 			map[string]string{"Anna Roth": "CEO", "Jan Hahn": "", "Chris Chilies": "The Suit"}},
+		{"a family name that also spells a degree; a full stop after a name; a function heading with 'Alumni' in a compound",
+			`<h2>Team</h2><div class="c"><h3>Linglong Meng</h3><p>Research Engineer</p></div><div class="c"><h3>Jesús Abimael Granados Lugo.</h3><p>Abogado asociado</p></div><h3>Alumniarbeit</h3><div class="name">Anita Kohlberg</div><div class="role">Beisitzerin</div>`,
+			map[string]string{"Linglong Meng": "Research Engineer", "Jesús Abimael Granados Lugo": "Abogado asociado", "Anita Kohlberg": "Beisitzerin"}},
+		{"a row of links is no name; a job word and a given name before a town is no person",
+			`<h2>People</h2><table><tr><td>PI: Alice R. Walker<br><a href="/cv">CV</a> <a href="/gs">Google Scholar</a> <a href="/o">OrcID</a> <a href="/b">BlueSky</a></td></tr></table><h2>Professionisti</h2><h2>Maria Luisa CANNAS</h2><h4>Associato Junior - Padova</h4>`,
+			map[string]string{"Alice R. Walker": "PI", "Maria Luisa Cannas": "Associato Junior - Padova"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
