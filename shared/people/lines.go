@@ -415,6 +415,11 @@ func lines(doc *html.Node) []Person {
 				out = append(out, found{p: p, line: i})
 			}
 			isName[i] = true
+		} else if ps := copulaPeople(ln.text); len(ps) > 0 {
+			for _, p := range ps {
+				out = append(out, found{p: p, line: i})
+			}
+			isName[i] = true
 		} else if ps := parenPeople(ln.text); len(ps) > 0 {
 			for _, p := range ps {
 				out = append(out, found{p: p, line: i})

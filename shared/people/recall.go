@@ -751,3 +751,60 @@ func nameCased(w string) bool {
 // fullWord is a text that ends with a word of three letters or more, no abbreviation
 // that a dot would end ("Lugo", not "J" or "Jr").
 var fullWord = regexp.MustCompile(`[\s\p{L}]\p{Lu}\p{Ll}{2,}$`)
+
+// copula joins a role to the names that hold it in a sentence ("Geschäftsführer sind
+// Anna Roth und Jan Hahn", "The board consists of ...", "Le bureau est composé de
+// ...", "La junta está formada por ...").
+var copula = regexp.MustCompile(`(?i)^(.{2,80}?)\s+(?:besteht aus|bestehen aus|consists of|is made up of|est composée? de|sont composés de|está formad[oa] por|están formados por|é composto por|é composta por|è composto da|è composta da|bestaat uit|sind|ist|are|is|sont|est|son|es|zijn|são|é|sono|è)\s+(.+?)\.?$`)
+
+// copulaPeople reads a sentence that names a role, then its holders: all of them
+// names ("Geschäftsführer sind Anna Roth und Jan Hahn.", the role a title), or names
+// and their roles in turn ("Le bureau est composé de Claire Durand, présidente, Paul
+// Martin, trésorier, et Sophie Bernard, secrétaire.").
+func copulaPeople(text string) []Person {
+	m := copula.FindStringSubmatch(clean(text))
+	if m == nil {
+		return nil
+	}
+	items := listSep.Split(strings.TrimSpace(m[2]), -1)
+	for k, it := range items {
+		items[k] = leadConj.ReplaceAllString(it, "") // ", et Sophie Bernard"
+	}
+	var names []string
+	for _, it := range items {
+		n, ok := nameOf(it)
+		if !ok {
+			names = nil
+			break
+		}
+		names = append(names, n)
+	}
+	if len(names) > 0 {
+		head := strings.Fields(m[1])
+		t, ok := titleLine(strings.Join(head[max(0, len(head)-4):], " "))
+		if !ok || !looksLikeTitle(t) {
+			return nil
+		}
+		var out []Person
+		for _, n := range names {
+			out = append(out, Person{Via: ViaBlock, Name: n, Title: t})
+		}
+		return out
+	}
+	if len(items) < 4 || len(items)%2 != 0 {
+		return nil
+	}
+	var out []Person
+	for k := 0; k < len(items); k += 2 {
+		n, ok := nameOf(items[k])
+		t, tok := titleLine(items[k+1])
+		if !ok || !tok || !looksLikeTitle(t) {
+			return nil
+		}
+		out = append(out, Person{Via: ViaBlock, Name: n, Title: t})
+	}
+	return out
+}
+
+// leadConj is a conjunction left at the start of a list's last item after its comma.
+var leadConj = regexp.MustCompile(`^(?:and|und|et|y|e|en|og|och|i|a)\s+`)

@@ -107,6 +107,9 @@ func TestRecallLayouts(t *testing.T) {
 		{"a row of links is no name; a job word and a given name before a town is no person",
 			`<h2>People</h2><table><tr><td>PI: Alice R. Walker<br><a href="/cv">CV</a> <a href="/gs">Google Scholar</a> <a href="/o">OrcID</a> <a href="/b">BlueSky</a></td></tr></table><h2>Professionisti</h2><h2>Maria Luisa CANNAS</h2><h4>Associato Junior - Padova</h4>`,
 			map[string]string{"Alice R. Walker": "PI", "Maria Luisa Cannas": "Associato Junior - Padova"}},
+		{"sentences that name a role, then its holders; a sentence that names no role gives no one",
+			`<h2>Über uns</h2><p>Geschäftsführer sind Anna Roth und Jan Hahn.</p><p>Le bureau est composé de Claire Durand, présidente, Paul Martin, trésorier, et Sophie Bernard, secrétaire.</p><p>Our favourite authors are Mark Twain and Jane Austen.</p>`,
+			map[string]string{"Anna Roth": "Geschäftsführer", "Jan Hahn": "Geschäftsführer", "Claire Durand": "présidente", "Paul Martin": "trésorier", "Sophie Bernard": "secrétaire"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
