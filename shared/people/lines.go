@@ -83,9 +83,9 @@ func layOut(doc *html.Node) *layout {
 	}
 	flush := func() {
 		flushPart()
-		if s := trailingTerm.ReplaceAllString(strings.Join(strings.Fields(cur.String()), " "), ""); s != "" && block != nil {
+		if s := cutTerm(strings.Join(strings.Fields(cur.String()), " ")); s != "" && block != nil {
 			if len(parts) > 0 {
-				parts[len(parts)-1] = trailingTerm.ReplaceAllString(parts[len(parts)-1], "")
+				parts[len(parts)-1] = cutTerm(parts[len(parts)-1])
 			}
 			ln := line{text: s, parts: joinNameRuns(parts), fine: fine, block: block, links: links, bold: !plain}
 			if h := headingLevel(enclosingBlock(block)); h > 0 {

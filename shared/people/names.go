@@ -339,13 +339,16 @@ var nickname = regexp.MustCompile(`\s[«“"(][^»”")]{1,20}[»”")]\s`)
 // pronouns after a name ("Anna Roth (she/her)", "Jo Berg, they/them") are not part of it.
 var pronouns = regexp.MustCompile(`(?i)[\s,]*[(\[]?\s*(?:she|he|they|ze|xe|sie|er|elle|il|iel|ella|él)\s*/\s*(?:her|him|them|hers|his|theirs|zir|xem|ihr|ihm|sie|elle|lui|iel|ella|él)(?:\s*/\s*\w+)?\s*[)\]]?\s*$`)
 
+// hyphens are the non-breaking hyphens written in names.
+var hyphens = strings.NewReplacer("\u2011", "-", "\u2010", "-")
+
 // nameOf reads s as a personal name once honorifics and degrees are off: the name,
 // and whether it is one.
 func nameOf(s string) (string, bool) {
 	// Non-breaking hyphens are hyphens; symbols before a name ("🎉 Name") go.
-	s = strings.NewReplacer("\u2011", "-", "\u2010", "-").Replace(invisible.Replace(s))
+	s = hyphens.Replace(invisible.Replace(s))
 	s = strings.TrimLeftFunc(strings.TrimSpace(s), func(r rune) bool { return unicode.IsSymbol(r) || unicode.IsSpace(r) || r == '\ufe0f' })
-	s = strings.TrimSpace(trailingMarks.ReplaceAllString(s, ""))
+	s = strings.TrimSpace(trimMarks(s))
 	if w, ok := strings.CutSuffix(s, "."); ok && len(strings.Fields(w)) >= 2 && fullWord.MatchString(w) && givenWord(strings.ToLower(strings.Fields(w)[0])) {
 		s = w // "Jesús Abimael Granados Lugo.": a full stop after a name that opens with a given name
 	}
@@ -358,7 +361,11 @@ func nameOf(s string) (string, bool) {
 	if rest, ok := strings.CutPrefix(s, "DI "); ok && len(strings.Fields(rest)) >= 2 {
 		s = rest // "DI Thomas Gruber": Diplom-Ingenieur
 	}
-	n := clean(stripHonorifics(clean(nickname.ReplaceAllString(s, " "))))
+	n := s
+	if strings.ContainsAny(s, "«“\"(") {
+		n = nickname.ReplaceAllString(s, " ")
+	}
+	n = clean(stripHonorifics(clean(n)))
 	if IsName(n) {
 		// A phrase with a job word ("Amministratore Delegato") is a title, not a name,
 		// unless the name model knows a word of it.

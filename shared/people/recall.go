@@ -268,11 +268,19 @@ func (l *layout) ownPage(i int) bool {
 // shown: soft hyphens ("Rot&shy;h") and zero-width spaces and joiners.
 var invisible = strings.NewReplacer("\u00ad", "", "\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\ufeff", "")
 
-// trailingMarks are the marks a name may carry after it that are no part of it: a
+// trimMarks drops the marks a name may carry after it that are no part of it: a
 // footnote's asterisk or superscript number ("Anna Roth*", "Jan Hahn¹"), symbols
 // ("Mira Olsen 🌱") and a stray closing quote ("Natalie Serle’"); not a dagger,
 // which marks the dead.
-var trailingMarks = regexp.MustCompile(`(?:[\s\x{FE0F}\x{200D}]*(?:[*¹²³⁴⁵⁶⁷⁸⁹⁰’]|[\p{So}\p{Sk}]))+$`)
+func trimMarks(s string) string {
+	t := strings.TrimRightFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '\ufe0f' || r == '\u200d' || strings.ContainsRune("*¹²³⁴⁵⁶⁷⁸⁹⁰’", r) || unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r)
+	})
+	if t == strings.TrimRightFunc(s, unicode.IsSpace) {
+		return s
+	}
+	return t
+}
 
 // joinNameRuns joins the runs of a line that each hold part of a name ("<span
 // class=first>Anna</span> <span class=last>Roth</span> <span class=role>CEO</span>",
@@ -680,6 +688,15 @@ func townState(s string) bool {
 // ("Price Waterhouse Coopers, LLP, Advisory Senior Associate"): a job held at a firm.
 var firmFirst = regexp.MustCompile(`^\s*(?:[^,\s]+\s+){0,5}[^,\s]+,\s*(?:LLP|LLC|L\.L\.C\.|Inc\.?|Ltd\.?|GmbH|AG|S\.A\.|SAS|SARL|B\.V\.|N\.V\.|PLC|Pty)(?:[\s,.]|$)`)
 
+// cutTerm drops a term of office at the end of a line (trailingTerm), looked for only
+// when the line's end holds a digit.
+func cutTerm(s string) string {
+	if strings.IndexAny(s[max(0, len(s)-24):], "0123456789") < 0 {
+		return s
+	}
+	return trailingTerm.ReplaceAllString(s, "")
+}
+
 // trailingTerm is a term of office at the end of a line ("Sindri Viborg 2 ár",
 // "formaður 1 ár", "Kassier (2 Jahre)"): no part of a name or a title.
 var trailingTerm = regexp.MustCompile(`(?i)[\s,]+\(?[0-9]{1,2}\s+(?:år|ár|years?|yrs?\.?|jahre?|ans?|años?|anni|anno|anos|ano|jaar|vuotta|évre|év|lat|let|roky|roku)\)?\.?$`)
@@ -693,6 +710,9 @@ var bioPronouns = map[string]bool{"she": true, "he": true, "sie": true, "er": tr
 // (Secretary)."): each role one that reads as a title.
 func parenPeople(text string) []Person {
 	var out []Person
+	if strings.Count(text, "(") < 2 {
+		return nil
+	}
 	for _, m := range parenPerson.FindAllStringSubmatch(text, -1) {
 		n, ok := nameOf(m[1])
 		t, tok := titleLine(m[2])
@@ -762,6 +782,9 @@ var copula = regexp.MustCompile(`(?i)^(.{2,80}?)\s+(?:besteht aus|bestehen aus|c
 // and their roles in turn ("Le bureau est composé de Claire Durand, présidente, Paul
 // Martin, trésorier, et Sophie Bernard, secrétaire.").
 func copulaPeople(text string) []Person {
+	if n := len(strings.Fields(text)); n < 4 || n > 60 {
+		return nil
+	}
 	m := copula.FindStringSubmatch(clean(text))
 	if m == nil {
 		return nil
