@@ -286,6 +286,9 @@ func isNameNounGiven(s string, nounGiven bool) bool {
 	if len(words) == 2 && compassWords[strings.ToLower(words[0])] {
 		return false // "North Carolina", "West Sussex"
 	}
+	if singleLetters(words) {
+		return false // "C E O": a word spelt out
+	}
 	if nounWords(words) >= 2 {
 		return false // "Community Development Coalition": an organisation, whatever names it holds
 	}
@@ -300,6 +303,9 @@ func isNameNounGiven(s string, nounGiven bool) bool {
 		}
 		if particles[lw] && i > 0 && i < len(words)-1 {
 			continue
+		}
+		if i > 0 && i < len(words)-1 && len([]rune(w)) >= 3 && lw == w && givenWord(lw) {
+			continue // "Murtaza jamal Zia": a middle name written in small letters
 		}
 		if !capitalised(w) {
 			return false

@@ -26,9 +26,14 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 	if len(at) == 0 || len(at) == len(fs) {
 		return out
 	}
+	// The people who vouch for their siblings: kept, and not a section's heading (h1,
+	// h2) that no name model knows, so that two headings of a page's sections kept by
+	// mistake vouch for no third.
 	kept, cand := make(map[int]bool, len(at)), make(map[int]bool, len(fs))
-	for _, k := range at {
-		kept[k] = true
+	for j, k := range at {
+		if h := l.lines[k].heading; h == 0 || h > 2 || nameEvidence(out[j].Name) || l.personClass(k) {
+			kept[k] = true
+		}
 	}
 	for _, f := range fs {
 		cand[f.line] = true
@@ -831,3 +836,13 @@ func copulaPeople(text string) []Person {
 
 // leadConj is a conjunction left at the start of a list's last item after its comma.
 var leadConj = regexp.MustCompile(`^(?:and|und|et|y|e|en|og|och|i|a)\s+`)
+
+// singleLetters reports whether every word is one letter ("C E O", "A B C").
+func singleLetters(words []string) bool {
+	for _, w := range words {
+		if len([]rune(strings.TrimSuffix(w, "."))) != 1 {
+			return false
+		}
+	}
+	return true
+}

@@ -110,6 +110,9 @@ func TestRecallLayouts(t *testing.T) {
 		{"sentences that name a role, then its holders; a sentence that names no role gives no one",
 			`<h2>Über uns</h2><p>Geschäftsführer sind Anna Roth und Jan Hahn.</p><p>Le bureau est composé de Claire Durand, présidente, Paul Martin, trésorier, et Sophie Bernard, secrétaire.</p><p>Our favourite authors are Mark Twain and Jane Austen.</p>`,
 			map[string]string{"Anna Roth": "Geschäftsführer", "Jan Hahn": "Geschäftsführer", "Claire Durand": "présidente", "Paul Martin": "trésorier", "Sophie Bernard": "secrétaire"}},
+		{"the page's section headings kept by mistake vouch for no third; a word spelt out is no name; a middle name in small letters",
+			`<h2>Servicii Fiscale</h2><p class="lead">Departamentul Fiscal</p><p>Specialiștii noștri fiscali se concentrează pe optimizarea fiscală legală.</p><h2>Filozofia Echipei</h2><h3>Educație Continuă</h3><p>Echipa noastră participă regulat la cursuri.</p><h2>Valori Comune</h2><p>Integritate și excelență.</p><h2>Dezvoltare Profesională</h2><p>Echipa AWG Activ Consulting beneficiază de programe.</p><h2>Team</h2><div class="c"><h4>C E O</h4><p>Olivier</p></div><div class="c"><h4>Murtaza jamal Zia</h4><p>Advisor</p></div>`,
+			map[string]string{"Murtaza jamal Zia": "Advisor"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,5 +126,20 @@ func TestRecallLayouts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSectionHeadingsVouchForNoOne: a page's section headings (h2) that another rule
+// keeps by mistake ("Echipa de Specialiști" over a department heading) do not make
+// the other section headings people by their repetition.
+func TestSectionHeadingsVouchForNoOne(t *testing.T) {
+	page := `<h2>Echipa de Specialiști</h2><h3>Departamentul consultanta financiara</h3><p>Echipa noastră de contabili certificați gestionează toate aspectele financiare ale afacerii tale.</p>
+<h2>Filozofia Echipei</h2><h3>Educație Continuă</h3><p>Echipa noastră participă regulat la cursuri de specializare și seminarii.</p>
+<h2>Valori Comune</h2><ul><li><strong>Integritate</strong>: Menținem standardele etice cele mai înalte</li></ul>
+<h2>Dezvoltare Profesională</h2><p>Echipa AWG Activ Consulting beneficiază de:</p><ul><li>Programe continue de formare profesională</li></ul>`
+	for _, p := range Extract(page, "https://acme.example/echipa/", Options{}) {
+		if p.Name == "Filozofia Echipei" || p.Name == "Valori Comune" {
+			t.Errorf("section heading %q read as a person", p.Name)
+		}
 	}
 }
