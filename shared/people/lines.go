@@ -2255,6 +2255,9 @@ func labelled(label string, parts []string) []Person {
 		}
 		name, ok := nameOf(listEnd(n))
 		if !ok {
+			name, ok = slotName(clean(listEnd(n))) // in a role's list, a name by its shape ("Tesfaye, Dawit")
+		}
+		if !ok {
 			bad++
 			continue
 		}
