@@ -371,6 +371,9 @@ func capitalised(w string) bool {
 	if len(rs) == 1 || len(rs) == 2 && (rs[1] == '.' || unicode.IsUpper(rs[1])) {
 		return true // an initial ("A", "J."), or two ("PJ")
 	}
+	if gluedInitials.MatchString(w) && !isDegreeChain(w) {
+		return true // initials written together ("J.R.", "W.G.")
+	}
 	upper := 0
 	for i, r := range rs {
 		switch {

@@ -846,3 +846,6 @@ func singleLetters(words []string) bool {
 	}
 	return true
 }
+
+// gluedInitials are two or three initials written together ("J.R.", "W.G.").
+var gluedInitials = regexp.MustCompile(`^(?:\p{Lu}\.){2,3}$`)

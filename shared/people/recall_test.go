@@ -113,6 +113,9 @@ func TestRecallLayouts(t *testing.T) {
 		{"the page's section headings kept by mistake vouch for no third; a word spelt out is no name; a middle name in small letters",
 			`<h2>Servicii Fiscale</h2><p class="lead">Departamentul Fiscal</p><p>Specialiștii noștri fiscali se concentrează pe optimizarea fiscală legală.</p><h2>Filozofia Echipei</h2><h3>Educație Continuă</h3><p>Echipa noastră participă regulat la cursuri.</p><h2>Valori Comune</h2><p>Integritate și excelență.</p><h2>Dezvoltare Profesională</h2><p>Echipa AWG Activ Consulting beneficiază de programe.</p><h2>Team</h2><div class="c"><h4>C E O</h4><p>Olivier</p></div><div class="c"><h4>Murtaza jamal Zia</h4><p>Advisor</p></div>`,
 			map[string]string{"Murtaza jamal Zia": "Advisor"}},
+		{"initials written together before a family name; a degree written so is no initial",
+			`<h2>Board of Governors</h2><ul><li><a href="/g/1">J.R. Smith</a> Chair</li><li><a href="/g/2">W.G. Champion Mitchell</a> Governor</li></ul><div class="c"><h4>Andreas Lind</h4><p>B.A. Betriebswirt</p></div>`,
+			map[string]string{"J.R. Smith": "Chair", "W.G. Champion Mitchell": "Governor", "Andreas Lind": "B.A. Betriebswirt"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
