@@ -389,6 +389,12 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 			continue
 		}
+		if p, ok := roleCommaName(clean(ln.text)); ok {
+			l.contacts(&p, i, true)
+			out = append(out, found{p: p, line: i, strong: true})
+			isName[i] = true
+			continue
+		}
 		if fs := fineParts(ln); len(fs) > 0 {
 			l.contacts(&fs[0].p, i, true)
 			fs[0].line = i

@@ -385,6 +385,9 @@ func nameOf(s string) (string, bool) {
 			return t, true
 		}
 	}
+	if m := enumerated.FindStringSubmatch(s); m != nil {
+		return nameOf(m[1]) // "1. Anna Roth": an item's number
+	}
 	if m := yearLed.FindStringSubmatch(s); m != nil {
 		// "2008 Artur Kruszelnicki": the year of joining before the name
 		if n, ok := nameOf(m[1]); ok && nameEvidence(n) {

@@ -849,3 +849,27 @@ func singleLetters(words []string) bool {
 
 // gluedInitials are two or three initials written together ("J.R.", "W.G.").
 var gluedInitials = regexp.MustCompile(`^(?:\p{Lu}\.){2,3}$`)
+
+// enumerated is a name after an item's number ("1. Anna Roth", "(2) Jan Hahn").
+var enumerated = regexp.MustCompile(`^(?:[0-9]{1,2}[.)]|\([0-9]{1,2}\))\s+(\p{Lu}.+)$`)
+
+// roleCommaName reads "Role, Name" ("CEO, Anna Roth", "Head of Sales, Eva Bauer"):
+// a role that reads as a title and is no name, then a name the model knows.
+func roleCommaName(s string) (Person, bool) {
+	role, name, ok := strings.Cut(s, ",")
+	if !ok || strings.Contains(name, ",") || len(strings.Fields(role)) > 6 {
+		return Person{}, false
+	}
+	t, tok := titleLine(role)
+	if !tok || !looksLikeTitle(t) || !titleWord(t) && strings.ToUpper(t) != t {
+		return Person{}, false
+	}
+	if _, isName := nameOf(role); isName {
+		return Person{}, false
+	}
+	n, ok := nameOf(strings.TrimSpace(name))
+	if !ok || !knownName(n) || looksLikeTitle(n) {
+		return Person{}, false
+	}
+	return Person{Via: ViaBlock, Name: n, Title: t}, true
+}

@@ -116,6 +116,9 @@ func TestRecallLayouts(t *testing.T) {
 		{"initials written together before a family name; a degree written so is no initial",
 			`<h2>Board of Governors</h2><ul><li><a href="/g/1">J.R. Smith</a> Chair</li><li><a href="/g/2">W.G. Champion Mitchell</a> Governor</li></ul><div class="c"><h4>Andreas Lind</h4><p>B.A. Betriebswirt</p></div>`,
 			map[string]string{"J.R. Smith": "Chair", "W.G. Champion Mitchell": "Governor", "Andreas Lind": "B.A. Betriebswirt"}},
+		{"a numbered list of names and roles; 'Role, Name' lines; a family name first is no role",
+			`<h2>Vorstand</h2><p>1. Anna Roth – Vorsitzende<br>2. Jan Hahn – Stellvertreter</p><h2>Leadership</h2><p>CEO, Eva Bauer</p><p>Head of Sales, Tom Lehmann</p><p>Roth, Anna</p>`,
+			map[string]string{"Anna Roth": "Vorsitzende", "Jan Hahn": "Stellvertreter", "Eva Bauer": "CEO", "Tom Lehmann": "Head of Sales"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
