@@ -389,6 +389,19 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 			continue
 		}
+		if p, ok := nameByTitle(clean(ln.text)); ok {
+			l.contacts(&p, i, true)
+			out = append(out, found{p: p, line: i, strong: true})
+			isName[i] = true
+			continue
+		}
+		if n, ok := nameWithContacts(clean(ln.text)); ok {
+			p := Person{Via: ViaBlock, Name: n}
+			l.contacts(&p, i, true)
+			out = append(out, found{p: p, line: i, alone: true})
+			isName[i] = true
+			continue
+		}
 		if p, ok := roleCommaName(clean(ln.text)); ok {
 			l.contacts(&p, i, true)
 			out = append(out, found{p: p, line: i, strong: true})

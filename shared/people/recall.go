@@ -873,3 +873,47 @@ func roleCommaName(s string) (Person, bool) {
 	}
 	return Person{Via: ViaBlock, Name: n, Title: t}, true
 }
+
+// nameByTitle reads "Name / Title" and "Name: Title" ("Anna Roth / Geschäftsführerin",
+// "Jan Hahn: CTO"): a name on the left, and on the right a title that is no name.
+func nameByTitle(s string) (Person, bool) {
+	for _, sep := range []string{" / ", ": "} {
+		left, right, ok := strings.Cut(s, sep)
+		if !ok || strings.Contains(right, sep) {
+			continue
+		}
+		n, ok := nameOf(left)
+		if !ok {
+			continue
+		}
+		t, tok := titleLine(right)
+		if !tok || !looksLikeTitle(t) {
+			continue
+		}
+		if _, isName := nameOf(right); isName {
+			continue
+		}
+		return Person{Via: ViaBlock, Name: n, Title: t}, true
+	}
+	return Person{}, false
+}
+
+// phoneLead opens a part of a line that gives a phone number ("Tel. 0123 45678").
+var phoneLead = regexp.MustCompile(`(?i)^(?:tel|tél|phone|telefon|teléfono|telefono|mobil|mobile|handy|fax|cell|móvil)\.?:?\s*\+?[0-9]`)
+
+// nameWithContacts reads a name followed by its ways of contact and nothing else
+// ("Anna Roth, Tel. 0123 45678, anna@acme.de"): the name, its contacts read by the
+// caller.
+func nameWithContacts(s string) (string, bool) {
+	parts := strings.Split(s, ",")
+	if len(parts) < 2 {
+		return "", false
+	}
+	for _, p := range parts[1:] {
+		p = strings.TrimSpace(p)
+		if !emailRe.MatchString(p) && !phoneLead.MatchString(p) && !phoneRe.MatchString(p) {
+			return "", false
+		}
+	}
+	return nameOf(parts[0])
+}

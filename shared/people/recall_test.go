@@ -119,6 +119,9 @@ func TestRecallLayouts(t *testing.T) {
 		{"a numbered list of names and roles; 'Role, Name' lines; a family name first is no role",
 			`<h2>Vorstand</h2><p>1. Anna Roth – Vorsitzende<br>2. Jan Hahn – Stellvertreter</p><h2>Leadership</h2><p>CEO, Eva Bauer</p><p>Head of Sales, Tom Lehmann</p><p>Roth, Anna</p>`,
 			map[string]string{"Anna Roth": "Vorsitzende", "Jan Hahn": "Stellvertreter", "Eva Bauer": "CEO", "Tom Lehmann": "Head of Sales"}},
+		{"'Name / Title' and 'Name: Title' lines; a name followed only by its phone and e-mail",
+			`<h2>Team</h2><p>Anna Roth / Geschäftsführerin</p><p>Jan Hahn: CTO</p><h2>Ansprechpartner</h2><p>Eva Bauer, Tel. 0123 45678, eva@acme.de</p>`,
+			map[string]string{"Anna Roth": "Geschäftsführerin", "Jan Hahn": "CTO", "Eva Bauer": "Ansprechpartner"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
