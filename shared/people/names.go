@@ -211,7 +211,7 @@ var (
 		"dott.ssa": true, "dottssa": true, "avv": true, "arch": true, "geom": true, "rag": true, "hon": true, "sir": true,
 		"dame": true, "lic": true, "me": true, "mtre": true, "ir": true, "drs.": true, "mgr": true, "doc": true, "univ.-prof": true,
 		"rev": true, "fr": true, "pr": true, "eng": true, "engª": true, "eng.ª": true, "dr.-ing": true, "mx": true,
-		"d": true, "dña": true, "dª": true, "d.ª": true, "d.a": true, "don": true, "doña": true, "sig": true, "sig.ra": true, "sigra": true, "dott.ing": true,
+		"d": true, "dña": true, "dª": true, "d.ª": true, "d.a": true, "c.p": true, "c.p.c": true, "l.a.e": true, "l.c.p": true, "don": true, "doña": true, "sig": true, "sig.ra": true, "sigra": true, "dott.ing": true,
 		"maître": true, "maitre": true, "h.c": true, "mult": true, "mw": true, "mevr": true, "dhr": true, "chief": true, "alhaji": true, "alhaja": true, "engr": true,
 		"lda": true, "ldo": true, "dipl.-kfm": true, "dipl.-kff": true, "dipl.-inf": true, "dipl.-psych": true, "rä": true, "ra": true,
 	}

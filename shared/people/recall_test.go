@@ -122,6 +122,9 @@ func TestRecallLayouts(t *testing.T) {
 		{"'Name / Title' and 'Name: Title' lines; a name followed only by its phone and e-mail",
 			`<h2>Team</h2><p>Anna Roth / Geschäftsführerin</p><p>Jan Hahn: CTO</p><h2>Ansprechpartner</h2><p>Eva Bauer, Tel. 0123 45678, eva@acme.de</p>`,
 			map[string]string{"Anna Roth": "Geschäftsführerin", "Jan Hahn": "CTO", "Eva Bauer": "Ansprechpartner"}},
+		{"a Mexican accountant's initials before a name are an honorific",
+			`<h2>Nuestro equipo</h2><div class="miembro"><h4>Lic. Juan Pérez García</h4><span>Director General</span></div><div class="miembro"><h4>C.P. Roberto Sánchez</h4><span>Contador</span></div>`,
+			map[string]string{"Juan Pérez García": "Director General", "Roberto Sánchez": "Contador"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
