@@ -88,6 +88,7 @@ func Extract(pageHTML, pageURL string, o Options) []Person {
 	found = append(found, microdata(doc)...)
 	found = append(found, hcards(doc)...)
 	found = append(found, attributePeople(doc)...)
+	found = append(found, splitNameTables(doc)...)
 	found = append(found, lines(doc)...)
 	return finish(found, pageURL, o)
 }

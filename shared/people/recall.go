@@ -917,3 +917,73 @@ func nameWithContacts(s string) (string, bool) {
 	}
 	return nameOf(parts[0])
 }
+
+// Column labels of a table that writes each person's given and family names in cells
+// of their own ("Last name | First name | Position"), and of its role column.
+var (
+	givenColumn  = regexp.MustCompile(`(?i)^(?:first ?name|given ?name|forename|vorname|prénom|prenom|nombre|nome|voornaam|fornavn|förnamn|etunimi|imię|imie|jméno|keresztnév)s?$`)
+	familyColumn = regexp.MustCompile(`(?i)^(?:last ?name|surname|family ?name|nachname|familienname|name|nom|nom de famille|apellidos?|cognome|achternaam|sobrenome|apelido|etternavn|efternamn|sukunimi|nazwisko|příjmení|vezetéknév)s?$`)
+	roleColumn   = regexp.MustCompile(`(?i)^(?:position|title|job title|role|function|funktion|fonction|poste|cargo|puesto|ruolo|funzione|functie|stilling|befattning|titel|tätigkeit|aufgabe|stanowisko)$`)
+)
+
+// splitNameTables reads the tables whose header names a given-name column and a
+// family-name column: each row below is a person, with the row's role cell as title.
+func splitNameTables(doc *html.Node) []Person {
+	var out []Person
+	walk(doc, func(n *html.Node) bool {
+		if n.Type != html.ElementNode || skippedTags[n.DataAtom] {
+			return n.Type != html.ElementNode || !skippedTags[n.DataAtom]
+		}
+		if n.DataAtom != atom.Table {
+			return true
+		}
+		rows := tableRows(n)
+		if len(rows) < 2 {
+			return false
+		}
+		given, family, role := -1, -1, -1
+		for k, c := range rowCells(rows[0]) {
+			switch t := clean(textOf(c)); {
+			case givenColumn.MatchString(t):
+				given = k
+			case familyColumn.MatchString(t):
+				family = k
+			case roleColumn.MatchString(t):
+				role = k
+			}
+		}
+		if given < 0 || family < 0 {
+			return false
+		}
+		for _, r := range rows[1:] {
+			cs := rowCells(r)
+			if given >= len(cs) || family >= len(cs) {
+				continue
+			}
+			n, ok := nameOf(clean(textOf(cs[given])) + " " + clean(textOf(cs[family])))
+			if !ok {
+				continue
+			}
+			p := Person{Via: ViaBlock, Name: n}
+			if role >= 0 && role < len(cs) {
+				if t, ok := titleLine(clean(textOf(cs[role]))); ok {
+					p.Title = t
+				}
+			}
+			out = append(out, p)
+		}
+		return false
+	})
+	return out
+}
+
+// rowCells are a row's td and th cells.
+func rowCells(tr *html.Node) []*html.Node {
+	var cs []*html.Node
+	for c := tr.FirstChild; c != nil; c = c.NextSibling {
+		if c.DataAtom == atom.Td || c.DataAtom == atom.Th {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}

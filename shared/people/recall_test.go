@@ -125,6 +125,9 @@ func TestRecallLayouts(t *testing.T) {
 		{"a Mexican accountant's initials before a name are an honorific",
 			`<h2>Nuestro equipo</h2><div class="miembro"><h4>Lic. Juan Pérez García</h4><span>Director General</span></div><div class="miembro"><h4>C.P. Roberto Sánchez</h4><span>Contador</span></div>`,
 			map[string]string{"Juan Pérez García": "Director General", "Roberto Sánchez": "Contador"}},
+		{"a directory table with the given and family names in columns of their own",
+			`<h2>Staff directory</h2><table><thead><tr><th>Last name</th><th>First name</th><th>Position</th></tr></thead><tbody><tr><td>Roth</td><td>Anna</td><td>Director</td></tr><tr><td>Bekele</td><td>Abebe</td><td>Field Officer</td></tr></tbody></table><table><tr><th>Vorname</th><th>Name</th><th>Funktion</th></tr><tr><td>Jan</td><td>Hahn</td><td>Buchhaltung</td></tr></table><table><tr><th>Ort</th><th>Name</th></tr><tr><td>Bonn</td><td>Kita Sonnenschein</td></tr></table>`,
+			map[string]string{"Anna Roth": "Director", "Abebe Bekele": "Field Officer", "Jan Hahn": "Buchhaltung"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
