@@ -135,7 +135,7 @@ func layOut(doc *html.Node) *layout {
 			}
 		}
 		// A link or span with a person class is a card, not a run of text.
-		inline := inlineTags[n.DataAtom] && !personish(n)
+		inline := inlineTags[n.DataAtom] && !personish(n) && !inlineCard(n)
 		marked := inline && (n.DataAtom != atom.Span && n.DataAtom != atom.Font && n.DataAtom != atom.Abbr || attr(n, "class") != "")
 		if !inline {
 			flush()
@@ -1058,7 +1058,7 @@ func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
 		}
 	}
 	t, ok := titleLine(l.headingText(k))
-	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || words > 10 || l.lines[k].heading == 0 && words > 4 {
+	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || thingHeading.MatchString(headingRole(t)) || words > 10 || l.lines[k].heading == 0 && words > 4 {
 		return "" // not a label but a sentence ("Il Consiglio Direttivo in carica è composto da:")
 	}
 	return singular(headingRole(t))
@@ -1267,10 +1267,10 @@ func (l *layout) contacts(p *Person, k int, own bool) {
 func (l *layout) keepWith(fs []found, isName []bool, rescue func(int) bool) ([]Person, []int) {
 	var out []Person
 	var at []int
-	titled := map[string]bool{} // block signatures of titled cards
+	titled := map[string]bool{} // block signatures of titled cards, by section
 	for _, f := range fs {
 		if !f.alone {
-			titled[signature(l.lines[f.line].block)] = true
+			titled[l.sectionSignature(f.line)] = true
 		}
 	}
 	roster := l.rosters(fs)
@@ -1291,7 +1291,7 @@ func (l *layout) keepWith(fs []found, isName []bool, rescue func(int) bool) ([]P
 		// A name the name model does not know needs a title that reads as one, a
 		// person class on its card, a "Role: Name" line, or a list whose other names
 		// the model knows: "Área Penal" over "Nuestro compromiso" is not a person.
-		strong := f.strong || f.p.Title != "" && looksLikeTitle(f.p.Title) || l.personClass(f.line) || roster[l.rosterKey(f.line)]
+		strong := f.strong || f.p.Title != "" && looksLikeTitle(f.p.Title) || l.personClass(f.line) || roster[l.rosterKey(f.line)] && !l.thingSection(f.line)
 		if !strong && !knownName(f.p.Name) && !rescue(f.line) || !knownName(f.p.Name) && (l.tagOfCard(f.line, isName) || looksLikeTitle(f.p.Name)) {
 			continue // a name the model does not know that reads as a title is the title ("Coordinador de Eventos")
 		}
@@ -1303,7 +1303,7 @@ func (l *layout) keepWith(fs []found, isName []bool, rescue func(int) bool) ([]P
 		if head != "" {
 			f.p.Title = singular(head)
 		}
-		if people || head != "" || titled[signature(l.lines[f.line].block)] || l.personClass(f.line) || roster[l.rosterKey(f.line)] || rescue(f.line) {
+		if people || head != "" || titled[l.sectionSignature(f.line)] || l.personClass(f.line) || roster[l.rosterKey(f.line)] && !l.thingSection(f.line) || rescue(f.line) {
 			out, at = append(out, f.p), append(at, f.line)
 		}
 	}
@@ -1490,7 +1490,7 @@ func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people b
 		if _, ok := nameOf(t); ok && rank == 1 {
 			continue // another person's h1
 		}
-		if _, ok := nameOf(t); ok || len(strings.Fields(t)) > 6 || strings.ContainsAny(t, ".!?") {
+		if _, ok := nameOf(t); ok || len(strings.Fields(t)) > 6 || strings.ContainsAny(t, ".!?") || thingHeading.MatchString(t) {
 			return "", false
 		}
 		return t, true

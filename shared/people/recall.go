@@ -201,10 +201,10 @@ func cardPart(n *html.Node) bool {
 		}
 		held := false
 		walk(n, func(c *html.Node) bool {
-			held = held || headingLevel(c) > 0
+			held = held || c != n && c.Type == html.ElementNode && (c.DataAtom == atom.Br || c.DataAtom == atom.Img || !inlineTags[c.DataAtom] && c.DataAtom != atom.Svg)
 			return !held
 		})
-		return held
+		return held || texted(n) // a control holds one label; a card, lines, blocks or runs
 	}
 	return false
 }
@@ -986,4 +986,60 @@ func rowCells(tr *html.Node) []*html.Node {
 		}
 	}
 	return cs
+}
+
+// inlineCard reports whether a link or a span is a card of a run of them: it holds two
+// or more elements with text, and so does a sibling of its tag beside it ("<a
+// href=/p/1><small>Head of Finance</small><span>Anna Roth</span></a><a ...>").
+func inlineCard(n *html.Node) bool {
+	if n.DataAtom != atom.A && n.DataAtom != atom.Span || !texted(n) {
+		return false
+	}
+	for _, s := range []*html.Node{prevElement(n), nextElement(n)} {
+		if s != nil && s.DataAtom == n.DataAtom && texted(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// texted reports whether n holds two or more child elements with text.
+func texted(n *html.Node) bool {
+	k := 0
+	for c := n.FirstChild; c != nil && k < 2; c = c.NextSibling {
+		if c.Type == html.ElementNode && strings.TrimSpace(textOf(c)) != "" {
+			k++
+		}
+	}
+	return k >= 2
+}
+
+// thingHeading is a section heading that lists things, not people ("Our projects",
+// "Unsere Leistungen", "Nos réalisations"): it gives no title, and no sign that the
+// names under it are people.
+var thingHeading = regexp.MustCompile(`(?i)(?:^|\s)(?:projects?|products?|services?|solutions?|locations?|offices?|clients?|customers?|references?|news|events?|publications?|portfolio|case studies|brands?|programmes?|programs?|projekte|produkte|leistungen|standorte|kunden|referenzen|veranstaltungen|projets|produits|réalisations|services|proyectos|productos|servicios|clientes|eventos|progetti|prodotti|servizi|clienti|projecten|producten|diensten|klanten)$`)
+
+// sectionSignature is line i's block signature with the section it sits in (the
+// nearest h1 or h2 above): cards of one shape with titles in the team's section are
+// no evidence for cards of that shape in the projects' section below.
+func (l *layout) sectionSignature(i int) string {
+	k := i - 1
+	for ; k >= 0; k-- {
+		if h := l.lines[k].heading; h == 1 || h == 2 {
+			break
+		}
+	}
+	return signature(l.lines[i].block) + "@" + strconv.Itoa(k)
+}
+
+// thingSection reports whether line i sits under a section heading (the nearest h1
+// or h2 above) that lists things (thingHeading): a roster of names there is no
+// evidence that they are people ("Our projects": "Green Valley", "Silver Line").
+func (l *layout) thingSection(i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		if h := l.lines[k].heading; h == 1 || h == 2 {
+			return thingHeading.MatchString(headingRole(clean(l.headingText(k))))
+		}
+	}
+	return false
 }

@@ -128,6 +128,10 @@ func TestRecallLayouts(t *testing.T) {
 		{"a directory table with the given and family names in columns of their own",
 			`<h2>Staff directory</h2><table><thead><tr><th>Last name</th><th>First name</th><th>Position</th></tr></thead><tbody><tr><td>Roth</td><td>Anna</td><td>Director</td></tr><tr><td>Bekele</td><td>Abebe</td><td>Field Officer</td></tr></tbody></table><table><tr><th>Vorname</th><th>Name</th><th>Funktion</th></tr><tr><td>Jan</td><td>Hahn</td><td>Buchhaltung</td></tr></table><table><tr><th>Ort</th><th>Name</th></tr><tr><td>Bonn</td><td>Kita Sonnenschein</td></tr></table>`,
 			map[string]string{"Anna Roth": "Director", "Abebe Bekele": "Field Officer", "Jan Hahn": "Buchhaltung"}},
+		{"cards as links or buttons of inline runs; a grid of the same shape under a heading of projects holds no people",
+			`<h2>Who we are</h2><div><a href="/p/0"><small>Head of Finance</small><span>Anna Roth</span></a><a href="/p/1"><small>Lead Engineer</small><span>Jan Hahn</span></a></div><div><button><b>Eva Bauer</b><span>Office Manager</span></button><button><b>Tom Lehmann</b><span>Controller</span></button></div>
+<h2>Our Team</h2><div class="row g-4"><div class="col-md-4"><h3 class="fw-bold">Paul Martin</h3><p class="small">Head of Sales</p></div><div class="col-md-4"><h3 class="fw-bold">Claire Durand</h3><p class="small">Designer</p></div></div><h2>Our projects</h2><div class="row g-4"><div class="col-md-4"><h3 class="fw-bold">Green Valley</h3><p class="small">Community programme since 2019</p></div><div class="col-md-4"><h3 class="fw-bold">Blue Harbor</h3><p class="small">Community programme since 2019</p></div><div class="col-md-4"><h3 class="fw-bold">Silver Line</h3><p class="small">Community programme since 2019</p></div></div>`,
+			map[string]string{"Anna Roth": "Head of Finance", "Jan Hahn": "Lead Engineer", "Eva Bauer": "Office Manager", "Tom Lehmann": "Controller", "Paul Martin": "Head of Sales", "Claire Durand": "Designer"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
