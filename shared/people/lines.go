@@ -1058,7 +1058,7 @@ func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
 		}
 	}
 	t, ok := titleLine(l.headingText(k))
-	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || thingHeading.MatchString(headingRole(t)) || words > 10 || l.lines[k].heading == 0 && words > 4 {
+	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || thingHead(t) || words > 10 || l.lines[k].heading == 0 && words > 4 {
 		return "" // not a label but a sentence ("Il Consiglio Direttivo in carica è composto da:")
 	}
 	return singular(headingRole(t))
@@ -1490,7 +1490,7 @@ func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people b
 		if _, ok := nameOf(t); ok && rank == 1 {
 			continue // another person's h1
 		}
-		if _, ok := nameOf(t); ok || len(strings.Fields(t)) > 6 || strings.ContainsAny(t, ".!?") || thingHeading.MatchString(t) {
+		if _, ok := nameOf(t); ok || len(strings.Fields(t)) > 6 || strings.ContainsAny(t, ".!?") || thingHead(clean(l.headingText(k))) {
 			return "", false
 		}
 		return t, true

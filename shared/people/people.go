@@ -290,6 +290,9 @@ func isNameNounGiven(s string, nounGiven bool) bool {
 	if singleLetters(words) {
 		return false // "C E O": a word spelt out
 	}
+	if gluedInitials.MatchString(words[len(words)-1]) {
+		return false // "Delta B.V.", "Aurora S.A.": a legal form, not initials
+	}
 	if nounWords(words) >= 2 {
 		return false // "Community Development Coalition": an organisation, whatever names it holds
 	}

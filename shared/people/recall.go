@@ -1017,7 +1017,11 @@ func texted(n *html.Node) bool {
 // thingHeading is a section heading that lists things, not people ("Our projects",
 // "Unsere Leistungen", "Nos réalisations"): it gives no title, and no sign that the
 // names under it are people.
-var thingHeading = regexp.MustCompile(`(?i)(?:^|\s)(?:projects?|products?|services?|solutions?|locations?|offices?|clients?|customers?|references?|news|events?|publications?|portfolio|case studies|brands?|programmes?|programs?|projekte|produkte|leistungen|standorte|kunden|referenzen|veranstaltungen|projets|produits|réalisations|services|proyectos|productos|servicios|clientes|eventos|progetti|prodotti|servizi|clienti|projecten|producten|diensten|klanten)$`)
+var thingHeading = regexp.MustCompile(`(?i)(?:^|\s)(?:projects?|products?|solutions?|clients?|customers?|references?|news|events?|publications?|portfolio|case studies|brands?|programmes?|programs?|projekte|produkte|standorte|kunden|referenzen|veranstaltungen|projets|produits|réalisations|proyectos|productos|clientes|eventos|progetti|prodotti|clienti|projecten|producten|klanten)$`)
+
+// ourServices is a heading of the services a firm offers ("Our services", "Unsere
+// Leistungen"); "Technical Services" may head a department's people.
+var ourServices = regexp.MustCompile(`(?i)^(?:our|unsere|nos|nuestros|i nostri|onze|nossos)\s+(?:services|leistungen|dienstleistungen|prestations|servicios|servizi|diensten|serviços)$`)
 
 // sectionSignature is line i's block signature with the section it sits in (the
 // nearest h1 or h2 above): cards of one shape with titles in the team's section are
@@ -1038,8 +1042,14 @@ func (l *layout) sectionSignature(i int) string {
 func (l *layout) thingSection(i int) bool {
 	for k := i - 1; k >= 0; k-- {
 		if h := l.lines[k].heading; h == 1 || h == 2 {
-			return thingHeading.MatchString(headingRole(clean(l.headingText(k))))
+			return thingHead(clean(l.headingText(k)))
 		}
 	}
 	return false
+}
+
+// thingHead reports whether a heading lists things, not people (thingHeading,
+// ourServices).
+func thingHead(heading string) bool {
+	return thingHeading.MatchString(headingRole(heading)) || ourServices.MatchString(heading)
 }

@@ -132,6 +132,9 @@ func TestRecallLayouts(t *testing.T) {
 			`<h2>Who we are</h2><div><a href="/p/0"><small>Head of Finance</small><span>Anna Roth</span></a><a href="/p/1"><small>Lead Engineer</small><span>Jan Hahn</span></a></div><div><button><b>Eva Bauer</b><span>Office Manager</span></button><button><b>Tom Lehmann</b><span>Controller</span></button></div>
 <h2>Our Team</h2><div class="row g-4"><div class="col-md-4"><h3 class="fw-bold">Paul Martin</h3><p class="small">Head of Sales</p></div><div class="col-md-4"><h3 class="fw-bold">Claire Durand</h3><p class="small">Designer</p></div></div><h2>Our projects</h2><div class="row g-4"><div class="col-md-4"><h3 class="fw-bold">Green Valley</h3><p class="small">Community programme since 2019</p></div><div class="col-md-4"><h3 class="fw-bold">Blue Harbor</h3><p class="small">Community programme since 2019</p></div><div class="col-md-4"><h3 class="fw-bold">Silver Line</h3><p class="small">Community programme since 2019</p></div></div>`,
 			map[string]string{"Anna Roth": "Head of Finance", "Jan Hahn": "Lead Engineer", "Eva Bauer": "Office Manager", "Tom Lehmann": "Controller", "Paul Martin": "Head of Sales", "Claire Durand": "Designer"}},
+		{"a firm's legal form in dotted capitals is no initial; a department heading 'Technical Services' still gives its people a title",
+			`<h2>Impressum</h2><p>Delta B.V.</p><p>Aurora Asesores S.A.</p><h2>Technical Services</h2><ul><li>Anna Roth</li><li>Jan Hahn</li></ul>`,
+			map[string]string{"Anna Roth": "Technical Service", "Jan Hahn": "Technical Service"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
