@@ -16,6 +16,8 @@ import (
 // and checks that every person is read and no decoy is.
 var layoutGiven = []string{"Anna", "Jan", "Eva", "Thomas", "Claire", "Paul", "Lucía", "Javier", "Sophie", "Marco", "Laura", "Stefan", "Julia", "Pierre", "Carmen", "David", "Sarah", "Michael", "Elena", "Lukas"}
 var layoutFamily = []string{"Roth", "Hahn", "Bauer", "Müller", "Durand", "Martin", "García", "López", "Bernard", "Rossi", "Schneider", "Weber", "Fischer", "Moreau", "Fernández", "Smith", "Johnson", "Brown", "Wagner", "Lefèvre"}
+var layoutRareGiven = []string{"Wilmaru", "Tigist", "Abebe", "Quilla", "Iñaki", "Gintarė", "Dawit", "Amaru", "Meseret", "Oluwaseun"}
+var layoutRareFamily = []string{"Quispe", "Haile", "Bekele", "Mamani", "Etxeberria", "Žukauskas", "Tesfaye", "Condori", "Adeyemi", "Apaza"}
 var layoutTitles = []string{"Chief Executive Officer", "Head of Finance", "Geschäftsführerin", "Directrice commerciale", "Directora de Marketing", "Lead Engineer", "Office Manager", "Projektleiter", "Chargée de communication", "Responsable de ventas", "Product Designer", "Vorsitzender", "Trésorier", "Secretaria", "Senior Consultant", "CTO", "Founder", "Software Developer", "Kassiererin", "Head of Operations"}
 
 type layoutFeat map[string]string
@@ -23,11 +25,15 @@ type layoutFeat map[string]string
 func layoutPage(r *rand.Rand) (string, []string, layoutFeat) {
 	f := layoutFeat{}
 	pick := func(k string, opts ...string) string { v := opts[r.Intn(len(opts))]; f[k] = v; return v }
+	pick("form", "plain", "plain", "dr", "phd", "middle", "family-first", "rare")
 	n := 3 + r.Intn(5)
 	var names, titles []string
 	seen := map[string]bool{}
 	for len(names) < n {
 		nm := layoutGiven[r.Intn(len(layoutGiven))] + " " + layoutFamily[r.Intn(len(layoutFamily))]
+		if f["form"] == "rare" {
+			nm = layoutRareGiven[r.Intn(len(layoutRareGiven))] + " " + layoutRareFamily[r.Intn(len(layoutRareFamily))]
+		}
 		if seen[nm] {
 			continue
 		}
@@ -44,6 +50,7 @@ func layoutPage(r *rand.Rand) (string, []string, layoutFeat) {
 	cls := pick("classes", "none", "semantic", "utility")
 	noise := pick("noise", "none", "img", "social", "bio", "readmore", "all")
 	depth := pick("depth", "0", "1", "2")
+	form := f["form"]
 	caps := pick("case", "plain", "plain", "caps")
 	notitle := pick("titles", "yes", "yes", "yes", "none")
 	var b strings.Builder
@@ -82,6 +89,19 @@ func layoutPage(r *rand.Rand) (string, []string, layoutFeat) {
 		shown := nm
 		if caps == "caps" {
 			shown = strings.ToUpper(nm)
+		}
+		g, fam, _ := strings.Cut(shown, " ")
+		switch form {
+		case "dr":
+			shown = "Dr. " + shown
+		case "phd":
+			shown += ", PhD"
+		case "middle":
+			shown = g + " " + string("ABCDEFGHJKLMNPRSTW"[i%18]) + ". " + fam
+			pg, pf, _ := strings.Cut(nm, " ")
+			names[i] = pg + " " + string("ABCDEFGHJKLMNPRSTW"[i%18]) + ". " + pf
+		case "family-first":
+			shown = fam + ", " + g
 		}
 		nameEl := fmt.Sprintf("<%s%s>%s</%s>", nt, ncls, shown, nt)
 		titleEl := fmt.Sprintf("<%s%s>%s</%s>", titleTag, tcls, titles[i], titleTag)

@@ -490,6 +490,7 @@ func lines(doc *html.Node) []Person {
 			isName[i], names[i], slotted[i] = true, t, true
 		}
 	}
+	l.capsRuns(isName, names, slotted)
 	l.joinSplitNames(isName, names)
 	for i := range l.lines {
 		if names[i] != "" {
@@ -677,7 +678,7 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	// over a line after the name that does not (an affiliation, an address).
 	after, ownLine, afterK := "", false, -1 // ownLine: a line of text follows the name, title or not
 	for k := i + 1; k < sp[1] && after == ""; k++ {
-		if l.lines[k].heading > 0 && l.lines[i].heading == 0 || isName[k] {
+		if l.lines[k].heading > 0 && l.lines[i].heading == 0 && !(l.lines[k].heading >= 5 && k == i+1) || isName[k] {
 			break // a heading after the name opens the next part; another name is another person
 		}
 		if t, ok := l.titleAt(k); ok {

@@ -1053,3 +1053,36 @@ func (l *layout) thingSection(i int) bool {
 func thingHead(heading string) bool {
 	return thingHeading.MatchString(headingRole(heading)) || ourServices.MatchString(heading)
 }
+
+// capsRuns reads names in capitals that no name model knows ("ABEBE BEKELE") where
+// the page repeats them: three or more such lines at the same place in sibling
+// elements, each with a line right after it that reads as a title.
+func (l *layout) capsRuns(isName []bool, names []string, slotted map[int]bool) {
+	cand := map[int]string{}
+	for i, ln := range l.lines {
+		w := clean(ln.text)
+		if isName[i] || ln.skip || ln.heading == 1 || strings.ToUpper(w) != w || inMenu(ln.block) {
+			continue
+		}
+		t := titleCase(w)
+		if t == w || !IsName(t) || looksLikeTitle(t) || titleWord(t) || i+1 >= len(l.lines) || isName[i+1] {
+			continue
+		}
+		if tt, ok := l.titleAt(i + 1); !ok || !looksLikeTitle(tt) {
+			continue
+		}
+		cand[i] = t
+	}
+	if len(cand) < 3 {
+		return
+	}
+	set := make(map[int]bool, len(cand))
+	for i := range cand {
+		set[i] = true
+	}
+	for i, t := range cand {
+		if l.sameSlot(i, set) >= 2 {
+			isName[i], names[i], slotted[i] = true, t, true
+		}
+	}
+}
