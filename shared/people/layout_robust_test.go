@@ -42,7 +42,7 @@ func layoutPage(r *rand.Rand) (string, []string, layoutFeat) {
 		titles = append(titles, layoutTitles[r.Intn(len(layoutTitles))])
 	}
 	head := pick("heading", "<h2>Our Team</h2>", "<h2>Unser Team</h2>", "<h1>Équipe</h1>", "<h2>Leadership</h2>", "", "<h2>Who we are</h2>", "<h3>Nuestro equipo</h3>")
-	container := pick("container", "div", "ul", "section", "table")
+	container := pick("container", "div", "ul", "section", "table", "flat", "rowcells")
 	card := pick("card", "div", "article", "figure", "a", "button", "li")
 	nameTag := pick("name", "h3", "h4", "p", "strong", "span", "div", "a", "b", "h5")
 	titleTag := pick("title", "p", "span", "em", "small", "div", "h6", "i")
@@ -60,8 +60,10 @@ func layoutPage(r *rand.Rand) (string, []string, layoutFeat) {
 	kcls := map[string]string{"none": "", "semantic": ` class="team-member"`, "utility": ` class="col-md-4 mb-3"`}[cls]
 	ncls := map[string]string{"none": "", "semantic": ` class="member-name"`, "utility": ` class="fw-bold fs-5"`}[cls]
 	tcls := map[string]string{"none": "", "semantic": ` class="member-role"`, "utility": ` class="text-muted small"`}[cls]
-	if container == "table" {
+	if container == "table" || container == "rowcells" {
 		b.WriteString(`<table>`)
+	} else if container == "flat" {
+		b.WriteString(`<div class="content">`)
 	} else {
 		fmt.Fprintf(&b, "<%s%s>", container, ccls)
 	}
@@ -74,9 +76,16 @@ func layoutPage(r *rand.Rand) (string, []string, layoutFeat) {
 			b.WriteString("<tr>")
 			ct = "td"
 		}
+		if container == "rowcells" {
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td></tr>", nm, titles[i])
+			continue
+		}
+		if container == "flat" {
+			ct = ""
+		}
 		if ct == "a" {
 			fmt.Fprintf(&b, `<a href="/p/%d"%s>`, i, kcls)
-		} else {
+		} else if ct != "" {
 			fmt.Fprintf(&b, "<%s%s>", ct, kcls)
 		}
 		if noise == "img" || noise == "all" {
@@ -136,13 +145,17 @@ func layoutPage(r *rand.Rand) (string, []string, layoutFeat) {
 		if noise == "readmore" || noise == "all" {
 			b.WriteString(`<a class="btn" href="#">Read more</a>`)
 		}
-		fmt.Fprintf(&b, "</%s>", ct)
+		if ct != "" {
+			fmt.Fprintf(&b, "</%s>", ct)
+		}
 		if container == "table" {
 			b.WriteString("</tr>")
 		}
 	}
-	if container == "table" {
+	if container == "table" || container == "rowcells" {
 		b.WriteString(`</table>`)
+	} else if container == "flat" {
+		b.WriteString(`</div>`)
 	} else {
 		fmt.Fprintf(&b, "</%s>", container)
 	}
