@@ -696,7 +696,7 @@ var firmFirst = regexp.MustCompile(`^\s*(?:[^,\s]+\s+){0,5}[^,\s]+,\s*(?:LLP|LLC
 // cutTerm drops a term of office at the end of a line (trailingTerm), looked for only
 // when the line's end holds a digit.
 func cutTerm(s string) string {
-	if strings.IndexAny(s[max(0, len(s)-24):], "0123456789") < 0 {
+	if !strings.ContainsAny(s[max(0, len(s)-24):], "0123456789") {
 		return s
 	}
 	return trailingTerm.ReplaceAllString(s, "")
