@@ -449,9 +449,9 @@ func lines(doc *html.Node) []Person {
 		}
 	}
 	bios = l.ownBios(bios, isName)
-	if len(bios) >= 2 {
-		// Two or more bios that each open with a name: the page's people ("Hakim
-		// Alhusan is a veteran of ...")
+	if len(bios) >= 3 || len(bios) == 2 && l.teamSection(bios[0].line) {
+		// Bios that each open with a name, three or more, or two under a heading that
+		// names the team: the page's people ("Hakim Alhusan is a veteran of ...")
 		out = append(out, bios...) // not marked as names: a card's own name keeps its title
 	}
 	out = append(out, l.slottedParts(isName)...)

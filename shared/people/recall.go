@@ -1086,3 +1086,15 @@ func (l *layout) capsRuns(isName []bool, names []string, slotted map[int]bool) {
 		}
 	}
 }
+
+// teamSection reports whether the section line i sits in (the nearest h1 or h2
+// above) is headed as the team's ("Team", "Meet the team", "Unser Team").
+func (l *layout) teamSection(i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		if h := l.lines[k].heading; h == 1 || h == 2 {
+			t := clean(l.headingText(k))
+			return genericHeading.MatchString(t) && !notTeamHeading.MatchString(t)
+		}
+	}
+	return false
+}

@@ -135,6 +135,9 @@ func TestRecallLayouts(t *testing.T) {
 		{"a firm's legal form in dotted capitals is no initial; a department heading 'Technical Services' still gives its people a title",
 			`<h2>Impressum</h2><p>Delta B.V.</p><p>Aurora Asesores S.A.</p><h2>Technical Services</h2><ul><li>Anna Roth</li><li>Jan Hahn</li></ul>`,
 			map[string]string{"Anna Roth": "Technical Service", "Jan Hahn": "Technical Service"}},
+		{"two bios on a page of the firm's history are no team",
+			`<h2>Our history</h2><p>Karl Benz was an engineer who built the first car in 1885. He lived in Mannheim with his family.</p><p>Bertha Benz was the first to drive it a long way in 1888. She took her sons along.</p>`,
+			map[string]string{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
