@@ -171,9 +171,11 @@ func cardShape(n *html.Node) string {
 }
 
 // cardPart reports whether a footer, a button or a form is part of the page's content
-// rather than a control: a form that wraps the page (wrapperForm); a footer inside an article, a list item, a table cell or a figure, or under
-// an element with a card or person class ("<article><h3>Name</h3><footer>Title
-// </footer></article>"); a button that holds a heading or is a person's card ("<button
+// rather than a control or the page's frame: a form that wraps the page (wrapperForm);
+// a footer inside a list item, a table cell or a figure, or under an element with a
+// card or person class ("<article class=card><h3>Name</h3><footer>Title</footer>
+// </article>"; not a blog post's footer); a button that holds lines, blocks, runs or a
+// picture, sits in a heading (an accordion's header) or is a person's card ("<button
 // class=member data-toggle=modal><h3>Name</h3><p>Title</p></button>"), outside a form.
 func cardPart(n *html.Node) bool {
 	switch n.DataAtom {
@@ -182,7 +184,7 @@ func cardPart(n *html.Node) bool {
 			switch {
 			case p.DataAtom == atom.Body || p.DataAtom == atom.Blockquote:
 				return false
-			case p.DataAtom == atom.Article || p.DataAtom == atom.Li || p.DataAtom == atom.Td || p.DataAtom == atom.Figure:
+			case p.DataAtom == atom.Li || p.DataAtom == atom.Td || p.DataAtom == atom.Figure:
 				return true
 			case personish(p) || cardClass.MatchString(attr(p, "class")):
 				return true
