@@ -355,6 +355,9 @@ func nameOf(s string) (string, bool) {
 	if s == "" || len(s) > 100 {
 		return "", false
 	}
+	if w, rest, ok := strings.Cut(s, " "); ok && bylineWords[w] && len(strings.Fields(rest)) >= 2 {
+		return nameOf(rest) // "By Anna Roth": a byline's name
+	}
 	if strings.Contains(s, "/") {
 		s = pronouns.ReplaceAllString(s, "")
 	}

@@ -1100,3 +1100,6 @@ func (l *layout) teamSection(i int) bool {
 	}
 	return false
 }
+
+// bylineWords open a byline before a name ("By Anna Roth", "Par Claire Durand").
+var bylineWords = map[string]bool{"By": true, "by": true, "Par": true, "par": true, "Por": true, "por": true}

@@ -138,6 +138,9 @@ func TestRecallLayouts(t *testing.T) {
 		{"two bios on a page of the firm's history are no team",
 			`<h2>Our history</h2><p>Karl Benz was an engineer who built the first car in 1885. He lived in Mannheim with his family.</p><p>Bertha Benz was the first to drive it a long way in 1888. She took her sons along.</p>`,
 			map[string]string{}},
+		{"a byline's word before a name is no part of it",
+			`<h2>Team</h2><div class="m"><h3>By Anna Roth</h3><p>Head of Finance</p></div><div class="m"><h3>Par Claire Durand</h3><p>Directrice</p></div>`,
+			map[string]string{"Anna Roth": "Head of Finance", "Claire Durand": "Directrice"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
