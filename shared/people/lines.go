@@ -314,7 +314,7 @@ func lines(doc *html.Node) []Person {
 	var out, bios []found
 	classed, partner := map[int]bool{}, map[int]string{}
 	for i, ln := range l.lines {
-		if ln.heading == 1 && h1 < 2 && !l.ownPage(i) || ln.skip || inMenu(ln.block) || townState(ln.text) || firmFirst.MatchString(ln.text) {
+		if ln.heading == 1 && h1 < 2 && !l.ownPage(i) || ln.skip || inMenu(ln.block) || l.townLine(i) || firmFirst.MatchString(ln.text) {
 			continue
 		}
 		if fs := fromParts(ln.parts); len(fs) > 0 {

@@ -462,10 +462,10 @@ func bioLead(text string) (Person, bool) {
 
 // headerRow reports whether tr, the first of a table's rows, is its header row
 // written as an ordinary row: two or more cells, all of them th, or all set in
-// capitals while a later row is not ("<tr><td>IMIE I NAZWISKO</td><td>KONTAKT</td>
+// capitals while a later row is not, and fewer than half of them names ("<tr><td>IMIE I NAZWISKO</td><td>KONTAKT</td>
 // </tr>"): column labels, not a person.
 func headerRow(rows []*html.Node) bool {
-	filled, th, caps := 0, 0, 0
+	filled, th, caps, named := 0, 0, 0, 0
 	for k := rows[0].FirstChild; k != nil; k = k.NextSibling {
 		if k.DataAtom != atom.Td && k.DataAtom != atom.Th {
 			continue
@@ -475,6 +475,9 @@ func headerRow(rows []*html.Node) bool {
 			continue
 		}
 		filled++
+		if _, ok := nameOf(t); ok {
+			named++
+		}
 		if k.DataAtom == atom.Th {
 			th++
 		}
@@ -482,8 +485,8 @@ func headerRow(rows []*html.Node) bool {
 			caps++
 		}
 	}
-	if filled < 2 || th < filled && caps < filled {
-		return false
+	if filled < 2 || th < filled && caps < filled || 2*named >= filled {
+		return false // names in a row, their titles in the next, are people
 	}
 	if th == filled {
 		return true
@@ -689,6 +692,22 @@ func townState(s string) bool {
 		return false
 	}
 	return len(strings.Fields(town)) <= 4
+}
+
+// degreeCodes are the state codes that are also degrees after a name ("Jane Smith,
+// MD", "John Doe, PA" for a physician assistant, "D.C." written "DC").
+var degreeCodes = map[string]bool{"MD": true, "PA": true, "DC": true}
+
+// townLine is townState for line i, save a first line of its block that ends in a
+// degree code: "Jane Smith, MD" heads its card, "Baltimore, MD" sits under a name.
+func (l *layout) townLine(i int) bool {
+	s := l.lines[i].text
+	if !townState(s) {
+		return false
+	}
+	f := strings.Fields(s)
+	first := i == 0 || l.lines[i-1].block != l.lines[i].block
+	return !(first && degreeCodes[f[len(f)-1]])
 }
 
 // firmFirst is a line that opens with a firm's name and its legal form after a comma
@@ -1025,29 +1044,32 @@ var thingHeading = regexp.MustCompile(`(?i)(?:^|\s)(?:projects?|products?|soluti
 // Leistungen"); "Technical Services" may head a department's people.
 var ourServices = regexp.MustCompile(`(?i)^(?:our|unsere|nos|nuestros|i nostri|onze|nossos)\s+(?:services|leistungen|dienstleistungen|prestations|servicios|servizi|diensten|serviços)$`)
 
-// sectionSignature is line i's block signature with the section it sits in (the
-// nearest h1 or h2 above): cards of one shape with titles in the team's section are
+// sectionSignature is line i's block signature with the section it sits in
+// (sectionHead): cards of one shape with titles in the team's section are
 // no evidence for cards of that shape in the projects' section below.
 func (l *layout) sectionSignature(i int) string {
-	k := i - 1
-	for ; k >= 0; k-- {
+	return signature(l.lines[i].block) + "@" + strconv.Itoa(l.sectionHead(i))
+}
+
+// sectionHead is the line of the nearest h1 or h2 above line i that is no name (a
+// person's own heading opens no section), or -1.
+func (l *layout) sectionHead(i int) int {
+	for k := i - 1; k >= 0; k-- {
 		if h := l.lines[k].heading; h == 1 || h == 2 {
-			break
+			if _, ok := nameOf(l.lines[k].text); !ok {
+				return k
+			}
 		}
 	}
-	return signature(l.lines[i].block) + "@" + strconv.Itoa(k)
+	return -1
 }
 
 // thingSection reports whether line i sits under a section heading (the nearest h1
 // or h2 above) that lists things (thingHeading): a roster of names there is no
 // evidence that they are people ("Our projects": "Green Valley", "Silver Line").
 func (l *layout) thingSection(i int) bool {
-	for k := i - 1; k >= 0; k-- {
-		if h := l.lines[k].heading; h == 1 || h == 2 {
-			return thingHead(clean(l.headingText(k)))
-		}
-	}
-	return false
+	k := l.sectionHead(i)
+	return k >= 0 && thingHead(clean(l.headingText(k)))
 }
 
 // thingHead reports whether a heading lists things, not people (thingHeading,
@@ -1092,13 +1114,12 @@ func (l *layout) capsRuns(isName []bool, names []string, slotted map[int]bool) {
 // teamSection reports whether the section line i sits in (the nearest h1 or h2
 // above) is headed as the team's ("Team", "Meet the team", "Unser Team").
 func (l *layout) teamSection(i int) bool {
-	for k := i - 1; k >= 0; k-- {
-		if h := l.lines[k].heading; h == 1 || h == 2 {
-			t := clean(l.headingText(k))
-			return genericHeading.MatchString(t) && !notTeamHeading.MatchString(t)
-		}
+	k := l.sectionHead(i)
+	if k < 0 {
+		return false
 	}
-	return false
+	t := clean(l.headingText(k))
+	return genericHeading.MatchString(t) && !notTeamHeading.MatchString(t)
 }
 
 // bylineWords open a byline before a name ("By Anna Roth", "Par Claire Durand").

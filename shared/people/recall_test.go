@@ -141,6 +141,9 @@ func TestRecallLayouts(t *testing.T) {
 		{"a byline's word before a name is no part of it",
 			`<h2>Team</h2><div class="m"><h3>By Anna Roth</h3><p>Head of Finance</p></div><div class="m"><h3>Par Claire Durand</h3><p>Directrice</p></div>`,
 			map[string]string{"Anna Roth": "Head of Finance", "Claire Durand": "Directrice"}},
+		{"names in a row of header cells or in capitals with their titles in the next row; a name with a degree that spells a state",
+			`<h2>Vorstand</h2><table><tr><th>Anna Roth</th><th>Jan Hahn</th><th>Eva Bauer</th></tr><tr><td>Vorsitzende</td><td>Kassierer</td><td>Schriftführerin</td></tr></table><table><tr><td>ANNA KLEIN</td><td>JAN WOLF</td></tr><tr><td>Vorsitzende</td><td>Kassierer</td></tr></table><h2>Medical Board</h2><ul><li>Jane Smith, MD</li><li>John Miller, PA</li></ul>`,
+			map[string]string{"Anna Roth": "Vorsitzende", "Jan Hahn": "Kassierer", "Eva Bauer": "Schriftführerin", "Anna Klein": "Vorsitzende", "Jan Wolf": "Kassierer", "Jane Smith": "Medical Board", "John Miller": "PA"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
