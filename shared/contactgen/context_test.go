@@ -213,6 +213,16 @@ func TestPeopleLinks(t *testing.T) {
 	if strings.Join(links, " ") != strings.Join(want, " ") {
 		t.Errorf("links %q, want %q", links, want)
 	}
+	// Pages of coaches and boards in more languages are people pages; a personal loan is not.
+	more := peopleLinks(`<a href="/klub/trenerzy/">Trenerzy</a><a href="/om/styrelsen/">Styrelsen</a><a href="/personal-loans/">Loans</a><a href="/faculty/">Faculty</a>`, "https://acme.example/")
+	if want := []string{"https://acme.example/klub/trenerzy/", "https://acme.example/om/styrelsen/", "https://acme.example/faculty/"}; strings.Join(more, " ") != strings.Join(want, " ") {
+		t.Errorf("links %q, want %q", more, want)
+	}
+	// A team page split by department: its parts get the budget beside the 8 fetches.
+	dept := []string{"https://acme.example/team/", "https://acme.example/team/rezeption/", "https://acme.example/about/history/"}
+	if !underTeamPage(dept[1], dept) || underTeamPage(dept[0], dept) || underTeamPage(dept[2], dept) {
+		t.Errorf("underTeamPage: want only %s under the team page", dept[1])
+	}
 	lone := peopleLinks(`<a href="/blog/">Blog</a><a href="/anna-roth/">Anna Roth</a>`, "https://acme.example/")
 	if len(lone) != 0 {
 		t.Errorf("a lone name link was followed: %q", lone)

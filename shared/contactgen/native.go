@@ -70,8 +70,14 @@ func (p processor) Process(ctx context.Context, rec task.Record) (task.Result, e
 	return p.s.native(ctx, rec, prm)
 }
 
-// maxFetches bounds the pages fetched live for one domain.
-const maxFetches = 8
+// maxFetches bounds the pages fetched live for one domain; maxPersonFetches bounds,
+// beside them, the persons' own pages reached by the homepage's links whose text is a
+// person's name (a menu of one page per person), read after the team pages, and the
+// parts of a team page split by department ("/team/rezeption/" under "/team/").
+const (
+	maxFetches       = 8
+	maxPersonFetches = 16
+)
 
 // resultsPerQuery is how many hits each search query asks for.
 const resultsPerQuery = 10
@@ -202,7 +208,7 @@ func (s *Service) search(ctx context.Context, org string, prm params, dom, name 
 
 // peoplePath matches the paths of the pages people are listed on, in the world's
 // languages.
-var peoplePath = regexp.MustCompile(`(?i)team|about|ueber|uber|über|leadership|management|geschaeftsleitung|geschaeftsfuehrung|geschäftsführung|vorstand|direction|direccion|dirección|direzione|directie|lideranca|liderança|equipe|équipe|equipo|equipa|contact|kontakt|contatti|imprint|impressum|mentions|aviso-legal|chi-siamo|chi siamo|quienes|quiénes|over-ons|over ons|sobre|people|staff|board|founders|mitarbeiter|governance|gouvernance|bestuur|vereniging|diretoria|directoria|directiva|directivo|direttivo|consiglio|conselho|consejo|conseil|gerentes|gremien|om-oss|om oss|lederlag|ledelse|styret|organisation|organigram|quem-somos|quem somos|qui-sommes|qui sommes|nosotros|bureau|junta|comit|administration|verwaltungsrat`)
+var peoplePath = regexp.MustCompile(`(?i)team|about|ueber|uber|über|leadership|management|geschaeftsleitung|geschaeftsfuehrung|geschäftsführung|vorstand|direction|direccion|dirección|direzione|directie|lideranca|liderança|equipe|équipe|equipo|equipa|contact|kontakt|contatti|imprint|impressum|mentions|aviso-legal|chi-siamo|chi siamo|quienes|quiénes|over-ons|over ons|sobre|people|staff|board|founders|mitarbeiter|governance|gouvernance|bestuur|vereniging|diretoria|directoria|directiva|directivo|direttivo|consiglio|conselho|consejo|conseil|gerentes|gremien|om-oss|om oss|lederlag|ledelse|styret|organisation|organigram|quem-somos|quem somos|qui-sommes|qui sommes|nosotros|bureau|junta|comit|administration|verwaltungsrat|coaches|trainer|trener|entraineur|entrenador|allenator|faculty|officers|trustees|advisors|advisers|zespol|zespół|zarzad|zarząd|kadra|tým|vedeni|vedení|vybor|výbor|styrelse|medarbetare|bestyrelse|starfsfolk|starfsfólk|stjorn|stjórn|trunadarrad|trúnaðarráð|medarbejdere|hallitus|henkilosto|henkilöstö|csapat|munkatars|munkatárs|ekip|yonetim|yönetim|echipa|echipă|squadra|medewerkers`)
 
 // page is a page to read.
 type page struct {
@@ -249,14 +255,19 @@ func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, 
 		add(h)
 	}
 	var out []page
-	fetched := 0
+	fetched, personal := 0, 0
+	own := map[string]bool{} // persons' own pages, each linked by the person's name
 	for i := 0; i < len(want); i++ {
 		u := want[i]
 		var body string
 		if p, ok := byURL[u]; ok {
 			body = p.HTML
-		} else if s.d.Fetch != nil && fetched < maxFetches {
-			fetched++
+		} else if s.d.Fetch != nil && (fetched < maxFetches || own[u] && personal < maxPersonFetches) {
+			if fetched < maxFetches {
+				fetched++
+			} else {
+				personal++
+			}
 			resp, err := s.d.Fetch.Get(ctx, u)
 			if err != nil || resp.Status < 200 || resp.Status > 299 {
 				continue
@@ -271,6 +282,7 @@ func (s *Service) pages(ctx context.Context, dom string, stored []company.Page, 
 			sort.SliceStable(links, func(a, b int) bool { return linkRank(links[a]) < linkRank(links[b]) })
 			for _, l := range links {
 				add(l)
+				own[l] = own[l] || linkRank(l) == 2 || underTeamPage(l, links)
 			}
 		}
 	}
@@ -465,4 +477,23 @@ func senRank(rank map[string]int, p people.Person) int {
 		return r
 	}
 	return len(rank)
+}
+
+// underTeamPage reports whether u's path lies under the path of another of the
+// homepage's links that names a team page ("/team/rezeption/" under "/team/").
+func underTeamPage(u string, links []string) bool {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	for _, l := range links {
+		pl, err := url.Parse(l)
+		if err != nil || pl.Path == pu.Path || !teamPath.MatchString(pl.Path) {
+			continue
+		}
+		if parent := strings.TrimSuffix(pl.Path, "/") + "/"; parent != "/" && strings.HasPrefix(pu.Path, parent) {
+			return true
+		}
+	}
+	return false
 }

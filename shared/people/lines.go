@@ -31,6 +31,7 @@ import (
 type line struct {
 	text    string
 	parts   []string   // the text split where marked-up runs (strong, a span with a class, a link) begin and end
+	fine    []string   // the text split where any inline element begins and ends ("Name <span>Title</span>")
 	block   *html.Node // the block element the text sits in
 	heading int        // 1-6 when the block is a heading
 	links   []string   // hrefs of the links on the line
@@ -63,12 +64,19 @@ var skippedTags = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.N
 func layOut(doc *html.Node) *layout {
 	l := &layout{span: map[*html.Node][2]int{}}
 	var cur strings.Builder
-	var parts []string
-	var part strings.Builder
+	var parts, fine []string
+	var part, finePart strings.Builder
 	var links []string
 	var block *html.Node
 	boldDepth, plain := 0, false // bold elements entered; text outside them on the line
+	flushFine := func() {
+		if s := strings.Join(strings.Fields(finePart.String()), " "); s != "" {
+			fine = append(fine, s)
+		}
+		finePart.Reset()
+	}
 	flushPart := func() {
+		flushFine()
 		if s := strings.Join(strings.Fields(part.String()), " "); s != "" {
 			parts = append(parts, s)
 		}
@@ -76,8 +84,11 @@ func layOut(doc *html.Node) *layout {
 	}
 	flush := func() {
 		flushPart()
-		if s := strings.Join(strings.Fields(cur.String()), " "); s != "" && block != nil {
-			ln := line{text: s, parts: parts, block: block, links: links, bold: !plain}
+		if s := cutTerm(strings.Join(strings.Fields(cur.String()), " ")); s != "" && block != nil {
+			if len(parts) > 0 {
+				parts[len(parts)-1] = cutTerm(parts[len(parts)-1])
+			}
+			ln := line{text: s, parts: joinNameRuns(parts), fine: fine, block: block, links: links, bold: !plain}
 			if h := headingLevel(enclosingBlock(block)); h > 0 {
 				ln.heading = h
 			} else if labelClass.MatchString(attr(block, "class")) && len(strings.Fields(s)) <= 6 {
@@ -86,26 +97,29 @@ func layOut(doc *html.Node) *layout {
 			l.lines = append(l.lines, ln)
 		}
 		cur.Reset()
-		parts, links, plain = nil, nil, false
+		parts, fine, links, plain = nil, nil, nil, false
 	}
 	var open []*html.Node // elements entered, to record their line spans
 	var rec func(n *html.Node)
 	rec = func(n *html.Node) {
 		switch n.Type {
 		case html.TextNode:
-			if boldDepth == 0 && strings.TrimSpace(n.Data) != "" {
+			text := invisible.Replace(n.Data)
+			if boldDepth == 0 && strings.TrimSpace(text) != "" {
 				plain = true
 			}
-			cur.WriteString(n.Data)
+			cur.WriteString(text)
 			cur.WriteByte(' ')
-			part.WriteString(n.Data)
+			part.WriteString(text)
 			part.WriteByte(' ')
+			finePart.WriteString(text)
+			finePart.WriteByte(' ')
 			return
 		case html.ElementNode, html.DocumentNode:
 		default:
 			return
 		}
-		if skippedTags[n.DataAtom] {
+		if skippedTags[n.DataAtom] && !cardPart(n) {
 			return
 		}
 		if n.DataAtom == atom.Br {
@@ -114,7 +128,7 @@ func layOut(doc *html.Node) *layout {
 		}
 		if n.DataAtom == atom.Sup {
 			// "1<sup>ste</sup> Deken", "2<sup>nd</sup>": the ordinal's ending joins its number
-			for _, b := range []*strings.Builder{&cur, &part} {
+			for _, b := range []*strings.Builder{&cur, &part, &finePart} {
 				if t := b.String(); len(t) >= 2 && t[len(t)-1] == ' ' && t[len(t)-2] >= '0' && t[len(t)-2] <= '9' {
 					b.Reset()
 					b.WriteString(t[:len(t)-1])
@@ -122,12 +136,14 @@ func layOut(doc *html.Node) *layout {
 			}
 		}
 		// A link or span with a person class is a card, not a run of text.
-		inline := inlineTags[n.DataAtom] && !personish(n)
+		inline := inlineTags[n.DataAtom] && !personish(n) && !inlineCard(n)
 		marked := inline && (n.DataAtom != atom.Span && n.DataAtom != atom.Font && n.DataAtom != atom.Abbr || attr(n, "class") != "")
 		if !inline {
 			flush()
 		} else if marked {
 			flushPart()
+		} else {
+			flushFine()
 		}
 		if n.DataAtom == atom.A {
 			if h := attr(n, "href"); h != "" {
@@ -154,6 +170,8 @@ func layOut(doc *html.Node) *layout {
 			flush()
 		} else if marked {
 			flushPart()
+		} else {
+			flushFine()
 		}
 		open = open[:len(open)-1]
 		block = saved
@@ -205,7 +223,7 @@ func headingLevel(n *html.Node) int {
 }
 
 // skipSection marks headings of sections that list no current people.
-var skipSection = regexp.MustCompile(`(?i)\b(alumni|former|history|historique|histórico|historico|storico|historie|past|previous|emerit|in memoriam|ehemalige|früher|anciens?|anciennes?|antiguos?|antigos?|ex-|passati|ex membri|voormalige|oud-|tidligere|hiring|join us|join our|open positions|vacanc|vacatures|stellenangebote|offene stellen|jobs|careers|karriere|recrutement|nous rejoindre|trabaja con|lavora con|testimonial|what our (?:clients|customers) say|kundenstimmen|témoignages?|testimonios?|depoimentos?|recensioni|referenzen|reviews)`)
+var skipSection = regexp.MustCompile(`(?i)\b(alumni\b|alumnae|former|history|historique|histórico|historico|storico|historie|past|previous|emerit|in memoriam|ehemalige|früher|anciens?|anciennes?|antiguos?|antigos?|ex-|passati|ex membri|voormalige|oud-|tidligere|hiring|join us|join our|open positions|vacanc|vacatures|stellenangebote|offene stellen|jobs|careers|karriere|recrutement|nous rejoindre|trabaja con|lavora con|testimonial|what our (?:clients|customers) say|kundenstimmen|témoignages?|testimonios?|depoimentos?|recensioni|referenzen|reviews)`)
 
 // genericHeading is a heading that names the page or its list, not a role or a body.
 var genericHeading = regexp.MustCompile(`(?i)^(?:(?:the|our|meet|unser(?:e|es)?|das|notre|l'|nuestro|el|il nostro|het|ons) \S+[ -])?(the |our |meet |unser(e)? |notre |nuestro |nosso |a nossa |il nostro |il |lo |el |los |las |os |as |het |de |den |der |ons |vårt |l'|la |le |das |die )*(team|teams|équipe|equipe|equipo|equipa|people|staff|members|mitglieder|mitarbeiter(innen)?|personnel|persone|personas|pessoas|medewerkers|ansatte|medlemmer.*|membres|miembros|membri|membros|zespół|zespol|ekipa|kadra|tým|personál|medarbetare|medarbeidere|tiimi|henkilöstö|who we are|o nas|o nás|about us|über uns|qui sommes-nous|quiénes somos|chi siamo|over ons|om oss|contact|kontakt|contacto|contatti|leadership|management)$`)
@@ -263,7 +281,7 @@ func (l *layout) markSkipped() {
 			if level > 0 && ln.heading <= level {
 				level = 0
 			}
-			if level == 0 && skipSection.MatchString(ln.text) {
+			if level == 0 && skipSection.MatchString(alumniBody.ReplaceAllString(ln.text, "")) {
 				level = ln.heading
 			}
 		}
@@ -286,6 +304,7 @@ type found struct {
 func lines(doc *html.Node) []Person {
 	l := layOut(doc)
 	l.markSkipped()
+	l.markHeaderRows()
 	isName := make([]bool, len(l.lines))
 	names := make([]string, len(l.lines))
 	h1 := 0 // a page with one h1 names itself there; with several, an h1 may be a person's
@@ -294,10 +313,10 @@ func lines(doc *html.Node) []Person {
 			h1++
 		}
 	}
-	var out []found
+	var out, bios []found
 	classed, partner := map[int]bool{}, map[int]string{}
 	for i, ln := range l.lines {
-		if ln.heading == 1 && h1 < 2 || ln.skip || inMenu(ln.block) {
+		if ln.heading == 1 && h1 < 2 && !l.ownPage(i) || ln.skip || inMenu(ln.block) || l.townLine(i) || firmFirst.MatchString(ln.text) {
 			continue
 		}
 		if fs := fromParts(ln.parts); len(fs) > 0 {
@@ -372,9 +391,48 @@ func lines(doc *html.Node) []Person {
 			isName[i] = true
 			continue
 		}
+		if p, ok := titledName(ln); ok && l.span[ln.block][1]-l.span[ln.block][0] == 1 {
+			l.contacts(&p, i, true)
+			out = append(out, found{p: p, line: i})
+			isName[i] = true
+			continue
+		}
+		if p, ok := nameByTitle(clean(ln.text)); ok {
+			l.contacts(&p, i, true)
+			out = append(out, found{p: p, line: i, strong: true})
+			isName[i] = true
+			continue
+		}
+		if n, ok := nameWithContacts(clean(ln.text)); ok {
+			p := Person{Via: ViaBlock, Name: n}
+			l.contacts(&p, i, true)
+			out = append(out, found{p: p, line: i, alone: true})
+			isName[i] = true
+			continue
+		}
+		if p, ok := roleCommaName(clean(ln.text)); ok {
+			l.contacts(&p, i, true)
+			out = append(out, found{p: p, line: i, strong: true})
+			isName[i] = true
+			continue
+		}
+		if fs := fineParts(ln); len(fs) > 0 {
+			l.contacts(&fs[0].p, i, true)
+			fs[0].line = i
+			out = append(out, fs[0])
+			isName[i] = true
+			continue
+		}
 		if ps := nameList(ln.text); len(ps) > 0 {
 			for _, p := range ps {
 				out = append(out, found{p: p, line: i, alone: true, shared: true})
+			}
+			isName[i] = true
+			continue
+		}
+		if ps := labelRuns(ln.parts); len(ps) > 0 {
+			for _, p := range ps {
+				out = append(out, found{p: p, line: i})
 			}
 			isName[i] = true
 			continue
@@ -384,8 +442,28 @@ func lines(doc *html.Node) []Person {
 				out = append(out, found{p: p, line: i})
 			}
 			isName[i] = true
+		} else if ps := copulaPeople(ln.text); len(ps) > 0 {
+			for _, p := range ps {
+				out = append(out, found{p: p, line: i})
+			}
+			isName[i] = true
+		} else if ps := parenPeople(ln.text); len(ps) > 0 {
+			for _, p := range ps {
+				out = append(out, found{p: p, line: i})
+			}
+			isName[i] = true
+		} else if p, ok := bioLead(ln.text); ok {
+			bios = append(bios, found{p: p, line: i, strong: true}) // no heading gives a bio its title
 		}
 	}
+	bios = l.ownBios(bios, isName)
+	if len(bios) >= 3 || len(bios) == 2 && l.teamSection(bios[0].line) {
+		// Bios that each open with a name, three or more, or two under a heading that
+		// names the team: the page's people ("Hakim Alhusan is a veteran of ...")
+		out = append(out, bios...) // not marked as names: a card's own name keeps its title
+	}
+	out = append(out, l.slottedParts(isName)...)
+	l.roleColumns(isName, names)
 	l.roleSlots(isName, names)
 	if len(l.slot) > 0 {
 		kept := out[:0]
@@ -420,6 +498,7 @@ func lines(doc *html.Node) []Person {
 			isName[i], names[i], slotted[i] = true, t, true
 		}
 	}
+	l.capsRuns(isName, names, slotted)
 	l.joinSplitNames(isName, names)
 	for i := range l.lines {
 		if names[i] != "" {
@@ -464,8 +543,8 @@ func menuLine(ln line) bool {
 		return false
 	}
 	for _, p := range ln.parts {
-		if len(strings.Fields(p)) != 1 {
-			return false
+		if n := len(strings.Fields(p)); n != 1 && (n > 2 || len(ln.links) < 3 || len(ln.parts) != len(ln.links)) {
+			return false // one word each, or a row of three or more links of two words at most ("CV Google Scholar OrcID")
 		}
 	}
 	return true
@@ -501,17 +580,22 @@ func barList(text string) []found {
 // nameList reads a line that is only names, two or more, separated by commas or
 // "and" ("Laura Vidal, Carmen Ortiz y Pablo Ruiz"): each a person without a title.
 func nameList(text string) []Person {
-	parts := listSep.Split(clean(text), -1)
-	if len(parts) < 2 {
-		return nil
+	parts := listSep.Split(sharedItems(clean(text)), -1)
+	if len(parts) < 2 || strings.Contains(text, ":") {
+		return nil // "Label: A, B" is prose's
 	}
 	var out []Person
+	bad := 0
 	for _, part := range parts {
 		n, ok := nameOf(part)
 		if !ok {
-			return nil
+			bad++
+			continue
 		}
 		out = append(out, Person{Via: ViaBlock, Name: n})
+	}
+	if bad > 0 && (len(out) < 4 || 4*bad > len(out)) {
+		return nil // one item that is no name spoils a short list, or more than one in four a long one
 	}
 	return out
 }
@@ -606,7 +690,7 @@ func (l *layout) personAt(i int, isName []bool, names []string) found {
 	// over a line after the name that does not (an affiliation, an address).
 	after, ownLine, afterK := "", false, -1 // ownLine: a line of text follows the name, title or not
 	for k := i + 1; k < sp[1] && after == ""; k++ {
-		if l.lines[k].heading > 0 && l.lines[i].heading == 0 || isName[k] {
+		if l.lines[k].heading > 0 && l.lines[i].heading == 0 && !(l.lines[k].heading >= 5 && k == i+1) || isName[k] {
 			break // a heading after the name opens the next part; another name is another person
 		}
 		if qualificationLine(l.lines[k].text) {
@@ -1005,7 +1089,7 @@ func (l *layout) labelAbove(i int, sp [2]int, isName []bool) string {
 		}
 	}
 	t, ok := titleLine(l.headingText(k))
-	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || words > 10 || l.lines[k].heading == 0 && words > 4 || clauseLabel(t) {
+	if words := len(strings.Fields(t)); !ok || genericHeading.MatchString(t) || thingHead(t) || words > 10 || l.lines[k].heading == 0 && words > 4 || clauseLabel(t) {
 		return "" // not a label but a sentence ("Il Consiglio Direttivo in carica è composto da:")
 	}
 	return singular(headingRole(t))
@@ -1154,7 +1238,7 @@ func colspan(c *html.Node) int {
 func (l *layout) multiLine(k int, t string, end int, isName []bool) string {
 	for j := k + 1; j < end && l.lines[j].block == l.lines[k].block && !isName[j]; j++ {
 		more, ok := titleLine(l.lines[j].text)
-		if !ok || !continuesTitle(l.lines[j-1].text, more) {
+		if !ok || !continuesTitle(l.lines[j-1].text, more) || townState(l.lines[j].text) {
 			break
 		}
 		t += " " + more
@@ -1208,14 +1292,16 @@ func (l *layout) contacts(p *Person, k int, own bool) {
 	}
 }
 
-// keep drops the people without a title the page gives no sign of listing people
-// for, and attaches section headings as titles.
-func (l *layout) keep(fs []found, isName []bool) []Person {
+// keepWith drops the people without a title the page gives no sign of listing people
+// for, and attaches section headings as titles; rescue says which lines the page's
+// repeated structure vouches for (keep, repeat.go). It returns the lines kept.
+func (l *layout) keepWith(fs []found, isName []bool, rescue func(int) bool) ([]Person, []int) {
 	var out []Person
-	titled := map[string]bool{} // block signatures of titled cards
+	var at []int
+	titled := map[string]bool{} // block signatures of titled cards, by section
 	for _, f := range fs {
 		if !f.alone {
-			titled[signature(l.lines[f.line].block)] = true
+			titled[l.sectionSignature(f.line)] = true
 		}
 	}
 	roster := l.rosters(fs)
@@ -1236,12 +1322,15 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 		// A name the name model does not know needs a title that reads as one, a
 		// person class on its card, a "Role: Name" line, or a list whose other names
 		// the model knows: "Área Penal" over "Nuestro compromiso" is not a person.
-		strong := f.strong || f.p.Title != "" && looksLikeTitle(f.p.Title) || l.personClass(f.line) || roster[l.rosterKey(f.line)]
-		if !strong && !knownName(f.p.Name) || !knownName(f.p.Name) && (l.tagOfCard(f.line, isName) || looksLikeTitle(f.p.Name)) {
+		strong := f.strong || f.p.Title != "" && looksLikeTitle(f.p.Title) || l.personClass(f.line) || roster[l.rosterKey(f.line)] && !l.thingSection(f.line)
+		if !strong && !knownName(f.p.Name) && !rescue(f.line) || !knownName(f.p.Name) && (l.tagOfCard(f.line, isName) || looksLikeTitle(f.p.Name)) {
 			continue // a name the model does not know that reads as a title is the title ("Coordinador de Eventos")
 		}
 		if !f.alone {
-			out = append(out, f.p)
+			if l.thingSection(f.line) && !f.strong && !l.personClass(f.line) {
+				continue // "Our projects": "Green Valley" over "Community programme since 2019"
+			}
+			out, at = append(out, f.p), append(at, f.line)
 			continue
 		}
 		head, people := l.sectionOf(f.line, l.lines[f.line].heading, len(titled) > 0)
@@ -1251,11 +1340,11 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 		if head != "" {
 			f.p.Title = singular(head)
 		}
-		if people || head != "" || titled[signature(l.lines[f.line].block)] || l.personClass(f.line) || roster[l.rosterKey(f.line)] {
-			out = append(out, f.p)
+		if people || head != "" || titled[l.sectionSignature(f.line)] || l.personClass(f.line) || roster[l.rosterKey(f.line)] && !l.thingSection(f.line) || rescue(f.line) {
+			out, at = append(out, f.p), append(at, f.line)
 		}
 	}
-	return out
+	return out, at
 }
 
 // tagOfCard reports whether line i, not a heading, sits in the card of the one person
@@ -1444,7 +1533,7 @@ func (l *layout) sectionOf(i, rank int, titledPage bool) (title string, people b
 		if _, ok := nameOf(t); ok && rank == 1 {
 			continue // another person's h1
 		}
-		if _, ok := nameOf(t); ok || len(strings.Fields(t)) > 6 || strings.ContainsAny(t, ".!?") {
+		if _, ok := nameOf(t); ok || len(strings.Fields(t)) > 6 || strings.ContainsAny(t, ".!?") || thingHead(clean(l.headingText(k))) {
 			return "", false
 		}
 		if clauseLabel(t) {
@@ -1781,8 +1870,8 @@ func inverted(s string) (string, bool) {
 		return "", false
 	}
 	family, given := strings.Fields(parts[0]), strings.Fields(parts[1])
-	if len(family) == 0 || len(given) == 0 || len(given) > 3 || len(family) > 5 {
-		return "", false
+	if len(family) == 0 || len(given) == 0 || len(given) > 3 || len(family) > 5 || len(given) == 1 && regionCodes[given[0]] {
+		return "", false // "Baltimore, MD": a town and its state
 	}
 	core := 0
 	for _, w := range family {
@@ -1837,7 +1926,7 @@ func givenAfterComma(s string) bool {
 
 // sharedSep joins two given names before one family name ("Bessie and Max Simon",
 // "Anna und Jan Roth", "Léa et Paul Martin").
-var sharedSep = regexp.MustCompile(`^(\p{Lu}[\pL'-]+)\s+(?:and|und|et|y|e|en|&)\s+(\p{Lu}[\pL'-]+)\s+(\p{Lu}.*)$`)
+var sharedSep = regexp.MustCompile(`^(\p{Lu}[\pL'-]+)\s+(?:and|und|et|y|e|en|&|a|och|og|i|és|ja|ve)\s+(\p{Lu}[\pL'-]+)\s+(\p{Lu}.*)$`)
 
 // sharedFamily reads "Given and Given Family" as two people: both given names the
 // model knows as given names, and the family name one a name model knows.
@@ -2078,6 +2167,9 @@ func termTitle(s string) (string, bool) {
 	if m := termSep.FindStringSubmatchIndex(s); m != nil && strings.ContainsAny(s[m[2]:m[3]], "0123456789") {
 		return titleLine(s[:m[0]])
 	}
+	if m := termBracket.FindStringIndex(s); m != nil && m[0] > 0 {
+		return titleLine(s[:m[0]]) // "Ordförande (2 år):"
+	}
 	return "", false
 }
 
@@ -2132,7 +2224,7 @@ func bioPatternTitle(bio string) string {
 
 var (
 	clauseSep = regexp.MustCompile(`;\s+|\.\s+`)
-	listSep   = regexp.MustCompile(`\s*,\s*|\s+(?:and|und|et|y|e|en|og|och|i)\s+|\s*&\s*`)
+	listSep   = regexp.MustCompile(`\s*,\s*|\s+(?:and|und|et|y|e|en|og|och|i|a|és|ja|ve)\s+|\s*&\s*`)
 )
 
 // clauses splits running text at semicolons and full stops, but not at the dot of an
@@ -2180,7 +2272,7 @@ func prose(text string) []Person {
 		clause = strings.TrimSpace(strings.TrimSuffix(clause, "."))
 		// "Label: Name, Name and Name"
 		if label, rest, ok := strings.Cut(clause, ":"); ok {
-			if ps := labelled(label, listSep.Split(strings.TrimSpace(withoutAsides(rest)), -1)); len(ps) > 0 {
+			if ps := labelled(label, listSep.Split(strings.TrimSpace(sharedItems(withoutAsides(rest))), -1)); len(ps) > 0 {
 				roles := asideRoles(rest)
 				for k := range ps {
 					if t := roles[NameKey(ps[k].Name)]; t != "" {
@@ -2254,14 +2346,18 @@ func labelled(label string, parts []string) []Person {
 		t = one // "Geschäftsführer*innen: A, B": each is a Geschäftsführer
 	}
 	var ps []Person
-	known, evidence := 0, 0
-	for _, n := range parts {
+	known, evidence, bad := 0, 0, 0
+	for _, n := range listItems(parts) {
 		if len(ps) > 0 && stripDegrees(clean(n)) == "" {
 			continue // "Anna Roth, PhD"
 		}
 		name, ok := nameOf(listEnd(n))
 		if !ok {
-			return nil
+			name, ok = slotName(clean(listEnd(n))) // in a role's list, a name by its shape ("Tesfaye, Dawit")
+		}
+		if !ok {
+			bad++
+			continue
 		}
 		if knownName(name) {
 			known++
@@ -2270,6 +2366,9 @@ func labelled(label string, parts []string) []Person {
 			evidence++
 		}
 		ps = append(ps, Person{Via: ViaBlock, Name: name, Title: t})
+	}
+	if bad > 0 && (len(ps) < 3 || 4*bad > len(ps)) {
+		return nil // one item that is no name spoils a short list, or more than one in four a long one
 	}
 	// A members' label ("Members:", "Mitglieder:") says the list is of people: most of
 	// its names known, in the wider name model too, is enough.

@@ -211,7 +211,7 @@ var (
 		"dott.ssa": true, "dottssa": true, "avv": true, "arch": true, "geom": true, "rag": true, "hon": true, "sir": true,
 		"dame": true, "lic": true, "me": true, "mtre": true, "ir": true, "drs.": true, "mgr": true, "doc": true, "univ.-prof": true,
 		"rev": true, "fr": true, "pr": true, "eng": true, "engª": true, "eng.ª": true, "dr.-ing": true, "mx": true,
-		"d": true, "dña": true, "dª": true, "don": true, "doña": true, "sig": true, "sig.ra": true, "sigra": true, "dott.ing": true,
+		"d": true, "dña": true, "dª": true, "d.ª": true, "d.a": true, "c.p": true, "c.p.c": true, "l.a.e": true, "l.c.p": true, "don": true, "doña": true, "sig": true, "sig.ra": true, "sigra": true, "dott.ing": true,
 		"maître": true, "maitre": true, "h.c": true, "mult": true, "mw": true, "mevr": true, "dhr": true, "chief": true, "alhaji": true, "alhaja": true, "engr": true,
 		"lda": true, "ldo": true, "dipl.-kfm": true, "dipl.-kff": true, "dipl.-inf": true, "dipl.-psych": true, "rä": true, "ra": true,
 	}
@@ -255,17 +255,17 @@ func stripHonorifics(s string) string {
 	// An honorific goes only when a name of two words or more stays ("D. Smith" keeps its initial).
 	// A one-letter honorific ("D." for Dom or Dona, "M." for Monsieur) goes only
 	// before a given name: "D. A. Köhler" and "M. van Dijk" are names of initials.
-	for len(words) > 2 && honorificKey(words[0]) != "" && (honorificWords[honorificKey(words[0])] || isDegreeChain(words[0]) || titleAbbrev.MatchString(words[0])) &&
-		!(len([]rune(honorificKey(words[0]))) == 1 && (particles[strings.ToLower(words[1])] || !givenWord(strings.ToLower(words[1])) || isInitial(words[1]))) {
+	for stacked := false; len(words) > 2 && honorificKey(words[0]) != "" && (honorificWords[honorificKey(words[0])] || isDegreeChain(words[0]) || titleAbbrev.MatchString(words[0]) || stacked && stackedHonorific(words)) &&
+		!(len([]rune(honorificKey(words[0]))) == 1 && (particles[strings.ToLower(words[1])] || !givenWord(strings.ToLower(words[1])) || isInitial(words[1]))); stacked = true {
 		words = words[1:]
 	}
 	for len(words) > 0 {
 		last := words[len(words)-1]
 		k := honorificKey(last)
-		if !degreeWords[k] && !isDegreeChain(last) {
+		if !degreeWords[k] && !isDegreeChain(last) && !(len(words) > 2 && letterChain.MatchString(last)) {
 			break
 		}
-		if len(words) > 1 && !strings.HasSuffix(words[len(words)-2], ",") && surnameNotDegree(last) {
+		if len(words) > 1 && !strings.HasSuffix(words[len(words)-2], ",") && (surnameNotDegree(last) || len(words) == 2 && nameCased(last)) {
 			break // "Jing Ma", "Ed" or "Med" written as a family name, not "MA" or ", M.A."
 		}
 		words = words[:len(words)-1]
@@ -313,7 +313,7 @@ func surnameNotDegree(w string) bool {
 	if len(rs) < 2 || !unicode.IsUpper(rs[0]) || strings.ToLower(string(rs[1:])) != string(rs[1:]) || strings.ContainsAny(w, ".,") {
 		return false
 	}
-	return nameLexicon()[strings.ToLower(w)]
+	return nameLexicon()[strings.ToLower(w)] || inHumanLexicon(strings.ToLower(w))
 }
 
 // stripDegrees removes degrees and post-nominals from a title ("CEO, MBA" is CEO; a
@@ -339,14 +339,24 @@ var nickname = regexp.MustCompile(`\s[«“"(][^»”")]{1,20}[»”")]\s`)
 // pronouns after a name ("Anna Roth (she/her)", "Jo Berg, they/them") are not part of it.
 var pronouns = regexp.MustCompile(`(?i)[\s,]*[(\[]?\s*(?:she|he|they|ze|xe|sie|er|elle|il|iel|ella|él)\s*/\s*(?:her|him|them|hers|his|theirs|zir|xem|ihr|ihm|sie|elle|lui|iel|ella|él)(?:\s*/\s*\w+)?\s*[)\]]?\s*$`)
 
+// hyphens are the non-breaking hyphens written in names.
+var hyphens = strings.NewReplacer("\u2011", "-", "\u2010", "-")
+
 // nameOf reads s as a personal name once honorifics and degrees are off: the name,
 // and whether it is one.
 func nameOf(s string) (string, bool) {
 	// Non-breaking hyphens are hyphens; symbols before a name ("🎉 Name") go.
-	s = strings.NewReplacer("\u2011", "-", "\u2010", "-").Replace(s)
+	s = hyphens.Replace(invisible.Replace(s))
 	s = strings.TrimLeftFunc(strings.TrimSpace(s), func(r rune) bool { return unicode.IsSymbol(r) || unicode.IsSpace(r) || r == '\ufe0f' })
+	s = strings.TrimSpace(trimMarks(s))
+	if w, ok := strings.CutSuffix(s, "."); ok && len(strings.Fields(w)) >= 2 && fullWord.MatchString(w) && givenWord(strings.ToLower(strings.Fields(w)[0])) {
+		s = w // "Jesús Abimael Granados Lugo.": a full stop after a name that opens with a given name
+	}
 	if s == "" || len(s) > 100 {
 		return "", false
+	}
+	if w, rest, ok := strings.Cut(s, " "); ok && bylineWords[w] && len(strings.Fields(rest)) >= 2 {
+		return nameOf(rest) // "By Anna Roth": a byline's name
 	}
 	if strings.Contains(s, "/") {
 		s = pronouns.ReplaceAllString(s, "")
@@ -354,12 +364,19 @@ func nameOf(s string) (string, bool) {
 	if rest, ok := strings.CutPrefix(s, "DI "); ok && len(strings.Fields(rest)) >= 2 {
 		s = rest // "DI Thomas Gruber": Diplom-Ingenieur
 	}
-	n := clean(stripHonorifics(clean(nickname.ReplaceAllString(s, " "))))
+	n := s
+	if strings.ContainsAny(s, "«“\"(") {
+		n = nickname.ReplaceAllString(s, " ")
+	}
+	n = clean(stripHonorifics(clean(n)))
 	if IsName(n) {
 		// A phrase with a job word ("Amministratore Delegato") is a title, not a name,
 		// unless the name model knows a word of it.
 		if titleWord(n) && !knownName(n) {
 			return "", false
+		}
+		if first := strings.Fields(n)[0]; titleWord(first) && !givenWord(strings.ToLower(first)) {
+			return "", false // "Associato Junior": a job word first, and no given name
 		}
 		return n, true
 	}
@@ -369,6 +386,15 @@ func nameOf(s string) (string, bool) {
 	for _, t := range []string{titleCase(n), capsFamilyName(n)} {
 		if t != n && IsName(t) && nameEvidence(t) && !looksLikeTitle(t) {
 			return t, true
+		}
+	}
+	if m := enumerated.FindStringSubmatch(s); m != nil {
+		return nameOf(m[1]) // "1. Anna Roth": an item's number
+	}
+	if m := yearLed.FindStringSubmatch(s); m != nil {
+		// "2008 Artur Kruszelnicki": the year of joining before the name
+		if n, ok := nameOf(m[1]); ok && nameEvidence(n) {
+			return n, true
 		}
 	}
 	// "Kowalska, Anna": the family name first.

@@ -88,6 +88,7 @@ func Extract(pageHTML, pageURL string, o Options) []Person {
 	found = append(found, microdata(doc)...)
 	found = append(found, hcards(doc)...)
 	found = append(found, attributePeople(doc)...)
+	found = append(found, splitNameTables(doc)...)
 	found = append(found, lines(doc)...)
 	return finish(found, pageURL, o)
 }
@@ -211,7 +212,8 @@ var notNameList = []string{
 	"ons", "onze", "over", "directie", "diensten", "vacatures",
 	// groups, committees and bodies, vacancies, places and products are not people
 	"committee", "comité", "comite", "comitato", "comissão", "comisión", "commission", "kommission", "ausschuss", "council",
-	"conselho", "consiglio", "consejo", "conseil", "gruppe", "grupo", "gruppo", "groupe", "tribunal", "tribunale", "tribunaal", "schiedsgericht",
+	"conselho", "consiglio", "consejo", "conseil", "gruppe", "grupo", "gruppo", "groupe", "komisja", "komise", "komisia", "zarząd", "výbor",
+	"styrelse", "styrelsen", "bestyrelse", "hallitus", "bizottság", "präsidium", "commissione", "commissie", "comissió", "tribunal", "tribunale", "tribunaal", "schiedsgericht",
 	"insights", "analytics", "capital", "network", "networks", "consultancy", "associates", "collective", "cooperative", "cooperativa",
 	"coopérative", "genossenschaft", "coöperatie", "mesa", "nacional", "national",
 	"ejecutiva", "executiva", "esecutivo", "vacant", "vacante", "vacancy", "vacature", "position", "poste", "offen",
@@ -285,6 +287,15 @@ func isNameNounGiven(s string, nounGiven bool) bool {
 	if len(words) == 2 && compassWords[strings.ToLower(words[0])] {
 		return false // "North Carolina", "West Sussex"
 	}
+	if singleLetters(words) {
+		return false // "C E O": a word spelt out
+	}
+	if gluedInitials.MatchString(words[len(words)-1]) {
+		return false // "Delta B.V.", "Aurora S.A.": a legal form, not initials
+	}
+	if nounWords(words) >= 2 {
+		return false // "Community Development Coalition": an organisation, whatever names it holds
+	}
 	compass := 0
 	for i, w := range words {
 		lw := strings.ToLower(w)
@@ -296,6 +307,9 @@ func isNameNounGiven(s string, nounGiven bool) bool {
 		}
 		if particles[lw] && i > 0 && i < len(words)-1 {
 			continue
+		}
+		if i > 0 && i < len(words)-1 && len([]rune(w)) >= 3 && lw == w && givenWord(lw) {
+			continue // "Murtaza jamal Zia": a middle name written in small letters
 		}
 		if !capitalised(w) {
 			return false
@@ -361,6 +375,9 @@ func capitalised(w string) bool {
 	if len(rs) == 1 || len(rs) == 2 && (rs[1] == '.' || unicode.IsUpper(rs[1])) {
 		return true // an initial ("A", "J."), or two ("PJ")
 	}
+	if gluedInitials.MatchString(w) && !isDegreeChain(w) {
+		return true // initials written together ("J.R.", "W.G.")
+	}
 	upper := 0
 	for i, r := range rs {
 		switch {
@@ -398,7 +415,8 @@ var titleWords = []string{"specialist", "associate", "assistant", "officer", "co
 	"analyst", "engineer", "developer", "designer", "consultant", "manager", "lead", "head", "director", "partner",
 	"founder", "owner", "president", "leader", "referent", "berater", "sachbearbeiter", "mitarbeiter", "chargé", "chargée",
 	"gestor", "gestora", "tecnico", "técnico", "responsabile", "responsável", "medewerker", "ontwikkelaar", "directeur",
-	"diretor", "diretora", "direttore", "direttrice", "amministratore", "ingegnere", "engenheiro", "assistente"}
+	"diretor", "diretora", "direttore", "direttrice", "amministratore", "ingegnere", "engenheiro", "assistente", "associato",
+	"associata", "associado", "associada", "asociado", "asociada"}
 
 // titleWordSet is titleWords as a set, made on first use.
 var titleWordSet = sync.OnceValue(func() map[string]bool {
