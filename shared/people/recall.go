@@ -1181,3 +1181,19 @@ func listSlotName(item string, named int) (string, bool) {
 	}
 	return slotName(strings.TrimSpace(item))
 }
+
+// nameArticles are the Arabic articles written in small letters and joined to a family
+// name by a hyphen ("al-Rashid", "el-Amin"). French and Italian elisions ("d'Ormesson")
+// are left out: "Val d'Aosta" and "Maison d'Hôtes" are places.
+var nameArticles = []string{"al-", "el-", "ad-", "ar-", "as-", "ash-", "at-", "az-", "an-"}
+
+// articled reports whether w is a family name after its article in small letters
+// ("al-Rashid"): the rest a capitalised word.
+func articled(w string) bool {
+	for _, a := range nameArticles {
+		if rest, ok := strings.CutPrefix(w, a); ok {
+			return len([]rune(rest)) >= 2 && capitalised(rest)
+		}
+	}
+	return false
+}

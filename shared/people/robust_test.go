@@ -550,12 +550,13 @@ const initialFloor = 0.90
 
 // TestNameForms: pronouns, generational suffixes, honorary doctorates, Austrian and
 // French professional titles, Spanish "de los", "DI" opening a family name in capitals
-// and a given name's initial after the family name are read as pages write them.
+// a given name's initial after the family name and a family name after its article in
+// small letters ("al-Rashid") are read as pages write them.
 func TestNameForms(t *testing.T) {
 	for in, want := range map[string]string{"Anna Roth (she/her)": "Anna Roth", "Jo Berg, they/them": "Jo Berg", "Robert Smith Jr.": "Robert Smith Jr.",
 		"John Doe III": "John Doe III", "Prof. Dr. h.c. Anna Roth": "Anna Roth", "DI Thomas Gruber": "Thomas Gruber", "Maître Anne Roux": "Anne Roux",
 		"Ana María de los Ángeles Pérez": "Ana María de los Ángeles Pérez", "DI STEFANO Giuseppe": "Giuseppe Di Stefano",
-		"Ibáñez M.": "Ibáñez M.", "García López D.": "García López D.", "de la Torre Jiménez B.": "de la Torre Jiménez B."} {
+		"Ahmed al-Rashid": "Ahmed al-Rashid", "Ibáñez M.": "Ibáñez M.", "García López D.": "García López D.", "de la Torre Jiménez B.": "de la Torre Jiménez B."} {
 		if got, ok := nameOf(in); !ok || got != want {
 			t.Errorf("nameOf(%q) = %q, %v; want %q", in, got, ok, want)
 		}
