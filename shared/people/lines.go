@@ -371,6 +371,13 @@ func lines(doc *html.Node) []Person {
 			}
 			continue // an unknown "name" that reads as a title is a title line ("Coordinador de Eventos")
 		}
+		if ps := semiList(ln.text); len(ps) > 0 {
+			for _, p := range ps {
+				out = append(out, found{p: p, line: i, alone: true, shared: true})
+			}
+			isName[i] = true
+			continue
+		}
 		if fs := barList(ln.text); len(fs) > 0 {
 			for _, f := range fs {
 				f.line = i
@@ -563,8 +570,18 @@ func barList(text string) []found {
 		return nil
 	}
 	var out []found
+	named := 0
+	for _, seg := range segs {
+		if _, ok := nameOf(seg); ok && !strings.Contains(seg, "(") {
+			named++
+		}
+	}
 	for _, seg := range segs {
 		if n, ok := nameOf(seg); ok && !strings.Contains(seg, "(") {
+			out = append(out, found{p: Person{Via: ViaBlock, Name: n}, alone: true})
+			continue
+		}
+		if n, ok := listSlotName(seg, named); ok {
 			out = append(out, found{p: Person{Via: ViaBlock, Name: n}, alone: true})
 			continue
 		}
@@ -580,6 +597,9 @@ func barList(text string) []found {
 // nameList reads a line that is only names, two or more, separated by commas or
 // "and" ("Laura Vidal, Carmen Ortiz y Pablo Ruiz"): each a person without a title.
 func nameList(text string) []Person {
+	if ps := semiList(text); len(ps) > 0 {
+		return ps
+	}
 	parts := listSep.Split(sharedItems(clean(text)), -1)
 	if len(parts) < 2 || strings.Contains(text, ":") {
 		return nil // "Label: A, B" is prose's

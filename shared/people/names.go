@@ -262,7 +262,7 @@ func stripHonorifics(s string) string {
 	for len(words) > 0 {
 		last := words[len(words)-1]
 		k := honorificKey(last)
-		if !degreeWords[k] && !isDegreeChain(last) && !(len(words) > 2 && letterChain.MatchString(last)) {
+		if !degreeWords[k] && !isDegreeChain(last) && !(len(words) > 2 && letterChain.MatchString(last)) || familyInitial(words) {
 			break
 		}
 		if len(words) > 1 && !strings.HasSuffix(words[len(words)-2], ",") && (surnameNotDegree(last) || len(words) == 2 && nameCased(last)) {
@@ -361,7 +361,7 @@ func nameOf(s string) (string, bool) {
 	if strings.Contains(s, "/") {
 		s = pronouns.ReplaceAllString(s, "")
 	}
-	if rest, ok := strings.CutPrefix(s, "DI "); ok && len(strings.Fields(rest)) >= 2 {
+	if rest, ok := strings.CutPrefix(s, "DI "); ok && len(strings.Fields(rest)) >= 2 && !capsFamilyFirst(rest) {
 		s = rest // "DI Thomas Gruber": Diplom-Ingenieur
 	}
 	n := s
@@ -396,6 +396,9 @@ func nameOf(s string) (string, bool) {
 		if n, ok := nameOf(m[1]); ok && nameEvidence(n) {
 			return n, true
 		}
+	}
+	if n, ok := particleFamilyInitial(s); ok {
+		return n, true // "de la Torre Jiménez B.": the family name, then the initial
 	}
 	// "Kowalska, Anna": the family name first.
 	if strings.Count(s, ",") >= 1 {
@@ -482,4 +485,38 @@ func titleCase(s string) string {
 		words[i] = string(rs)
 	}
 	return strings.Join(words, " ")
+}
+
+// capsFamilyFirst reports whether s opens with a word in capitals followed by one
+// that is not ("STEFANO Giuseppe"): after "DI" that is the family name "DI STEFANO"
+// written first, not the title Diplom-Ingenieur before a name.
+func capsFamilyFirst(s string) bool {
+	w := strings.Fields(s)
+	return len(w) >= 2 && len([]rune(w[0])) > 1 && strings.ToUpper(w[0]) == w[0] && strings.ToUpper(w[1]) != w[1]
+}
+
+// familyInitial reports whether words end in one initial with its full stop after a
+// family name with no comma between ("Ibáñez M.", "García López D."): the given
+// name's initial written last, not a degree ("M.", "D.").
+func familyInitial(words []string) bool {
+	if len(words) < 2 {
+		return false
+	}
+	last, prev := words[len(words)-1], words[len(words)-2]
+	return strings.HasSuffix(last, ".") && isInitial(last) && !strings.HasSuffix(prev, ",") && !isInitial(prev) && capitalised(prev)
+}
+
+// particleFamilyInitial reads a family name that opens with its particles, then the
+// given name's initial ("de la Torre Jiménez B.", "van der Meer J."), as the page
+// writes it: a name when the initial before the family name reads as one.
+func particleFamilyInitial(s string) (string, bool) {
+	words := strings.Fields(s)
+	if len(words) < 3 || !particles[words[0]] || !familyInitial(words) {
+		return "", false
+	}
+	last := words[len(words)-1]
+	if !IsName(last + " " + strings.Join(words[:len(words)-1], " ")) {
+		return "", false
+	}
+	return strings.Join(words, " "), true
 }

@@ -311,6 +311,9 @@ func isNameNounGiven(s string, nounGiven bool) bool {
 		if i > 0 && i < len(words)-1 && len([]rune(w)) >= 3 && lw == w && givenWord(lw) {
 			continue // "Murtaza jamal Zia": a middle name written in small letters
 		}
+		if i > 0 && articled(w) {
+			continue // "Ahmed al-Rashid": a family name after its article
+		}
 		if !capitalised(w) {
 			return false
 		}

@@ -38,7 +38,21 @@ func (l *layout) keep(fs []found, isName []bool) []Person {
 	for _, f := range fs {
 		cand[f.line] = true
 	}
+	// The names read from one line set side by side ("A • B • C", "A; B; C"), and how
+	// many of them the first pass kept.
+	onLine, keptOn := map[int]int{}, map[int]int{}
+	for _, f := range fs {
+		onLine[f.line]++
+	}
+	for _, k := range at {
+		keptOn[k]++
+	}
 	out, _ = l.keepWith(fs, isName, func(i int) bool {
+		// A line of three or more names of which two are kept people, or, under a
+		// heading that names the team, of two or more names with one kept.
+		if keptOn[i] >= 2 && onLine[i] >= 3 || keptOn[i] >= 1 && onLine[i] >= 2 && l.underTeamHeading(i) {
+			return true
+		}
 		// Two or more kept people at the same place in the sibling elements; or, under
 		// a heading that names the team, two or more names there and one of them kept.
 		return l.sameSlot(i, kept) >= 2 || l.sameSlot(i, kept) >= 1 && l.sameSlot(i, cand) >= 2 && l.underTeamHeading(i) || l.brList(i, kept, cand)
@@ -1126,3 +1140,60 @@ func (l *layout) teamSection(i int) bool {
 
 // bylineWords open a byline before a name ("By Anna Roth", "Par Claire Durand").
 var bylineWords = map[string]bool{"By": true, "by": true, "Par": true, "par": true, "Por": true, "por": true}
+
+// semiSep sets apart the items of a list written with semicolons.
+var semiSep = regexp.MustCompile(`\s*;\s*`)
+
+// semiList reads a line that is only names, two or more, set apart by semicolons
+// ("Pieter van Dijk; Sanne de Vries; Joost Bakker", "Roth, Anna; Hahn, Jan"): each
+// a person without a title; nothing when a part is no name.
+func semiList(text string) []Person {
+	parts := semiSep.Split(strings.Trim(clean(text), ";"), -1)
+	if len(parts) < 2 || strings.Contains(text, ":") {
+		return nil
+	}
+	named := 0
+	for _, part := range parts {
+		if _, ok := nameOf(part); ok {
+			named++
+		}
+	}
+	out := make([]Person, 0, len(parts))
+	for _, part := range parts {
+		n, ok := nameOf(part)
+		if !ok {
+			if n, ok = listSlotName(part, named); !ok {
+				return nil
+			}
+		}
+		out = append(out, Person{Via: ViaBlock, Name: n})
+	}
+	return out
+}
+
+// listSlotName reads an item of a list set apart by bullets, bars or semicolons that
+// nameOf does not take as a name by its shape alone ("TÓTH, Krisztina", "XINYI
+// ZHAO"), when another item of the list is a name: the list's slot says name. The
+// keep pass still asks the model or the list's kept names to vouch for it.
+func listSlotName(item string, named int) (string, bool) {
+	if named == 0 {
+		return "", false
+	}
+	return slotName(strings.TrimSpace(item))
+}
+
+// nameArticles are the Arabic articles written in small letters and joined to a family
+// name by a hyphen ("al-Rashid", "el-Amin"). French and Italian elisions ("d'Ormesson")
+// are left out: "Val d'Aosta" and "Maison d'Hôtes" are places.
+var nameArticles = []string{"al-", "el-", "ad-", "ar-", "as-", "ash-", "at-", "az-", "an-"}
+
+// articled reports whether w is a family name after its article in small letters
+// ("al-Rashid"): the rest a capitalised word.
+func articled(w string) bool {
+	for _, a := range nameArticles {
+		if rest, ok := strings.CutPrefix(w, a); ok {
+			return len([]rune(rest)) >= 2 && capitalised(rest)
+		}
+	}
+	return false
+}
