@@ -37,8 +37,9 @@ import (
 // shops, home organisers, facility services, first-aid and development-aid
 // organisations and leisure venues (bowling, escape rooms), and keeps
 // apart more words of another meaning (Spanish "filas", "carpetas", "libre",
-// Portuguese "implantação", "portaria").
-const PipelineVersion = 9
+// Portuguese "implantação", "portaria"). Version 10 reads the German inflections of
+// the public-sector cues ("aus dem öffentlichen Sektor", "der öffentlichen Hand").
+const PipelineVersion = 10
 
 // Extractor reads a page: its title, meta description, main text and language (ISO
 // 639-2). shared/extract implements it (adapted in shared/app).

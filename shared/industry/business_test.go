@@ -83,3 +83,19 @@ func TestWeakCues(t *testing.T) {
 		t.Error("business_models.txt marks no weak cue")
 	}
 }
+
+// A cue is matched word for word, so each inflection is listed: German declines
+// "öffentlicher Sektor" to "aus dem öffentlichen Sektor", and a builder that names its
+// public-sector customers so serves the public sector.
+func TestInflectedPublicSectorCues(t *testing.T) {
+	c := New()
+	for _, text := range []string{
+		"Wir sanieren Altbauten. Als Generalunternehmer übergeben wir schlüsselfertige Projekte. Unsere Kunden aus dem öffentlichen Sektor schätzen unsere Erfahrung mit Vergaberecht.",
+		"Wir bauen Straßen und Brücken. Zu unseren Kunden zählen die Unternehmen der Region und die Einkäufer der öffentlichen Hand.",
+	} {
+		r := c.ClassifyPage(Page{Domain: "bau-beispiel.de", Title: "Bau Beispiel GmbH", Lang: "deu", Text: text})
+		if r.BusinessModel["B2G"] < 0.5 {
+			t.Errorf("%q: business model %v, want B2G at 0.5 or more", text, r.BusinessModel)
+		}
+	}
+}
