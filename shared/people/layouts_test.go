@@ -9,12 +9,7 @@ import (
 // page layout it reads (written for this test, after the shapes real team pages
 // take): each wants exactly the people listed, with their titles ("" for none).
 func TestTeamPageLayouts(t *testing.T) {
-	const url = "https://acme.example/team/"
-	tests := []struct {
-		name string
-		html string
-		want map[string]string
-	}{
+	checkLayouts(t, []layoutCase{
 		// Title choice (sixth session): bodies named in a list's opening sentence,
 		// all-gender plurals, a site named after the title, the role a bio states.
 		{"a sentence that says what body the list makes up gives the untitled members the body; a role in brackets is kept",
@@ -466,7 +461,23 @@ func TestTeamPageLayouts(t *testing.T) {
 		{"an empty role cell carries the role above it",
 			`<h2>Staff</h2><table><tr><td class="pos">Stage Manager</td><td>&nbsp;</td><td>Owen Hartley</td></tr><tr><td class="pos">Reception</td><td>&nbsp;</td><td>Nadia Ferris</td></tr><tr><td></td><td>&nbsp;</td><td>Colin Ashby</td></tr><tr><td class="pos">Lighting Designer</td><td>&nbsp;</td><td>Ruth Calloway</td></tr></table>`,
 			map[string]string{"Owen Hartley": "Stage Manager", "Nadia Ferris": "Reception", "Colin Ashby": "Reception", "Ruth Calloway": "Lighting Designer"}},
-	}
+	})
+}
+
+// layoutCase is a small hand-written page and the people it holds, with their titles
+// ("" for none).
+type layoutCase struct {
+	name string
+	html string
+	want map[string]string
+}
+
+// checkLayouts extracts each case's page, as served at one team page's address, and
+// wants exactly its people with their titles, each row with that address as its
+// source_url.
+func checkLayouts(t *testing.T, tests []layoutCase) {
+	t.Helper()
+	const url = "https://acme.example/team/"
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Extract(tc.html, url, Options{})

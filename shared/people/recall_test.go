@@ -8,12 +8,7 @@ import "testing"
 // inline elements, and a role and name with nothing between them; and the pages
 // where none of these may find anyone.
 func TestRecallLayouts(t *testing.T) {
-	const url = "https://acme.example/team/"
-	tests := []struct {
-		name string
-		html string
-		want map[string]string
-	}{
+	checkLayouts(t, []layoutCase{
 		{"a name the model does not know, in a card of the grid where the others have titles",
 			`<h2>Who we are</h2><div class="row"><div class="col"><img src="a.jpg"><h4>Abebe Bekele</h4><p>Agronomist</p></div><div class="col"><img src="b.jpg"><h4>Tigist Haile</h4><p>Field Coordinator</p></div><div class="col"><img src="c.jpg"><h4>Wilmaru Quispe</h4><p>Communications</p></div><div class="col"><img src="d.jpg"><h4>Amaru Mamani</h4><p>Soil Scientist</p></div></div>`,
 			map[string]string{"Abebe Bekele": "Agronomist", "Tigist Haile": "Field Coordinator", "Wilmaru Quispe": "Communications", "Amaru Mamani": "Soil Scientist"}},
@@ -153,20 +148,7 @@ func TestRecallLayouts(t *testing.T) {
 		{"names in a row of header cells or in capitals with their titles in the next row; a name with a degree that spells a state",
 			`<h2>Vorstand</h2><table><tr><th>Anna Roth</th><th>Jan Hahn</th><th>Eva Bauer</th></tr><tr><td>Vorsitzende</td><td>Kassierer</td><td>Schriftführerin</td></tr></table><table><tr><td>ANNA KLEIN</td><td>JAN WOLF</td></tr><tr><td>Vorsitzende</td><td>Kassierer</td></tr></table><h2>Medical Board</h2><ul><li>Jane Smith, MD</li><li>John Miller, PA</li></ul>`,
 			map[string]string{"Anna Roth": "Vorsitzende", "Jan Hahn": "Kassierer", "Eva Bauer": "Schriftführerin", "Anna Klein": "Vorsitzende", "Jan Wolf": "Kassierer", "Jane Smith": "Medical Board", "John Miller": "Medical Board"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := Extract(tc.html, url, Options{})
-			if len(got) != len(tc.want) {
-				t.Fatalf("got %q, want %v", names(got), tc.want)
-			}
-			for _, p := range got {
-				if want, ok := tc.want[p.Name]; !ok || p.Title != want {
-					t.Errorf("got %q with title %q; want %v", p.Name, p.Title, tc.want)
-				}
-			}
-		})
-	}
+	})
 }
 
 // TestSectionHeadingsVouchForNoOne: a page's section headings (h2) that another rule
